@@ -1,0 +1,104 @@
+#pragma once
+/// \file
+/// A loaded, checked and compiled rule file: build once, evaluate many times from any thread.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "snnplan/diagnostic.hpp"
+#include "snnplan/value.hpp"
+
+namespace snnplan {
+
+namespace detail {
+struct CompiledRules;
+}
+
+/// The output of one evaluation: the record fields in the order the rule file declares them.
+class Record {
+ public:
+  Record(std::shared_ptr<const std::vector<std::string>> names, std::vector<Value> values)
+      : names_(std::move(names)), values_(std::move(values)) {}
+
+  [[nodiscard]] const std::vector<std::string>& names() const noexcept { return *names_; }
+  [[nodiscard]] const std::vector<Value>& values() const noexcept { return values_; }
+  /// The field called `name`, or nullptr when the record has no such field.
+  [[nodiscard]] const Value* find(std::string_view name) const noexcept;
+
+ private:
+  std::shared_ptr<const std::vector<std::string>> names_;
+  std::vector<Value> values_;
+};
+
+/// Why an evaluation produced no record.
+enum class EvaluationErrorKind {
+  /// The rules raised an error for these inputs (the reference's ValueError): exit code 1.
+  rule_error,
+  /// An input is missing, of the wrong type or out of range: exit code 2.
+  bad_input,
+};
+
+struct EvaluationError {
+  EvaluationErrorKind kind = EvaluationErrorKind::rule_error;
+  std::string message;
+};
+
+/// Either a record or an error; never both.
+class EvaluationResult {
+ public:
+  EvaluationResult(Record record) : record_(std::move(record)) {}
+  EvaluationResult(EvaluationError error) : error_(std::move(error)) {}
+
+  [[nodiscard]] bool ok() const noexcept { return record_.has_value(); }
+  /// Precondition: ok().
+  [[nodiscard]] const Record& record() const { return *record_; }
+  /// Precondition: !ok().
+  [[nodiscard]] const EvaluationError& error() const { return *error_; }
+
+ private:
+  std::optional<Record> record_;
+  std::optional<EvaluationError> error_;
+};
+
+/// Declared input of a rule file, as a caller needs to know it (for flags, JSON keys).
+struct InputInfo {
+  std::string name;
+  std::string type;  ///< "string", "int", "bool" or "float"
+  bool required = false;
+};
+
+/// An immutable compiled rule set. Copies share the same compiled rules; evaluate() is const
+/// and safe to call from many threads at once.
+class RuleSet {
+ public:
+  /// Loads, checks and compiles a rule file. Throws LoadError (with every diagnostic found)
+  /// when the file cannot be read or has errors; warnings do not prevent loading.
+  static RuleSet from_file(const std::string& path);
+  /// Same as from_file for text in memory; `file_name` is used in diagnostics.
+  static RuleSet from_string(std::string_view text, std::string file_name = "<string>");
+  /// The default rules, compiled into the library from rules/snn_distributed.yaml.
+  static const RuleSet& builtin();
+  /// The text of the built-in rule file.
+  static std::string_view builtin_text() noexcept;
+
+  /// Evaluates the start table for `inputs`. Never throws for bad inputs or rule errors:
+  /// those come back as an EvaluationError. (std::bad_alloc may still propagate.)
+  [[nodiscard]] EvaluationResult evaluate(const Inputs& inputs) const;
+
+  [[nodiscard]] const std::vector<InputInfo>& inputs() const noexcept;
+  [[nodiscard]] const std::string& file_name() const noexcept;
+  /// Warnings found while loading (errors make loading fail instead).
+  [[nodiscard]] const std::vector<Diagnostic>& warnings() const noexcept;
+
+  [[nodiscard]] const detail::CompiledRules& compiled() const noexcept { return *rules_; }
+
+ private:
+  explicit RuleSet(std::shared_ptr<const detail::CompiledRules> rules)
+      : rules_(std::move(rules)) {}
+  std::shared_ptr<const detail::CompiledRules> rules_;
+};
+
+}  // namespace snnplan

@@ -1,0 +1,11 @@
+#pragma once
+/// \file
+/// Umbrella header: everything a launcher embedding snnplan needs.
+
+#include "snnplan/diagnostic.hpp"
+#include "snnplan/microbatches.hpp"
+#include "snnplan/recommendation.hpp"
+#include "snnplan/rule_set.hpp"
+#include "snnplan/source_location.hpp"
+#include "snnplan/value.hpp"
+#include "snnplan/version.hpp"

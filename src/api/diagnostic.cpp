@@ -1,0 +1,62 @@
+#include "snnplan/diagnostic.hpp"
+
+#include <fmt/format.h>
+
+#include "compile/runtime_value.hpp"
+#include "snnplan/value.hpp"
+
+namespace snnplan {
+
+std::string to_string(const SourceLocation& location) {
+  if (!location.known()) return location.file;
+  return fmt::format("{}:{}:{}", location.file, location.line, location.column);
+}
+
+static const char* severity_name(Severity severity) {
+  switch (severity) {
+    case Severity::note: return "note";
+    case Severity::warning: return "warning";
+    case Severity::error: return "error";
+  }
+  return "error";
+}
+
+std::string format(const Diagnostic& d) {
+  return fmt::format("{}: {}: {}", to_string(d.location), severity_name(d.severity), d.message);
+}
+
+std::string format_with_source(const Diagnostic& d, std::string_view source) {
+  std::string out = format(d);
+  if (!d.location.known()) return out;
+  std::size_t begin = 0;
+  for (std::uint32_t line = 1; line < d.location.line && begin != std::string_view::npos; ++line) {
+    begin = source.find('\n', begin);
+    if (begin != std::string_view::npos) ++begin;
+  }
+  if (begin == std::string_view::npos || begin > source.size()) return out;
+  std::size_t end = source.find('\n', begin);
+  std::string_view text = source.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin);
+  out += fmt::format("\n  {}\n  ", text);
+  for (std::uint32_t c = 1; c < d.location.column && c <= text.size(); ++c) out += text[c - 1] == '\t' ? '\t' : ' ';
+  out += '^';
+  return out;
+}
+
+bool has_errors(const std::vector<Diagnostic>& diagnostics) {
+  for (const Diagnostic& d : diagnostics)
+    if (d.severity == Severity::error) return true;
+  return false;
+}
+
+static std::string first_error(const std::vector<Diagnostic>& diagnostics) {
+  for (const Diagnostic& d : diagnostics)
+    if (d.severity == Severity::error) return fmt::format("{}: {}", to_string(d.location), d.message);
+  return "rule file could not be loaded";
+}
+
+LoadError::LoadError(std::vector<Diagnostic> diagnostics)
+    : std::runtime_error(first_error(diagnostics)), diagnostics_(std::move(diagnostics)) {}
+
+std::string to_display_string(const Value& value) { return detail::display(detail::from_public(value)); }
+
+}  // namespace snnplan

@@ -1,0 +1,466 @@
+#include "check/checker.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+
+#include "check/dependency_graph.hpp"
+#include "messages.hpp"
+
+namespace snnplan::check {
+namespace {
+
+using namespace syntax;
+
+constexpr KindSet kNumeric = kInt | kFloat;
+
+KindSet kind_of(const Value& v) {
+  if (v.is_null()) return kNull;
+  if (v.is_bool()) return kBool;
+  if (v.is_int()) return kInt;
+  if (v.is_float()) return kFloat;
+  if (v.is_string()) return kString;
+  return kList;
+}
+
+bool comparable_for_equality(KindSet a, KindSet b) {
+  return (a & b) || ((a & kNumeric) && (b & kNumeric)) || (a & kNull) || (b & kNull);
+}
+bool orderable(KindSet a, KindSet b) {
+  return ((a & kNumeric) && (b & kNumeric)) || ((a & kString) && (b & kString));
+}
+
+// Collects the names an expression reads (facts), for the let dependency graph and for
+// "never used" warnings.
+void names_used(const Expr& e, std::set<std::string>& out) {
+  if (e.kind == ExprKind::name) out.insert(e.name);
+  for (const Expr& child : e.children) names_used(child, out);
+}
+
+class Checker {
+ public:
+  explicit Checker(const RuleFile& file) : file_(file) {}
+
+  std::vector<Diagnostic> run() {
+    declare_facts();
+    check_lets();
+    check_record();
+    if (file_.rationale_header) check_template(*file_.rationale_header);
+    check_tables();
+    warn_unused();
+    std::stable_sort(out_.begin(), out_.end(), [](const Diagnostic& a, const Diagnostic& b) {
+      return std::tie(a.location.line, a.location.column) < std::tie(b.location.line, b.location.column);
+    });
+    return std::move(out_);
+  }
+
+ private:
+  void report(Severity severity, const SourceLocation& loc, const char* code, std::string message) {
+    out_.push_back(Diagnostic{severity, loc, code, std::move(message)});
+  }
+  void error(const SourceLocation& loc, const char* code, std::string message) {
+    report(Severity::error, loc, code, std::move(message));
+  }
+
+  std::vector<std::string> fact_names() const {
+    std::vector<std::string> names;
+    for (const auto& [name, kinds] : facts_) names.push_back(name);
+    return names;
+  }
+  std::vector<std::string> field_names() const {
+    std::vector<std::string> names;
+    for (const auto& f : file_.fields) names.push_back(f.name.value);
+    return names;
+  }
+
+  void declare_facts() {
+    for (const InputDecl& input : file_.inputs) {
+      facts_[input.name.value] = input.type.value.kinds;
+      declared_at_[input.name.value] = input.name.location;
+      if (input.default_value) {
+        const KindSet k = infer(*input.default_value);
+        if (!(k & input.type.value.kinds)) {
+          error(input.default_value->location, "type-mismatch",
+                messages::type_mismatch(fmt::format("the default of input '{}'", input.name.value),
+                                        describe(input.type.value.kinds), describe(k)));
+        }
+      }
+      if (input.one_of) {
+        for (const Value& option : input.one_of->value) {
+          if (!(kind_of(option) & input.type.value.kinds)) {
+            error(input.one_of->location, "type-mismatch",
+                  messages::type_mismatch(fmt::format("one_of of input '{}'", input.name.value),
+                                          describe(input.type.value.kinds), describe(kind_of(option))));
+            break;
+          }
+        }
+      }
+      if (input.lower && !(input.type.value.kinds & kString)) {
+        error(input.type.location, "type-mismatch",
+              messages::type_mismatch(fmt::format("input '{}' with lower: true", input.name.value), "string",
+                                      describe(input.type.value.kinds)));
+      }
+    }
+    for (const LetDecl& let : file_.lets) {
+      if (auto it = declared_at_.find(let.name.value); it != declared_at_.end()) {
+        error(let.name.location, "duplicate-name",
+              messages::duplicate_name("name", let.name.value, to_string(it->second)));
+        continue;
+      }
+      facts_[let.name.value] = kAny;  // refined in dependency order by check_lets
+      declared_at_[let.name.value] = let.name.location;
+    }
+    // Input error templates may use any fact.
+    for (const InputDecl& input : file_.inputs)
+      if (input.error) check_template(*input.error);
+  }
+
+  void check_lets() {
+    auto order = let_order(file_);
+    if (!order) {
+      DependencyGraph graph = let_graph(file_);
+      std::vector<int> cycle = find_cycle(graph);
+      std::string path;
+      for (int v : cycle) path += (path.empty() ? "" : " -> ") + file_.lets[static_cast<std::size_t>(v)].name.value;
+      const auto& first = file_.lets[static_cast<std::size_t>(cycle.empty() ? 0 : cycle.front())];
+      error(first.name.location, "let-cycle", messages::let_cycle(path));
+      for (const LetDecl& let : file_.lets) infer(let.expr);
+      return;
+    }
+    for (int k : *order) {
+      const LetDecl& let = file_.lets[static_cast<std::size_t>(k)];
+      facts_[let.name.value] = infer(let.expr);
+    }
+  }
+
+  void check_record() {
+    int rationale_fields = 0;
+    for (const FieldDecl& field : file_.fields) {
+      if (field.type.value.is_rationale && ++rationale_fields > 1) {
+        error(field.type.location, "rationale-field", messages::one_rationale_field());
+      }
+      auto check_value = [&](const Expr& e, const char* what) {
+        const KindSet k = infer(e);
+        if (!(k & field.type.value.kinds)) {
+          error(e.location, "type-mismatch",
+                messages::type_mismatch(fmt::format("the {} of record field '{}'", what, field.name.value),
+                                        describe(field.type.value.kinds), describe(k)));
+        }
+      };
+      if (field.default_value) check_value(*field.default_value, "default");
+      if (field.init) check_value(*field.init, "init");
+      if (!field.type.value.is_rationale && !field.default_value && !field.init &&
+          !(field.type.value.kinds & kNull)) {
+        error(field.name.location, "missing-key",
+              messages::missing_key("default", fmt::format("record field '{}' (or give it an init)", field.name.value)));
+      }
+    }
+  }
+
+  void check_template(const Template& t) {
+    for (const auto& piece : t.pieces) {
+      if (!piece.is_placeholder) continue;
+      use(piece.text);
+      if (!facts_.count(piece.text)) {
+        error(piece.location, "unknown-name",
+              messages::unknown_name("fact", piece.text, messages::closest_match(piece.text, fact_names())));
+      }
+    }
+  }
+
+  void check_tables() {
+    std::map<std::string, int> table_index;
+    std::vector<std::string> table_names;
+    for (std::size_t k = 0; k < file_.tables.size(); ++k) {
+      table_index[file_.tables[k].name.value] = static_cast<int>(k);
+      table_names.push_back(file_.tables[k].name.value);
+    }
+    auto resolve_table = [&](const Located<std::string>& name) -> int {
+      auto it = table_index.find(name.value);
+      if (it != table_index.end()) return it->second;
+      error(name.location, "unknown-name",
+            messages::unknown_name("table", name.value, messages::closest_match(name.value, table_names)));
+      return -1;
+    };
+    int start = -1;
+    if (file_.start) start = resolve_table(*file_.start);
+
+    DependencyGraph calls{static_cast<int>(file_.tables.size()), {}};
+    std::map<std::string, SourceLocation> rule_names;
+    for (std::size_t t = 0; t < file_.tables.size(); ++t) {
+      const Table& table = file_.tables[t];
+      const Rule* catch_all = nullptr;
+      for (const Rule& rule : table.rules) {
+        auto [it, inserted] = rule_names.emplace(rule.name.value, rule.name.location);
+        if (!inserted) {
+          error(rule.name.location, "duplicate-name",
+                messages::duplicate_name("rule name", rule.name.value, to_string(it->second)));
+        }
+        if (catch_all) {
+          report(Severity::warning, rule.name.location, "unreachable-rule",
+                 messages::unreachable_rule(rule.name.value, table.name.value) +
+                     fmt::format(" (rule '{}' above matches every input)", catch_all->name.value));
+        } else if (rule.when.empty()) {
+          catch_all = &rule;
+        }
+        check_rule(rule);
+        if (rule.next) {
+          if (int to = resolve_table(*rule.next); to >= 0) calls.edges.emplace_back(static_cast<int>(t), to);
+        }
+        if (rule.fallback) {
+          if (int to = resolve_table(rule.fallback->table); to >= 0) calls.edges.emplace_back(static_cast<int>(t), to);
+        }
+      }
+    }
+    if (std::vector<int> cycle = find_cycle(calls); !cycle.empty()) {
+      std::string path;
+      for (int v : cycle) path += (path.empty() ? "" : " -> ") + file_.tables[static_cast<std::size_t>(v)].name.value;
+      error(file_.tables[static_cast<std::size_t>(cycle.front())].name.location, "table-cycle", messages::table_cycle(path));
+    }
+    if (start >= 0) {
+      std::vector<bool> reached = reachable_from(calls, start);
+      for (std::size_t t = 0; t < file_.tables.size(); ++t) {
+        if (!reached[t]) {
+          report(Severity::warning, file_.tables[t].name.location, "unreachable-table",
+                 fmt::format("table '{}' is never used: no path from the start table '{}' reaches it",
+                             file_.tables[t].name.value, file_.start->value));
+        }
+      }
+    }
+  }
+
+  void check_rule(const Rule& rule) {
+    for (const Matcher& m : rule.when) {
+      use(m.fact.value);
+      auto it = facts_.find(m.fact.value);
+      const KindSet operand = infer(m.operand);
+      if (it == facts_.end()) {
+        error(m.fact.location, "unknown-name",
+              messages::unknown_name("fact", m.fact.value, messages::closest_match(m.fact.value, fact_names())));
+        continue;
+      }
+      const KindSet fact = it->second;
+      const std::string what = fmt::format("'{}: {{{}: ...}}'", m.fact.value, spelling(m.op));
+      switch (m.op) {
+        case MatchOp::eq:
+        case MatchOp::ne:
+          if (!comparable_for_equality(fact, operand))
+            error(m.operand.location, "type-mismatch", messages::incomparable(spelling(m.op), describe(fact), describe(operand)));
+          break;
+        case MatchOp::lt: case MatchOp::le: case MatchOp::gt: case MatchOp::ge:
+          if (!orderable(fact, operand))
+            error(m.operand.location, "type-mismatch", messages::incomparable(spelling(m.op), describe(fact), describe(operand)));
+          break;
+        case MatchOp::one_of:
+        case MatchOp::not_one_of:
+          for (const Expr& option : m.operand.children) {
+            const KindSet k = infer(option);
+            if (!comparable_for_equality(fact, k)) {
+              error(option.location, "type-mismatch", messages::incomparable(spelling(m.op), describe(fact), describe(k)));
+            }
+          }
+          break;
+      }
+    }
+    for (const Assignment& a : rule.set) check_field_assignment(a);
+    for (const Template& t : rule.because) check_template(t);
+    if (rule.error) check_template(*rule.error);
+    if (rule.fallback) {
+      std::map<std::string, KindSet> input_kinds;
+      for (const InputDecl& input : file_.inputs) input_kinds[input.name.value] = input.type.value.kinds;
+      for (const Assignment& a : rule.fallback->with) {
+        const KindSet k = infer(a.value);
+        auto it = input_kinds.find(a.target.value);
+        if (it == input_kinds.end()) {
+          error(a.target.location, "unknown-name", messages::not_an_input(a.target.value));
+        } else if (!(k & it->second)) {
+          error(a.value.location, "type-mismatch",
+                messages::type_mismatch(fmt::format("input '{}'", a.target.value), describe(it->second), describe(k)));
+        }
+      }
+      for (const auto& keep : rule.fallback->keep) {
+        if (std::none_of(file_.fields.begin(), file_.fields.end(), [&](const FieldDecl& f) { return f.name.value == keep.value; })) {
+          error(keep.location, "unknown-name",
+                messages::unknown_name("record field", keep.value, messages::closest_match(keep.value, field_names())));
+        }
+      }
+    }
+  }
+
+  void check_field_assignment(const Assignment& a) {
+    const KindSet k = infer(a.value);
+    auto field = std::find_if(file_.fields.begin(), file_.fields.end(),
+                              [&](const FieldDecl& f) { return f.name.value == a.target.value; });
+    if (field == file_.fields.end()) {
+      error(a.target.location, "unknown-name",
+            messages::unknown_name("record field", a.target.value, messages::closest_match(a.target.value, field_names())));
+      return;
+    }
+    if (field->type.value.is_rationale) {
+      error(a.target.location, "rationale-field", messages::rationale_field_set(a.target.value));
+      return;
+    }
+    if (!(k & field->type.value.kinds)) {
+      error(a.value.location, "type-mismatch",
+            messages::type_mismatch(fmt::format("record field '{}'", a.target.value), describe(field->type.value.kinds), describe(k)));
+    }
+  }
+
+  void use(const std::string& name) { used_.insert(name); }
+
+  void warn_unused() {
+    for (const InputDecl& input : file_.inputs) {
+      if (!used_.count(input.name.value))
+        report(Severity::warning, input.name.location, "unused", fmt::format("input '{}' is never used", input.name.value));
+    }
+    for (const LetDecl& let : file_.lets) {
+      if (!used_.count(let.name.value))
+        report(Severity::warning, let.name.location, "unused", fmt::format("derived value '{}' is never used", let.name.value));
+    }
+  }
+
+  // Infers the kinds an expression may evaluate to, reporting unknown names and type errors.
+  KindSet infer(const Expr& e) {
+    switch (e.kind) {
+      case ExprKind::literal: return kind_of(e.literal);
+      case ExprKind::list:
+        for (const Expr& item : e.children) infer(item);
+        return kList;
+      case ExprKind::name: {
+        use(e.name);
+        auto it = facts_.find(e.name);
+        if (it != facts_.end()) return it->second;
+        error(e.location, "unknown-name", messages::unknown_name("fact", e.name, messages::closest_match(e.name, fact_names())));
+        return kAny;
+      }
+      case ExprKind::unary: {
+        const KindSet k = infer(e.children[0]);
+        if (e.op == Op::negate) {
+          if (!(k & kNumeric)) error(e.location, "type-mismatch", messages::type_mismatch("the operand of unary '-'", "int or float", describe(k)));
+          return k & kNumeric ? (k & kNumeric) : kAny;
+        }
+        if (!(k & kBool)) error(e.location, "type-mismatch", messages::type_mismatch("the operand of '!'", "bool", describe(k)));
+        return kBool;
+      }
+      case ExprKind::binary: return infer_binary(e);
+      case ExprKind::conditional: {
+        const KindSet c = infer(e.children[0]);
+        if (!(c & kBool)) error(e.children[0].location, "type-mismatch", messages::type_mismatch("the condition of '?:'", "bool", describe(c)));
+        return infer(e.children[1]) | infer(e.children[2]);
+      }
+      case ExprKind::call: return infer_call(e);
+    }
+    return kAny;
+  }
+
+  KindSet infer_binary(const Expr& e) {
+    const KindSet l = infer(e.children[0]);
+    const KindSet r = infer(e.children[1]);
+    const char* op = spelling(e.op);
+    switch (e.op) {
+      case Op::add: {
+        KindSet result = (l & r) & (kString | kList);
+        if ((l & kNumeric) && (r & kNumeric)) result |= (l | r) & kNumeric;
+        if (!result) {
+          error(e.location, "type-mismatch", fmt::format("cannot apply '+' to {} and {}", describe(l), describe(r)));
+          return kAny;
+        }
+        return result;
+      }
+      case Op::subtract: case Op::multiply: case Op::divide: case Op::modulo:
+        if (!(l & kNumeric) || !(r & kNumeric)) {
+          error(e.location, "type-mismatch", fmt::format("cannot apply '{}' to {} and {}", op, describe(l), describe(r)));
+          return kAny;
+        }
+        return (l | r) & kNumeric;
+      case Op::equal: case Op::not_equal:
+        if (!comparable_for_equality(l, r)) error(e.location, "type-mismatch", messages::incomparable(op, describe(l), describe(r)));
+        return kBool;
+      case Op::less: case Op::less_equal: case Op::greater: case Op::greater_equal:
+        if (!orderable(l, r)) error(e.location, "type-mismatch", messages::incomparable(op, describe(l), describe(r)));
+        return kBool;
+      case Op::logical_and: case Op::logical_or:
+        if (!(l & kBool)) error(e.children[0].location, "type-mismatch", messages::type_mismatch(fmt::format("the left operand of '{}'", op), "bool", describe(l)));
+        if (!(r & kBool)) error(e.children[1].location, "type-mismatch", messages::type_mismatch(fmt::format("the right operand of '{}'", op), "bool", describe(r)));
+        return kBool;
+      default: return kAny;
+    }
+  }
+
+  KindSet infer_call(const Expr& e) {
+    std::vector<KindSet> args;
+    for (const Expr& arg : e.children) args.push_back(infer(arg));
+    const BuiltinSignature* sig = find_builtin(e.name);
+    if (!sig) {
+      std::vector<std::string> names;
+      for (const auto& s : builtin_signatures()) names.push_back(s.name);
+      error(e.location, "unknown-name", messages::unknown_name("builtin", e.name, messages::closest_match(e.name, names)));
+      return kAny;
+    }
+    if (args.size() < sig->min_args || args.size() > sig->max_args) {
+      const std::string expected = sig->min_args == sig->max_args ? std::to_string(sig->min_args)
+                                   : sig->max_args == SIZE_MAX ? fmt::format("at least {}", sig->min_args)
+                                   : fmt::format("{} to {}", sig->min_args, sig->max_args);
+      error(e.location, "wrong-arity", messages::wrong_arity(sig->name, expected, args.size()));
+      return sig->result;
+    }
+    auto require = [&](std::size_t k, KindSet allowed, const char* expected) {
+      if (!(args[k] & allowed))
+        error(e.children[k].location, "type-mismatch",
+              messages::type_mismatch(fmt::format("argument {} of {}()", k + 1, sig->name), expected, describe(args[k])));
+    };
+    switch (sig->id) {
+      case Builtin::starts_with: case Builtin::ends_with:
+        require(0, kString, "string");
+        require(1, kString, "string");
+        break;
+      case Builtin::contains: require(0, kString | kList, "string or list"); break;
+      case Builtin::lower: require(0, kString, "string"); break;
+      case Builtin::len: require(0, kString | kList, "string or list"); break;
+      case Builtin::pipeline_microbatches:
+        require(0, kInt, "int");
+        require(1, kInt, "int");
+        break;
+      case Builtin::min: case Builtin::max: {
+        KindSet all = 0;
+        for (std::size_t k = 0; k < args.size(); ++k) {
+          require(k, kNumeric | kString, "int, float or string");
+          all |= args[k];
+        }
+        return all & (kNumeric | kString) ? all & (kNumeric | kString) : sig->result;
+      }
+    }
+    return sig->result;
+  }
+
+  const RuleFile& file_;
+  std::map<std::string, KindSet> facts_;
+  std::map<std::string, SourceLocation> declared_at_;
+  std::set<std::string> used_;
+  std::vector<Diagnostic> out_;
+
+ public:
+  static DependencyGraph let_graph(const RuleFile& file) {
+    std::map<std::string, int> index;
+    for (std::size_t k = 0; k < file.lets.size(); ++k) index.emplace(file.lets[k].name.value, static_cast<int>(k));
+    DependencyGraph graph{static_cast<int>(file.lets.size()), {}};
+    for (std::size_t k = 0; k < file.lets.size(); ++k) {
+      std::set<std::string> used;
+      names_used(file.lets[k].expr, used);
+      for (const std::string& name : used)
+        if (auto it = index.find(name); it != index.end()) graph.edges.emplace_back(static_cast<int>(k), it->second);
+    }
+    return graph;
+  }
+};
+
+}  // namespace
+
+std::optional<std::vector<int>> let_order(const RuleFile& file) {
+  return dependencies_first(Checker::let_graph(file));
+}
+
+std::vector<Diagnostic> check_rule_file(const RuleFile& file) { return Checker(file).run(); }
+
+}  // namespace snnplan::check

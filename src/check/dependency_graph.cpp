@@ -1,0 +1,80 @@
+#include "check/dependency_graph.hpp"
+
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/depth_first_search.hpp>
+#include <boost/graph/topological_sort.hpp>
+
+#include <algorithm>
+#include <iterator>
+
+namespace snnplan::check {
+namespace {
+
+using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+using Vertex = boost::graph_traits<Graph>::vertex_descriptor;
+using Edge = boost::graph_traits<Graph>::edge_descriptor;
+
+Graph build(const DependencyGraph& graph) {
+  Graph g(static_cast<std::size_t>(graph.vertex_count));
+  for (auto [from, to] : graph.edges) boost::add_edge(static_cast<Vertex>(from), static_cast<Vertex>(to), g);
+  return g;
+}
+
+// Records the DFS tree so that the first back edge can be unrolled into a cycle path.
+struct CycleRecorder : boost::default_dfs_visitor {
+  std::vector<Vertex>* parent;
+  std::optional<std::pair<Vertex, Vertex>>* first_back_edge;
+  void tree_edge(Edge e, const Graph& g) const { (*parent)[boost::target(e, g)] = boost::source(e, g); }
+  void back_edge(Edge e, const Graph& g) const {
+    if (!*first_back_edge) *first_back_edge = std::make_pair(boost::source(e, g), boost::target(e, g));
+  }
+};
+
+}  // namespace
+
+std::optional<std::vector<int>> dependencies_first(const DependencyGraph& graph) {
+  Graph g = build(graph);
+  std::vector<Vertex> order;
+  try {
+    // topological_sort emits a vertex after everything it points to: dependencies first.
+    boost::topological_sort(g, std::back_inserter(order));
+  } catch (const boost::not_a_dag&) {
+    return std::nullopt;
+  }
+  return std::vector<int>(order.begin(), order.end());
+}
+
+std::vector<int> find_cycle(const DependencyGraph& graph) {
+  Graph g = build(graph);
+  std::vector<Vertex> parent(boost::num_vertices(g));
+  for (std::size_t v = 0; v < parent.size(); ++v) parent[v] = v;
+  std::optional<std::pair<Vertex, Vertex>> back;
+  CycleRecorder recorder;
+  recorder.parent = &parent;
+  recorder.first_back_edge = &back;
+  boost::depth_first_search(g, boost::visitor(recorder));
+  if (!back) return {};
+  // back = (u, v): v is an ancestor of u in the DFS tree, so v -> ... -> u -> v is a cycle.
+  auto [u, v] = *back;
+  std::vector<int> path{static_cast<int>(u)};
+  for (Vertex w = u; w != v; w = parent[w]) path.push_back(static_cast<int>(parent[w]));
+  std::reverse(path.begin(), path.end());
+  path.push_back(static_cast<int>(v));
+  return path;
+}
+
+std::vector<bool> reachable_from(const DependencyGraph& graph, int start) {
+  Graph g = build(graph);
+  std::vector<bool> seen(static_cast<std::size_t>(graph.vertex_count), false);
+  if (start < 0 || start >= graph.vertex_count) return seen;
+  struct Marker : boost::default_bfs_visitor {
+    std::vector<bool>* seen;
+    void discover_vertex(Vertex v, const Graph&) const { (*seen)[v] = true; }
+  } marker;
+  marker.seen = &seen;
+  boost::breadth_first_search(g, static_cast<Vertex>(start), boost::visitor(marker));
+  return seen;
+}
+
+}  // namespace snnplan::check

@@ -1,0 +1,27 @@
+#pragma once
+// Graph questions the checker and compiler ask, answered with Boost.Graph: in which order to
+// evaluate derived values, where a cycle is, and what a start table reaches.
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace snnplan::check {
+
+/// Directed graph over vertices 0..n-1; an edge (a, b) means "a uses b".
+struct DependencyGraph {
+  int vertex_count = 0;
+  std::vector<std::pair<int, int>> edges;
+};
+
+/// Vertices ordered so that everything a vertex uses comes before it; std::nullopt if the
+/// graph has a cycle.
+std::optional<std::vector<int>> dependencies_first(const DependencyGraph& graph);
+
+/// One cycle as a path that starts and ends at the same vertex (a -> b -> a), or empty.
+std::vector<int> find_cycle(const DependencyGraph& graph);
+
+/// reachable[v] is true when v can be reached from `start` (start included).
+std::vector<bool> reachable_from(const DependencyGraph& graph, int start);
+
+}  // namespace snnplan::check

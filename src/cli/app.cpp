@@ -1,0 +1,276 @@
+#include "cli/app.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+#include "cli/batch.hpp"
+#include "cli/exit_code.hpp"
+#include "messages.hpp"
+#include "render/render.hpp"
+#include "snnplan/microbatches.hpp"
+#include "snnplan/rule_set.hpp"
+#include "snnplan/version.hpp"
+
+namespace snnplan::cli {
+namespace {
+
+// Thrown by flag parsing helpers; run() maps it to exit code 2.
+struct UsageError {
+  std::string message;
+};
+
+// Strict UTF-8: no overlong forms, surrogates or code points beyond U+10FFFF.
+bool valid_utf8(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::size_t extra = 0;
+    unsigned char low = 0x80, high = 0xBF;  // allowed range of the second byte
+    if (c < 0x80) extra = 0;
+    else if (c >= 0xC2 && c <= 0xDF) extra = 1;
+    else if (c >= 0xE0 && c <= 0xEF) { extra = 2; if (c == 0xE0) low = 0xA0; if (c == 0xED) high = 0x9F; }
+    else if (c >= 0xF0 && c <= 0xF4) { extra = 3; if (c == 0xF0) low = 0x90; if (c == 0xF4) high = 0x8F; }
+    else return false;
+    if (s.size() - i <= extra) return false;
+    for (std::size_t k = 1; k <= extra; ++k) {
+      const auto b = static_cast<unsigned char>(s[i + k]);
+      if (k == 1 ? (b < low || b > high) : (b & 0xC0) != 0x80) return false;
+    }
+    i += extra + 1;
+  }
+  return true;
+}
+
+std::int64_t parse_int(const std::string& flag, const std::string& text) {
+  std::int64_t value = 0;
+  const char* first = text.data();
+  const char* last = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(first, last, value);
+  if (ec == std::errc::result_out_of_range) throw UsageError{messages::flag_out_of_range(flag, text)};
+  if (ec != std::errc() || ptr != last || text.empty()) throw UsageError{messages::flag_not_integer(flag, text)};
+  return value;
+}
+
+bool parse_bool(const std::string& flag, const std::string& text) {
+  std::string lowered;
+  for (char c : text) lowered += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  if (lowered == "true") return true;
+  if (lowered == "false") return false;
+  throw UsageError{messages::flag_not_bool(flag, text)};
+}
+
+std::string parse_string(const std::string& flag, const std::string& text) {
+  if (!valid_utf8(text)) throw UsageError{messages::flag_not_utf8(flag)};
+  return text;
+}
+
+// Reads a rule file chosen by --rules, then SNNPLAN_RULES, else the built-in table.
+// Prints every diagnostic (one line each) and returns nullopt when it cannot be used.
+std::optional<RuleSet> load_rules(const std::string& path_flag, std::ostream& err) {
+  std::string path = path_flag;
+  if (path.empty()) {
+    if (const char* env = std::getenv("SNNPLAN_RULES"); env && *env) path = env;
+  }
+  try {
+    if (path.empty()) return RuleSet::builtin();
+    return RuleSet::from_file(path);
+  } catch (const LoadError& e) {
+    for (const Diagnostic& d : e.diagnostics()) err << format(d) << '\n';
+    return std::nullopt;
+  }
+}
+
+render::Format parse_format(const std::string& text) {
+  if (text == "json") return render::Format::json;
+  if (text == "yaml") return render::Format::yaml;
+  return render::Format::text;
+}
+
+struct RecommendOptions {
+  // Flags named after the reference's parameters; each maps to the input of the same name.
+  struct Flag {
+    const char* flag;
+    const char* input;
+    const char* kind;  // "string", "int", "bool"
+    const char* help;
+    std::string value;
+    CLI::Option* option = nullptr;
+  };
+  std::vector<Flag> flags = {
+      {"--model", "model", "string", "model name, e.g. spikformer_8_384 or cifar10dvs_vgg", {}},
+      {"--world-size", "world_size", "int", "number of ranks (GPUs)", {}},
+      {"--prefer", "prefer", "string", "speed, memory or capacity (case-insensitive)", {}},
+      {"--batch-size", "batch_size", "int", "global batch size", {}},
+      {"--backend", "backend", "string", "compiler backend (default from the rules: inductor)", {}},
+      {"--zero-redundancy-optimizer-available", "zero_redundancy_optimizer_available", "bool", "true|false (default from the rules: true)", {}},
+      {"--pipelining-available", "pipelining_available", "bool", "true|false (default from the rules: true)", {}},
+      {"--fsdp2-available", "fsdp2_available", "bool", "true|false (default from the rules: true)", {}},
+      {"--tensor-parallel-available", "tensor_parallel_available", "bool", "true|false (default from the rules: true)", {}},
+  };
+  std::vector<std::string> extra_inputs;
+  std::string rules;
+  std::string format = "json";
+  std::string batch;
+};
+
+Value typed_value(const std::string& flag, const std::string& kind, const std::string& text) {
+  if (kind == "int") return parse_int(flag, text);
+  if (kind == "bool") return parse_bool(flag, text);
+  if (kind == "float") {
+    char* end = nullptr;
+    const double d = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size()) throw UsageError{fmt::format("{}: expected a number, got '{}'", flag, text)};
+    return d;
+  }
+  return parse_string(flag, text);
+}
+
+ExitCode recommend(const RecommendOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
+  if (!options.batch.empty()) {
+    for (const auto& f : options.flags)
+      if (f.option->count()) throw UsageError{messages::batch_with_flags(f.flag)};
+    if (!options.extra_inputs.empty()) throw UsageError{messages::batch_with_flags("--input")};
+  }
+  std::optional<RuleSet> rules = load_rules(options.rules, err);
+  if (!rules) return ExitCode::rules_unusable;
+
+  if (!options.batch.empty()) {
+    if (options.batch == "-") return run_batch(in, out, err, *rules, "<stdin>");
+    std::ifstream file(options.batch);
+    if (!file) throw UsageError{messages::cannot_open_batch(options.batch)};
+    return run_batch(file, out, err, *rules, options.batch);
+  }
+
+  Inputs inputs;
+  for (const auto& f : options.flags)
+    if (f.option->count()) inputs.emplace_back(f.input, typed_value(f.flag, f.kind, f.value));
+  for (const std::string& assignment : options.extra_inputs) {
+    const auto eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0) throw UsageError{messages::input_assignment(assignment)};
+    const std::string name = assignment.substr(0, eq);
+    std::string kind = "string";
+    for (const InputInfo& info : rules->inputs())
+      if (info.name == name) kind = info.type;
+    inputs.emplace_back(name, typed_value("--input " + name, kind, assignment.substr(eq + 1)));
+  }
+  EvaluationResult result = rules->evaluate(inputs);
+  if (!result.ok()) {
+    err << "error: " << result.error().message << '\n';
+    return result.error().kind == EvaluationErrorKind::rule_error ? ExitCode::rule_error : ExitCode::bad_input;
+  }
+  out << render::render(result.record(), parse_format(options.format));
+  return ExitCode::ok;
+}
+
+ExitCode microbatches(const std::string& batch_size, const std::string& num_stages, const std::string& format,
+                      std::ostream& out, std::ostream& err) {
+  auto result = pipeline_microbatches(parse_int("--batch-size", batch_size), parse_int("--num-stages", num_stages));
+  if (auto* message = std::get_if<std::string>(&result)) {
+    err << "error: " << *message << '\n';
+    return ExitCode::rule_error;
+  }
+  const auto count = std::get<std::int64_t>(result);
+  if (format == "json") out << nlohmann::ordered_json{{"pp_microbatches", count}}.dump() << '\n';
+  else out << count << '\n';
+  return ExitCode::ok;
+}
+
+ExitCode check(const std::vector<std::string>& files, bool strict, const std::string& format, std::ostream& out) {
+  bool failed = false;
+  nlohmann::ordered_json all = nlohmann::ordered_json::array();
+  for (const std::string& path : files) {
+    std::vector<Diagnostic> diagnostics;
+    try {
+      diagnostics = RuleSet::from_file(path).warnings();
+    } catch (const LoadError& e) {
+      diagnostics = e.diagnostics();
+    }
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    for (const Diagnostic& d : diagnostics) {
+      failed = failed || d.severity == Severity::error || (strict && d.severity == Severity::warning);
+      if (format == "json") {
+        all.push_back({{"file", d.location.file},
+                       {"line", d.location.line},
+                       {"column", d.location.column},
+                       {"severity", d.severity == Severity::error ? "error" : d.severity == Severity::warning ? "warning" : "note"},
+                       {"code", d.code},
+                       {"message", d.message}});
+      } else {
+        out << format_with_source(d, text.str()) << '\n';
+      }
+    }
+  }
+  if (format == "json") out << render::json_line(all) << '\n';
+  return failed ? ExitCode::rules_unusable : ExitCode::ok;
+}
+
+}  // namespace
+
+int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
+  CLI::App app{"snnplan: choose a parallel training strategy for spiking neural networks from a YAML rule table."};
+  app.set_version_flag("--version", std::string(snnplan::version));
+  app.require_subcommand(1);
+
+  RecommendOptions rec;
+  CLI::App* recommend_cmd = app.add_subcommand("recommend", "Recommend a strategy for one input (flags) or many (--batch).");
+  for (auto& f : rec.flags) f.option = recommend_cmd->add_option(f.flag, f.value, f.help);
+  recommend_cmd->add_option("--input", rec.extra_inputs, "NAME=VALUE for inputs of custom rule files (repeatable)");
+  recommend_cmd->add_option("--rules", rec.rules, "rule file (default: $SNNPLAN_RULES, else the built-in table)");
+  recommend_cmd->add_option("--format", rec.format, "output format")->check(CLI::IsMember({"json", "yaml", "text"}));
+  recommend_cmd->add_option("--batch", rec.batch, "JSON Lines file of inputs, or - for stdin; writes one JSON line per input");
+
+  std::string batch_size;
+  std::string num_stages;
+  std::string mb_format = "text";
+  CLI::App* micro_cmd = app.add_subcommand("microbatches", "Pipeline microbatch count for a batch size and stage count.");
+  micro_cmd->add_option("--batch-size", batch_size, "global batch size")->required();
+  micro_cmd->add_option("--num-stages", num_stages, "number of logical pipeline stages")->required();
+  micro_cmd->add_option("--format", mb_format, "output format")->check(CLI::IsMember({"text", "json"}));
+
+  std::vector<std::string> check_files;
+  bool strict = false;
+  std::string check_format = "text";
+  CLI::App* check_cmd = app.add_subcommand("check", "Check rule files; report every problem with its position.");
+  check_cmd->add_option("files", check_files, "rule files")->required();
+  check_cmd->add_flag("--strict", strict, "treat warnings as failures");
+  check_cmd->add_option("--format", check_format, "output format")->check(CLI::IsMember({"text", "json"}));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    CLI::App* target = &app;
+    for (CLI::App* sub : app.get_subcommands()) target = sub;
+    out << target->help();
+    return as_int(ExitCode::ok);
+  } catch (const CLI::CallForAllHelp&) {
+    out << app.help("", CLI::AppFormatMode::All);
+    return as_int(ExitCode::ok);
+  } catch (const CLI::CallForVersion&) {
+    out << snnplan::version << '\n';
+    return as_int(ExitCode::ok);
+  } catch (const CLI::ParseError& e) {
+    err << "error: " << e.what() << "\nRun with --help for usage.\n";
+    return as_int(ExitCode::bad_input);
+  }
+
+  try {
+    if (recommend_cmd->parsed()) return as_int(recommend(rec, in, out, err));
+    if (micro_cmd->parsed()) return as_int(microbatches(batch_size, num_stages, mb_format, out, err));
+    if (check_cmd->parsed()) return as_int(check(check_files, strict, check_format, out));
+  } catch (const UsageError& e) {
+    err << "error: " << e.message << '\n';
+    return as_int(ExitCode::bad_input);
+  }
+  return as_int(ExitCode::bad_input);
+}
+
+}  // namespace snnplan::cli

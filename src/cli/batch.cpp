@@ -1,0 +1,62 @@
+#include "cli/batch.hpp"
+
+#include <fmt/format.h>
+
+#include <istream>
+#include <ostream>
+
+#include "cli/json_inputs.hpp"
+#include "render/render.hpp"
+
+namespace snnplan::cli {
+
+ExitCode run_batch(std::istream& in, std::ostream& out, std::ostream& err, const RuleSet& rules,
+                   const std::string& source_name) {
+  ExitCode worst = ExitCode::ok;
+  std::string line;
+  std::string buffer;
+  std::size_t line_number = 0;
+  auto flush_if_large = [&] {
+    if (buffer.size() >= (1u << 16)) {
+      out << buffer;
+      buffer.clear();
+    }
+  };
+  while (std::getline(in, line)) {
+    ++line_number;
+    auto parsed = inputs_from_json_line(line, rules);
+    std::string message;
+    EvaluationErrorKind kind = EvaluationErrorKind::bad_input;
+    if (auto* inputs = std::get_if<Inputs>(&parsed)) {
+      EvaluationResult result = rules.evaluate(*inputs);
+      if (result.ok()) {
+        buffer += render::json_line(render::to_json(result.record()));
+        buffer += '\n';
+        flush_if_large();
+        continue;
+      }
+      kind = result.error().kind;
+      message = result.error().message;
+    } else {
+      message = std::get<std::string>(parsed);
+    }
+    nlohmann::ordered_json error_line = {{"error", message}};
+    if (kind == EvaluationErrorKind::bad_input) {
+      // A bad line is reported where operators look (stderr) and marked in the output, so
+      // both streams stay line-for-line with the input.
+      error_line["line"] = line_number;
+      err << fmt::format("{}:{}: error: {}\n", source_name, line_number, message);
+      worst = worse(worst, ExitCode::bad_input);
+    } else {
+      worst = worse(worst, ExitCode::rule_error);
+    }
+    buffer += render::json_line(error_line);
+    buffer += '\n';
+    flush_if_large();
+  }
+  out << buffer;
+  out.flush();
+  return worst;
+}
+
+}  // namespace snnplan::cli

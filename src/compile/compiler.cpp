@@ -1,0 +1,156 @@
+#include "compile/compiler.hpp"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+#include "check/checker.hpp"
+
+namespace snnplan::compile {
+namespace {
+
+using namespace syntax;
+using detail::CompiledRules;
+using detail::CompiledTemplate;
+using detail::Node;
+using detail::RValue;
+
+class Compiler {
+ public:
+  Compiler(const RuleFile& file, CompiledRules& out) : file_(file), out_(out) {}
+
+  void run() {
+    out_.file_name = file_.file_name;
+    for (const InputDecl& input : file_.inputs) {
+      out_.input_slots[input.name.value] = static_cast<int>(out_.inputs.size());
+      slots_[input.name.value] = static_cast<int>(out_.inputs.size());
+      out_.inputs.push_back({input.name.value, input.type.value, std::nullopt, input.lower, {}, std::nullopt});
+      std::string type = input.type.value.kinds & kString ? "string"
+                         : input.type.value.kinds & kBool ? "bool"
+                         : input.type.value.kinds & kFloat ? "float" : "int";
+      out_.input_info.push_back({input.name.value, type, !input.default_value});
+    }
+    for (const LetDecl& let : file_.lets) {
+      slots_[let.name.value] = static_cast<int>(out_.inputs.size() + out_.let_names.size());
+      out_.let_names.push_back(let.name.value);
+    }
+    // Inputs' defaults, options and messages may refer to any fact, so resolve them now.
+    for (std::size_t k = 0; k < file_.inputs.size(); ++k) {
+      const InputDecl& input = file_.inputs[k];
+      auto& compiled = out_.inputs[k];
+      if (input.default_value) compiled.default_value = expr(*input.default_value).constant;
+      if (input.one_of)
+        for (const Value& option : input.one_of->value) compiled.one_of.push_back(detail::from_public(option));
+      if (input.error) compiled.error = text(*input.error);
+    }
+    for (const LetDecl& let : file_.lets) out_.lets.push_back(expr(let.expr));
+    if (auto order = check::let_order(file_)) out_.let_order = *order;
+
+    auto names = std::make_shared<std::vector<std::string>>();
+    for (const FieldDecl& field : file_.fields) {
+      detail::CompiledField compiled{field.name.value, field.type.value, RValue{}, std::nullopt};
+      if (field.type.value.is_rationale) out_.rationale_field = static_cast<int>(out_.fields.size());
+      if (field.default_value) compiled.default_value = expr(*field.default_value).constant;
+      if (field.init) compiled.init = expr(*field.init);
+      names->push_back(field.name.value);
+      out_.fields.push_back(std::move(compiled));
+    }
+    out_.field_names = names;
+    if (file_.rationale_header) out_.header = text(*file_.rationale_header);
+
+    for (const Table& table : file_.tables) tables_[table.name.value] = static_cast<int>(tables_.size());
+    out_.start = file_.start ? tables_.at(file_.start->value) : 0;
+    for (const Table& table : file_.tables) {
+      detail::CompiledTable compiled{table.name.value, {}};
+      for (const Rule& rule : table.rules) compiled.rules.push_back(compile_rule(rule));
+      out_.tables.push_back(std::move(compiled));
+    }
+  }
+
+ private:
+  int field_index(const std::string& name) const {
+    for (std::size_t k = 0; k < file_.fields.size(); ++k)
+      if (file_.fields[k].name.value == name) return static_cast<int>(k);
+    throw std::logic_error("compile: unknown record field " + name);  // the checker rules this out
+  }
+
+  detail::CompiledRule compile_rule(const Rule& rule) {
+    detail::CompiledRule out;
+    out.name = rule.name.value;
+    out.location = rule.name.location;
+    for (const Matcher& m : rule.when) {
+      out.when.push_back({slots_.at(m.fact.value), m.op, expr(m.operand), m.fact.value, m.fact.location});
+    }
+    for (const Assignment& a : rule.set) out.set.push_back({field_index(a.target.value), expr(a.value)});
+    for (const Template& t : rule.because) out.because.push_back(text(t));
+    if (rule.error) out.error = text(*rule.error);
+    if (rule.next) out.next = tables_.at(rule.next->value);
+    if (rule.fallback) {
+      detail::CompiledFallback fb;
+      fb.table = tables_.at(rule.fallback->table.value);
+      for (const Assignment& a : rule.fallback->with) fb.with.push_back({out_.input_slots.at(a.target.value), expr(a.value)});
+      fb.keep.assign(file_.fields.size(), false);
+      for (const auto& keep : rule.fallback->keep) fb.keep[static_cast<std::size_t>(field_index(keep.value))] = true;
+      out.fallback = std::move(fb);
+    }
+    return out;
+  }
+
+  CompiledTemplate text(const Template& t) {
+    CompiledTemplate out;
+    out.source_text = t.text;
+    for (const auto& piece : t.pieces) {
+      if (piece.is_placeholder) out.pieces.push_back({"", slots_.at(piece.text)});
+      else out.pieces.push_back({piece.text, -1});
+    }
+    return out;
+  }
+
+  Node expr(const Expr& e) {
+    Node n;
+    n.kind = e.kind;
+    n.op = e.op;
+    n.location = e.location;
+    n.name = e.name;
+    switch (e.kind) {
+      case ExprKind::literal:
+        n.constant = detail::from_public(e.literal);
+        return n;
+      case ExprKind::name:
+        n.slot = slots_.at(e.name);
+        return n;
+      case ExprKind::call:
+        n.builtin = find_builtin(e.name)->id;
+        break;
+      default:
+        break;
+    }
+    for (const Expr& child : e.children) n.children.push_back(expr(child));
+    // A list of constants is itself a constant: build it once here, not per evaluation.
+    if (e.kind == ExprKind::list &&
+        std::all_of(n.children.begin(), n.children.end(), [](const Node& c) { return c.kind == ExprKind::literal; })) {
+      RValue::List items;
+      for (Node& c : n.children) items.push_back(std::move(c.constant));
+      n.children.clear();
+      n.kind = ExprKind::literal;
+      n.constant = RValue::of_list(std::move(items));
+    }
+    return n;
+  }
+
+  const RuleFile& file_;
+  CompiledRules& out_;
+  std::map<std::string, int> slots_;
+  std::map<std::string, int> tables_;
+};
+
+}  // namespace
+
+std::shared_ptr<detail::CompiledRules> compile_rules(const syntax::RuleFile& file, std::string source_text) {
+  auto out = std::make_shared<detail::CompiledRules>();
+  out->source_text = std::move(source_text);
+  Compiler(file, *out).run();
+  return out;
+}
+
+}  // namespace snnplan::compile

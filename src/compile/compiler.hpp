@@ -1,0 +1,15 @@
+#pragma once
+// Stage 3 of the pipeline: a checked syntax tree -> CompiledRules (names resolved to slots,
+// constants folded). Only called on files the checker passed without errors.
+
+#include <memory>
+#include <string>
+
+#include "compile/compiled_rules.hpp"
+#include "load/syntax.hpp"
+
+namespace snnplan::compile {
+
+std::shared_ptr<detail::CompiledRules> compile_rules(const syntax::RuleFile& file, std::string source_text);
+
+}  // namespace snnplan::compile

@@ -1,0 +1,21 @@
+#pragma once
+// Parser of the rule language's expressions: `world_size >= 4 && world_size % 2 == 0 ? ...`.
+
+#include <string_view>
+#include <variant>
+
+#include "load/syntax.hpp"
+#include "snnplan/diagnostic.hpp"
+
+namespace snnplan::load {
+
+/// Limits that keep hostile rule files from exhausting the stack or memory.
+inline constexpr std::size_t kMaxExpressionLength = 4096;
+inline constexpr int kMaxExpressionDepth = 64;
+
+/// Parses `text`, whose first character sits at `start` in the rule file, so diagnostics
+/// point at the exact column inside the expression.
+std::variant<syntax::Expr, Diagnostic> parse_expression(std::string_view text,
+                                                         const SourceLocation& start);
+
+}  // namespace snnplan::load

@@ -1,0 +1,502 @@
+#include "load/rule_file_loader.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <charconv>
+#include <cstdlib>
+#include <set>
+#include <string>
+#include <utility>
+#include <variant>
+
+#include "load/expression_parser.hpp"
+#include "messages.hpp"
+#include "snnplan/version.hpp"
+
+namespace snnplan::load {
+namespace {
+
+using syntax::Expr;
+using syntax::ExprKind;
+
+class Loader {
+ public:
+  Loader(std::string_view text, const std::string& file_name) : text_(text) {
+    result_.file.file_name = file_name;
+    std::size_t begin = 0;
+    while (begin <= text.size()) {
+      std::size_t end = text.find('\n', begin);
+      if (end == std::string_view::npos) end = text.size();
+      lines_.push_back(text.substr(begin, end - begin));
+      begin = end + 1;
+    }
+  }
+
+  LoadedFile run() {
+    if (text_.size() > kMaxRuleFileBytes) {
+      error(SourceLocation{file(), 1, 1}, "file-too-large",
+            fmt::format("rule file is larger than the limit of {} bytes", kMaxRuleFileBytes));
+      return std::move(result_);
+    }
+    YAML::Node root;
+    try {
+      root = YAML::Load(std::string(text_));
+    } catch (const YAML::Exception& e) {
+      error(from_mark(e.mark), "yaml-syntax", messages::yaml_syntax(e.msg));
+      return std::move(result_);
+    }
+    if (!root.IsMap()) {
+      error(root.IsDefined() && !root.IsNull() ? at(root) : SourceLocation{file(), 1, 1},
+            "wrong-kind", messages::expected_kind("a rule file", "a mapping with the keys snnplan, inputs, record, tables, ..."));
+      return std::move(result_);
+    }
+    read_top(root);
+    return std::move(result_);
+  }
+
+ private:
+  // ---- locations and diagnostics ----------------------------------------------------------
+  const std::string& file() const { return result_.file.file_name; }
+
+  SourceLocation from_mark(const YAML::Mark& mark) const {
+    if (mark.is_null()) return SourceLocation{file(), 0, 0};
+    return SourceLocation{file(), static_cast<std::uint32_t>(mark.line + 1),
+                          static_cast<std::uint32_t>(mark.column + 1)};
+  }
+  SourceLocation at(const YAML::Node& node) const { return from_mark(node.Mark()); }
+
+  // Where the characters of a scalar start: after the opening quote when it is quoted.
+  SourceLocation content_at(const YAML::Node& node) const {
+    SourceLocation loc = at(node);
+    if (loc.line >= 1 && loc.line <= lines_.size()) {
+      std::string_view line = lines_[loc.line - 1];
+      if (loc.column >= 1 && loc.column <= line.size()) {
+        char c = line[loc.column - 1];
+        if (c == '"' || c == '\'') return loc.shifted(1);
+      }
+    }
+    return loc;
+  }
+
+  void error(SourceLocation loc, std::string code, std::string message) {
+    result_.diagnostics.push_back(Diagnostic{Severity::error, std::move(loc), std::move(code), std::move(message)});
+  }
+
+  // Checks every key of `map` against `allowed`; reports unknown and duplicate keys.
+  void check_keys(const YAML::Node& map, const std::vector<std::string>& allowed, std::string_view where) {
+    std::set<std::string> seen;
+    for (const auto& kv : map) {
+      const std::string key = kv.first.Scalar();
+      if (!seen.insert(key).second) {
+        error(at(kv.first), "duplicate-key", messages::duplicate_key(key));
+        continue;
+      }
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+        error(at(kv.first), "unknown-key", messages::unknown_key(key, where, messages::closest_match(key, allowed)));
+      }
+    }
+  }
+
+  // Reports duplicate keys of a mapping whose keys are user-chosen names.
+  void check_duplicates(const YAML::Node& map) {
+    std::set<std::string> seen;
+    for (const auto& kv : map) {
+      if (!seen.insert(kv.first.Scalar()).second) {
+        error(at(kv.first), "duplicate-key", messages::duplicate_key(kv.first.Scalar()));
+      }
+    }
+  }
+
+  bool expect_map(const YAML::Node& node, std::string_view what) {
+    if (node.IsMap()) return true;
+    error(at(node), "wrong-kind", messages::expected_kind(what, "a mapping"));
+    return false;
+  }
+  bool expect_sequence(const YAML::Node& node, std::string_view what) {
+    if (node.IsSequence()) return true;
+    error(at(node), "wrong-kind", messages::expected_kind(what, "a list"));
+    return false;
+  }
+  std::optional<syntax::Located<std::string>> string_of(const YAML::Node& node, std::string_view what) {
+    if (!node.IsScalar()) {
+      error(at(node), "wrong-kind", messages::expected_kind(what, "a string"));
+      return std::nullopt;
+    }
+    return syntax::Located<std::string>{node.Scalar(), content_at(node)};
+  }
+  std::optional<bool> bool_of(const YAML::Node& node, std::string_view what) {
+    if (node.IsScalar() && node.Tag() != "!") {
+      const std::string& s = node.Scalar();
+      if (s == "true" || s == "True" || s == "TRUE") return true;
+      if (s == "false" || s == "False" || s == "FALSE") return false;
+    }
+    error(at(node), "wrong-kind", messages::expected_kind(what, "true or false"));
+    return std::nullopt;
+  }
+  syntax::Located<std::string> key_of(const YAML::Node& key) { return {key.Scalar(), content_at(key)}; }
+
+  // ---- values and expressions -------------------------------------------------------------
+
+  // A YAML scalar as a literal (null, bool, int, float or string), or an error diagnostic.
+  std::optional<Value> literal_of(const YAML::Node& node) {
+    const std::string& s = node.Scalar();
+    if (node.Tag() == "!") return Value(s);  // quoted: always a string
+    if (s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL") return Value();
+    if (s == "true" || s == "True" || s == "TRUE") return Value(true);
+    if (s == "false" || s == "False" || s == "FALSE") return Value(false);
+    const char* first = s.data();
+    const char* last = s.data() + s.size();
+    const bool signed_ = *first == '-' || *first == '+';
+    bool digits = s.size() > (signed_ ? 1u : 0u);
+    for (const char* p = first + (signed_ ? 1 : 0); p < last; ++p) digits = digits && *p >= '0' && *p <= '9';
+    if (digits) {
+      std::int64_t value = 0;
+      auto [ptr, ec] = std::from_chars(first + (*first == '+' ? 1 : 0), last, value);
+      if (ec != std::errc() || ptr != last) {
+        error(at(node), "integer-range", messages::integer_literal_too_large(s));
+        return std::nullopt;
+      }
+      return Value(value);
+    }
+    // A float needs a digit, and only float characters (".5", "1e3", "-0.25").
+    if (s.find_first_of("0123456789") != std::string::npos &&
+        s.find_first_not_of("0123456789+-.eE") == std::string::npos) {
+      char* end = nullptr;
+      const double d = std::strtod(s.c_str(), &end);
+      if (end == s.c_str() + s.size()) return Value(d);
+    }
+    return Value(s);
+  }
+
+  std::optional<Expr> parse_expr_text(const std::string& raw, SourceLocation loc) {
+    auto parsed = parse_expression(raw, loc);
+    if (auto* d = std::get_if<Diagnostic>(&parsed)) {
+      result_.diagnostics.push_back(std::move(*d));
+      return std::nullopt;
+    }
+    return std::move(std::get<Expr>(parsed));
+  }
+
+  // A value position: a string starting with '=' is an expression; other scalars are
+  // literals; a list is a list literal of values.
+  std::optional<Expr> value_of(const YAML::Node& node, std::string_view what, bool expression_by_default = false) {
+    if (node.IsSequence()) {
+      Expr list;
+      list.kind = ExprKind::list;
+      list.location = at(node);
+      bool ok = true;
+      for (const auto& item : node) {
+        auto e = value_of(item, what);
+        if (e) list.children.push_back(std::move(*e));
+        else ok = false;
+      }
+      if (!ok) return std::nullopt;
+      return list;
+    }
+    if (node.IsNull()) {
+      Expr e;
+      e.kind = ExprKind::literal;
+      e.location = at(node);
+      return e;
+    }
+    if (!node.IsScalar()) {
+      error(at(node), "wrong-kind", messages::expected_kind(what, "a value or an '=' expression"));
+      return std::nullopt;
+    }
+    const std::string& s = node.Scalar();
+    SourceLocation loc = content_at(node);
+    if (!s.empty() && s[0] == '=') {
+      std::size_t skip = 1;
+      while (skip < s.size() && s[skip] == ' ') ++skip;
+      return parse_expr_text(s.substr(skip), loc.shifted(static_cast<std::uint32_t>(skip)));
+    }
+    if (expression_by_default && node.Tag() != "!") {
+      // `let` values are expressions even without '='; a plain scalar such as `3` or `x`.
+      return parse_expr_text(s, loc);
+    }
+    if (expression_by_default && node.Tag() == "!") return parse_expr_text(s, loc);
+    auto literal = literal_of(node);
+    if (!literal) return std::nullopt;
+    Expr e;
+    e.kind = ExprKind::literal;
+    e.location = loc;
+    e.literal = std::move(*literal);
+    return e;
+  }
+
+  std::optional<syntax::Template> template_of(const YAML::Node& node, std::string_view what) {
+    if (!node.IsScalar()) {
+      error(at(node), "wrong-kind", messages::expected_kind(what, "a string"));
+      return std::nullopt;
+    }
+    syntax::Template t;
+    t.text = node.Scalar();
+    t.location = content_at(node);
+    std::string literal;
+    auto flush = [&](std::size_t offset) {
+      if (literal.empty()) return;
+      t.pieces.push_back({false, std::move(literal), t.location.shifted(static_cast<std::uint32_t>(offset))});
+      literal.clear();
+    };
+    const std::string& s = t.text;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      if (s[i] == '{' && i + 1 < s.size() && s[i + 1] == '{') { literal += '{'; ++i; continue; }
+      if (s[i] == '}' && i + 1 < s.size() && s[i + 1] == '}') { literal += '}'; ++i; continue; }
+      if (s[i] == '}') {
+        error(t.location.shifted(static_cast<std::uint32_t>(i)), "template-syntax", messages::unbalanced_brace(s));
+        return std::nullopt;
+      }
+      if (s[i] == '{') {
+        const std::size_t close = s.find('}', i);
+        if (close == std::string::npos) {
+          error(t.location.shifted(static_cast<std::uint32_t>(i)), "template-syntax", messages::unbalanced_brace(s));
+          return std::nullopt;
+        }
+        flush(i);
+        t.pieces.push_back({true, s.substr(i + 1, close - i - 1), t.location.shifted(static_cast<std::uint32_t>(i + 1))});
+        i = close;
+        continue;
+      }
+      literal += s[i];
+    }
+    flush(s.size());
+    return t;
+  }
+
+  // ---- sections -----------------------------------------------------------------------------
+
+  void read_top(const YAML::Node& root) {
+    check_keys(root, {"snnplan", "description", "inputs", "let", "record", "rationale_header", "start", "tables"},
+               "the rule file");
+    auto& f = result_.file;
+    const YAML::Node version = root["snnplan"];
+    if (!version) {
+      error(SourceLocation{file(), 1, 1}, "missing-key", messages::missing_key("snnplan", "the rule file (the format version, 1)"));
+    } else {
+      auto v = version.IsScalar() && version.Tag() != "!" ? literal_of(version) : std::nullopt;
+      if (!v || !v->is_int() || v->as_int() != rule_format_version) {
+        error(content_at(version), "unsupported-version",
+              messages::unsupported_version(version.IsScalar() ? version.Scalar() : "(not a number)", rule_format_version));
+      } else {
+        f.version = {v->as_int(), at(version)};
+      }
+    }
+    if (auto n = root["description"]; n && !n.IsScalar()) {
+      error(at(n), "wrong-kind", messages::expected_kind("description", "a string"));
+    }
+    if (auto n = root["inputs"]) read_inputs(n);
+    else error(SourceLocation{file(), 1, 1}, "missing-key", messages::missing_key("inputs", "the rule file"));
+    if (auto n = root["let"]) read_lets(n);
+    if (auto n = root["record"]) read_record(n);
+    else error(SourceLocation{file(), 1, 1}, "missing-key", messages::missing_key("record", "the rule file"));
+    if (auto n = root["rationale_header"]) f.rationale_header = template_of(n, "rationale_header");
+    if (auto n = root["start"]) f.start = string_of(n, "start");
+    else error(SourceLocation{file(), 1, 1}, "missing-key", messages::missing_key("start", "the rule file"));
+    if (auto n = root["tables"]) read_tables(n);
+    else error(SourceLocation{file(), 1, 1}, "missing-key", messages::missing_key("tables", "the rule file"));
+  }
+
+  void read_inputs(const YAML::Node& node) {
+    if (!expect_map(node, "inputs")) return;
+    check_duplicates(node);
+    for (const auto& kv : node) {
+      syntax::InputDecl input;
+      input.name = key_of(kv.first);
+      const YAML::Node& spec = kv.second;
+      const std::string where = fmt::format("input '{}'", input.name.value);
+      if (!expect_map(spec, where)) continue;
+      check_keys(spec, {"type", "default", "lower", "one_of", "error", "description"}, where);
+      if (auto t = read_type(spec, where, false)) input.type = *t;
+      else continue;
+      if (auto d = spec["default"]) input.default_value = value_of(d, "default");
+      if (auto l = spec["lower"]) input.lower = bool_of(l, "lower").value_or(false);
+      if (auto o = spec["one_of"]) {
+        if (expect_sequence(o, "one_of")) {
+          syntax::Located<std::vector<Value>> options{{}, at(o)};
+          for (const auto& item : o) {
+            if (!item.IsScalar()) {
+              error(at(item), "wrong-kind", messages::expected_kind("one_of entries", "scalars"));
+              continue;
+            }
+            if (auto v = literal_of(item)) options.value.push_back(std::move(*v));
+          }
+          input.one_of = std::move(options);
+        }
+      }
+      if (auto e = spec["error"]) input.error = template_of(e, "error");
+      result_.file.inputs.push_back(std::move(input));
+    }
+  }
+
+  std::optional<syntax::Located<syntax::TypeSpec>> read_type(const YAML::Node& spec, const std::string& where, bool allow_rationale) {
+    const YAML::Node t = spec["type"];
+    if (!t) {
+      error(at(spec), "missing-key", messages::missing_key("type", where));
+      return std::nullopt;
+    }
+    auto name = string_of(t, "type");
+    if (!name) return std::nullopt;
+    auto parsed = syntax::parse_type(name->value);
+    if (!parsed || (parsed->is_rationale && !allow_rationale)) {
+      error(name->location, "unknown-type", messages::unknown_type(name->value));
+      return std::nullopt;
+    }
+    return syntax::Located<syntax::TypeSpec>{*parsed, name->location};
+  }
+
+  void read_lets(const YAML::Node& node) {
+    if (!expect_map(node, "let")) return;
+    check_duplicates(node);
+    for (const auto& kv : node) {
+      auto e = value_of(kv.second, fmt::format("let '{}'", kv.first.Scalar()), /*expression_by_default=*/true);
+      if (e) result_.file.lets.push_back(syntax::LetDecl{key_of(kv.first), std::move(*e)});
+    }
+  }
+
+  void read_record(const YAML::Node& node) {
+    if (!expect_map(node, "record")) return;
+    check_duplicates(node);
+    for (const auto& kv : node) {
+      syntax::FieldDecl field;
+      field.name = key_of(kv.first);
+      const std::string where = fmt::format("record field '{}'", field.name.value);
+      if (!expect_map(kv.second, where)) continue;
+      check_keys(kv.second, {"type", "default", "init", "description"}, where);
+      auto t = read_type(kv.second, where, true);
+      if (!t) continue;
+      field.type = *t;
+      if (auto d = kv.second["default"]) field.default_value = value_of(d, "default");
+      if (auto i = kv.second["init"]) field.init = value_of(i, "init");
+      result_.file.fields.push_back(std::move(field));
+    }
+  }
+
+  void read_tables(const YAML::Node& node) {
+    if (!expect_map(node, "tables")) return;
+    check_duplicates(node);
+    for (const auto& kv : node) {
+      syntax::Table table;
+      table.name = key_of(kv.first);
+      if (!expect_sequence(kv.second, fmt::format("table '{}'", table.name.value))) continue;
+      for (const auto& rule_node : kv.second) {
+        if (auto rule = read_rule(rule_node)) table.rules.push_back(std::move(*rule));
+      }
+      result_.file.tables.push_back(std::move(table));
+    }
+  }
+
+  std::optional<syntax::Rule> read_rule(const YAML::Node& node) {
+    if (!expect_map(node, "a rule")) return std::nullopt;
+    syntax::Rule rule;
+    const YAML::Node name = node["name"];
+    if (!name) {
+      error(at(node), "missing-key", messages::missing_key("name", "a rule"));
+      return std::nullopt;
+    }
+    auto n = string_of(name, "a rule's name");
+    if (!n) return std::nullopt;
+    rule.name = *n;
+    const std::string where = fmt::format("rule '{}'", rule.name.value);
+    check_keys(node, {"name", "description", "when", "set", "because", "error", "next", "fallback"}, where);
+    if (auto w = node["when"]) read_when(w, rule);
+    if (auto s = node["set"]) rule.set = read_assignments(s, "set");
+    if (auto b = node["because"]) {
+      if (b.IsSequence()) {
+        for (const auto& line : b)
+          if (auto t = template_of(line, "because")) rule.because.push_back(std::move(*t));
+      } else if (auto t = template_of(b, "because")) {
+        rule.because.push_back(std::move(*t));
+      }
+    }
+    if (auto e = node["error"]) rule.error = template_of(e, "error");
+    if (auto x = node["next"]) rule.next = string_of(x, "next");
+    if (auto fb = node["fallback"]) rule.fallback = read_fallback(fb);
+    const int outcomes = (node["error"] ? 1 : 0) + (node["next"] ? 1 : 0) + (node["fallback"] ? 1 : 0);
+    if (outcomes > 1) error(at(node), "conflicting-actions", messages::conflicting_actions(rule.name.value));
+    if (outcomes == 0 && !node["set"] && !node["because"]) {
+      error(rule.name.location, "empty-rule", messages::rule_needs_outcome(rule.name.value));
+    }
+    return rule;
+  }
+
+  void read_when(const YAML::Node& node, syntax::Rule& rule) {
+    if (!expect_map(node, "when")) return;
+    check_duplicates(node);
+    static const std::vector<std::string> ops = {"eq", "ne", "lt", "le", "gt", "ge", "one_of", "not_one_of"};
+    for (const auto& kv : node) {
+      syntax::Located<std::string> fact = key_of(kv.first);
+      const YAML::Node& m = kv.second;
+      if (m.IsMap()) {
+        check_duplicates(m);
+        for (const auto& op_kv : m) {
+          const std::string op = op_kv.first.Scalar();
+          auto it = std::find(ops.begin(), ops.end(), op);
+          if (it == ops.end()) {
+            error(at(op_kv.first), "unknown-key", messages::unknown_match_op(op, messages::closest_match(op, ops)));
+            continue;
+          }
+          auto match_op = static_cast<syntax::MatchOp>(it - ops.begin());
+          const bool list_op = match_op == syntax::MatchOp::one_of || match_op == syntax::MatchOp::not_one_of;
+          if (list_op && !op_kv.second.IsSequence()) {
+            error(at(op_kv.second), "wrong-kind", messages::expected_kind(op, "a list"));
+            continue;
+          }
+          if (auto operand = value_of(op_kv.second, op)) {
+            rule.when.push_back(syntax::Matcher{fact, match_op, std::move(*operand)});
+          }
+        }
+      } else if (m.IsSequence()) {
+        if (auto operand = value_of(m, "one_of")) rule.when.push_back(syntax::Matcher{fact, syntax::MatchOp::one_of, std::move(*operand)});
+      } else if (auto operand = value_of(m, "a matcher")) {
+        rule.when.push_back(syntax::Matcher{fact, syntax::MatchOp::eq, std::move(*operand)});
+      }
+    }
+  }
+
+  std::vector<syntax::Assignment> read_assignments(const YAML::Node& node, std::string_view what) {
+    std::vector<syntax::Assignment> out;
+    if (!expect_map(node, what)) return out;
+    check_duplicates(node);
+    for (const auto& kv : node) {
+      if (auto v = value_of(kv.second, fmt::format("'{}'", kv.first.Scalar()))) {
+        out.push_back(syntax::Assignment{key_of(kv.first), std::move(*v)});
+      }
+    }
+    return out;
+  }
+
+  std::optional<syntax::Fallback> read_fallback(const YAML::Node& node) {
+    if (!expect_map(node, "fallback")) return std::nullopt;
+    check_keys(node, {"table", "with", "keep"}, "fallback");
+    syntax::Fallback fb;
+    fb.location = at(node);
+    const YAML::Node table = node["table"];
+    if (!table) {
+      error(at(node), "missing-key", messages::missing_key("table", "fallback"));
+      return std::nullopt;
+    }
+    auto t = string_of(table, "fallback table");
+    if (!t) return std::nullopt;
+    fb.table = *t;
+    if (auto w = node["with"]) fb.with = read_assignments(w, "with");
+    if (auto k = node["keep"]) {
+      if (expect_sequence(k, "keep")) {
+        for (const auto& item : k)
+          if (auto s = string_of(item, "keep entries")) fb.keep.push_back(*s);
+      }
+    }
+    return fb;
+  }
+
+  std::string_view text_;
+  std::vector<std::string_view> lines_;
+  LoadedFile result_;
+};
+
+}  // namespace
+
+LoadedFile load_rule_file(std::string_view text, const std::string& file_name) {
+  return Loader(text, file_name).run();
+}
+
+}  // namespace snnplan::load

@@ -1,0 +1,171 @@
+#pragma once
+// The syntax tree of a rule file, as the loader read it: names are not yet resolved and
+// nothing is checked beyond the shape of the YAML. Every node keeps its source location so
+// later stages can report positioned diagnostics.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "snnplan/source_location.hpp"
+#include "snnplan/value.hpp"
+
+namespace snnplan::syntax {
+
+// ---- types ---------------------------------------------------------------------------------
+
+/// A set of value kinds, so the checker can describe "list or null" and "unknown".
+enum Kind : std::uint8_t {
+  kNull = 1,
+  kBool = 2,
+  kInt = 4,
+  kFloat = 8,
+  kString = 16,
+  kList = 32,
+  kAny = 63,
+};
+using KindSet = std::uint8_t;
+
+/// "int", "list[int]?", "rationale", ... as declared for inputs and record fields.
+struct TypeSpec {
+  KindSet kinds = kAny;          ///< kinds a value of this type may have (kNull when nullable)
+  KindSet element_kinds = kAny;  ///< for lists: kinds of the elements
+  bool is_rationale = false;     ///< the record field that collects rationale lines
+};
+
+/// Parses a type name; std::nullopt when it is not one.
+std::optional<TypeSpec> parse_type(const std::string& text);
+/// "int", "string or null", ...
+std::string describe(KindSet kinds);
+
+// ---- expressions ---------------------------------------------------------------------------
+
+enum class ExprKind : std::uint8_t { literal, list, name, unary, binary, conditional, call };
+
+enum class Op : std::uint8_t {
+  negate, logical_not,                       // unary
+  add, subtract, multiply, divide, modulo,   // arithmetic
+  equal, not_equal, less, less_equal, greater, greater_equal,
+  logical_and, logical_or,
+};
+
+const char* spelling(Op op);
+
+struct Expr {
+  ExprKind kind = ExprKind::literal;
+  Op op = Op::add;
+  SourceLocation location;
+  Value literal;            // kind == literal
+  std::string name;         // kind == name (fact) or call (builtin)
+  std::vector<Expr> children;
+};
+
+/// Text with `{name}` placeholders; `{{` and `}}` stand for braces.
+struct Template {
+  struct Piece {
+    bool is_placeholder = false;
+    std::string text;  // literal text or the placeholder's name
+    SourceLocation location;
+  };
+  std::string text;
+  SourceLocation location;
+  std::vector<Piece> pieces;
+};
+
+template <typename T>
+struct Located {
+  T value{};
+  SourceLocation location;
+};
+
+// ---- builtins -----------------------------------------------------------------------------
+
+/// The functions expressions may call. The evaluator implements them; the checker knows
+/// their arity and result kinds from this table.
+enum class Builtin : std::uint8_t { starts_with, ends_with, contains, lower, len, min, max, pipeline_microbatches };
+
+struct BuiltinSignature {
+  Builtin id;
+  const char* name;
+  std::size_t min_args;
+  std::size_t max_args;  // SIZE_MAX: variadic
+  KindSet result;
+};
+
+const std::vector<BuiltinSignature>& builtin_signatures();
+const BuiltinSignature* find_builtin(const std::string& name);
+
+// ---- declarations --------------------------------------------------------------------------
+
+struct InputDecl {
+  Located<std::string> name;
+  Located<TypeSpec> type;
+  std::optional<Expr> default_value;  // a literal
+  bool lower = false;
+  std::optional<Located<std::vector<Value>>> one_of;
+  std::optional<Template> error;
+};
+
+struct LetDecl {
+  Located<std::string> name;
+  Expr expr;
+};
+
+struct FieldDecl {
+  Located<std::string> name;
+  Located<TypeSpec> type;
+  std::optional<Expr> default_value;  // a literal
+  std::optional<Expr> init;           // evaluated when a record is created
+};
+
+/// One `fact: matcher` entry of a rule's `when`.
+enum class MatchOp : std::uint8_t { eq, ne, lt, le, gt, ge, one_of, not_one_of };
+const char* spelling(MatchOp op);
+
+struct Matcher {
+  Located<std::string> fact;
+  MatchOp op = MatchOp::eq;
+  Expr operand;  // for one_of / not_one_of: a list literal
+};
+
+struct Assignment {
+  Located<std::string> target;
+  Expr value;
+};
+
+struct Fallback {
+  SourceLocation location;
+  Located<std::string> table;
+  std::vector<Assignment> with;  // input overrides
+  std::vector<Located<std::string>> keep;
+};
+
+struct Rule {
+  Located<std::string> name;
+  std::vector<Matcher> when;
+  std::vector<Assignment> set;
+  std::vector<Template> because;
+  std::optional<Template> error;
+  std::optional<Located<std::string>> next;
+  std::optional<Fallback> fallback;
+};
+
+struct Table {
+  Located<std::string> name;
+  std::vector<Rule> rules;
+};
+
+struct RuleFile {
+  std::string file_name;
+  Located<std::int64_t> version;
+  std::vector<InputDecl> inputs;
+  std::vector<LetDecl> lets;
+  std::vector<FieldDecl> fields;
+  std::optional<Template> rationale_header;
+  std::optional<Located<std::string>> start;
+  std::vector<Table> tables;
+};
+
+}  // namespace snnplan::syntax

@@ -1,0 +1,153 @@
+#pragma once
+// Every message text snnplan prints, in one place, so wording stays consistent and tests can
+// assert it exactly. Messages that reproduce the reference (rationale, ValueError texts) are
+// not here: they are data in the rule file.
+
+#include <fmt/format.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace snnplan::messages {
+
+// ---- rule file: YAML shape -----------------------------------------------------------------
+inline std::string yaml_syntax(std::string_view what) { return fmt::format("YAML syntax error: {}", what); }
+inline std::string cannot_read(std::string_view path, std::string_view why) {
+  return fmt::format("cannot read rule file '{}': {}", path, why);
+}
+inline std::string unknown_key(std::string_view key, std::string_view where, std::string_view suggestion) {
+  if (suggestion.empty()) return fmt::format("unknown key '{}' in {}", key, where);
+  return fmt::format("unknown key '{}' in {} (did you mean '{}'?)", key, where, suggestion);
+}
+inline std::string duplicate_key(std::string_view key) { return fmt::format("duplicate key '{}'", key); }
+inline std::string missing_key(std::string_view key, std::string_view where) {
+  return fmt::format("missing required key '{}' in {}", key, where);
+}
+inline std::string expected_kind(std::string_view what, std::string_view expected) {
+  return fmt::format("{} must be {}", what, expected);
+}
+inline std::string unsupported_version(std::string_view got, int supported) {
+  return fmt::format("unsupported rule format version {} (this snnplan reads version {})", got, supported);
+}
+inline std::string unknown_type(std::string_view got) {
+  return fmt::format("unknown type '{}' (expected string, int, bool, float, list[int], list[string], "
+                     "rationale; add '?' to allow null)", got);
+}
+inline std::string unknown_match_op(std::string_view got, std::string_view suggestion) {
+  std::string base = fmt::format("unknown matcher '{}' (expected eq, ne, lt, le, gt, ge, one_of, not_one_of)", got);
+  if (!suggestion.empty()) base += fmt::format("; did you mean '{}'?", suggestion);
+  return base;
+}
+inline std::string unbalanced_brace(std::string_view text) {
+  return fmt::format("unbalanced '{{' or '}}' in template \"{}\" (write '{{{{' or '}}}}' for a brace)", text);
+}
+inline std::string rule_needs_outcome(std::string_view rule) {
+  return fmt::format("rule '{}' does nothing: give it set, because, error, next or fallback", rule);
+}
+inline std::string conflicting_actions(std::string_view rule) {
+  return fmt::format("rule '{}' may have only one of error, next and fallback", rule);
+}
+
+// ---- expressions ---------------------------------------------------------------------------
+inline std::string expression_syntax(std::string_view what) { return fmt::format("expression: {}", what); }
+inline std::string integer_literal_too_large(std::string_view text) {
+  return fmt::format("integer {} does not fit in 64 bits", text);
+}
+inline std::string expression_too_deep(int limit) {
+  return fmt::format("expression nests deeper than {} levels", limit);
+}
+inline std::string expression_too_long(std::size_t limit) {
+  return fmt::format("expression is longer than {} characters", limit);
+}
+
+// ---- names and types -----------------------------------------------------------------------
+inline std::string unknown_name(std::string_view kind, std::string_view name, std::string_view suggestion) {
+  if (suggestion.empty()) return fmt::format("unknown {} '{}'", kind, name);
+  return fmt::format("unknown {} '{}' (did you mean '{}'?)", kind, name, suggestion);
+}
+inline std::string duplicate_name(std::string_view kind, std::string_view name, std::string_view first) {
+  return fmt::format("duplicate {} '{}' (first declared at {})", kind, name, first);
+}
+inline std::string let_cycle(std::string_view path) {
+  return fmt::format("derived values depend on each other in a cycle: {}", path);
+}
+inline std::string table_cycle(std::string_view path) {
+  return fmt::format("tables call each other in a cycle, which could loop forever: {}", path);
+}
+inline std::string wrong_arity(std::string_view builtin, std::string_view expected, std::size_t got) {
+  return fmt::format("{}() takes {} argument{}, got {}", builtin, expected,
+                     expected == "1" ? "" : "s", got);
+}
+inline std::string type_mismatch(std::string_view what, std::string_view expected, std::string_view got) {
+  return fmt::format("{} must be {}, but it is {}", what, expected, got);
+}
+inline std::string incomparable(std::string_view op, std::string_view left, std::string_view right) {
+  return fmt::format("cannot compare {} with {} using '{}'", left, right, op);
+}
+inline std::string not_an_input(std::string_view name) {
+  return fmt::format("'{}' is not an input; fallback `with` may only override inputs", name);
+}
+inline std::string rationale_field_set(std::string_view name) {
+  return fmt::format("'{}' collects rationale lines; use `because` instead of setting it", name);
+}
+inline std::string one_rationale_field() { return "a record may have at most one field of type rationale"; }
+inline std::string unreachable_rule(std::string_view rule, std::string_view table) {
+  return fmt::format("rule '{}' follows a catch-all rule in table '{}' and can never fire", rule, table);
+}
+
+// ---- evaluation ----------------------------------------------------------------------------
+inline std::string missing_input(std::string_view name) { return fmt::format("missing required input '{}'", name); }
+inline std::string unknown_input(std::string_view name, std::string_view suggestion) {
+  if (suggestion.empty()) return fmt::format("unknown input '{}'", name);
+  return fmt::format("unknown input '{}' (did you mean '{}'?)", name, suggestion);
+}
+inline std::string input_type(std::string_view name, std::string_view expected, std::string_view got) {
+  return fmt::format("input '{}' must be {}, got {}", name, expected, got);
+}
+inline std::string not_allowed(std::string_view name, std::string_view value) {
+  return fmt::format("input '{}' has a value that is not allowed: '{}'", name, value);
+}
+inline std::string no_rule_matched(std::string_view table) {
+  return fmt::format("no rule of table '{}' matched these inputs", table);
+}
+inline std::string chain_too_deep(int limit) {
+  return fmt::format("table calls nest deeper than {} levels", limit);
+}
+inline std::string integer_overflow(std::string_view what) {
+  return fmt::format("integer overflow: {} is beyond the 128-bit range of intermediate results", what);
+}
+inline std::string out_of_64_bits(std::string_view what) {
+  return fmt::format("{} does not fit in a 64-bit integer", what);
+}
+inline std::string division_by_zero() { return "division by zero"; }
+inline std::string runtime_type(std::string_view where, std::string_view what) {
+  return fmt::format("{}: {}", where, what);
+}
+
+
+// ---- command line ----------------------------------------------------------------------------
+inline std::string flag_not_integer(std::string_view flag, std::string_view text) {
+  return fmt::format("{}: expected an integer, got '{}'", flag, text);
+}
+inline std::string flag_out_of_range(std::string_view flag, std::string_view text) {
+  return fmt::format("{}: {} does not fit in a 64-bit integer", flag, text);
+}
+inline std::string flag_not_bool(std::string_view flag, std::string_view text) {
+  return fmt::format("{}: expected true or false, got '{}'", flag, text);
+}
+inline std::string flag_not_utf8(std::string_view flag) { return fmt::format("{}: value is not valid UTF-8", flag); }
+inline std::string input_assignment(std::string_view text) {
+  return fmt::format("--input: expected NAME=VALUE, got '{}'", text);
+}
+inline std::string batch_with_flags(std::string_view flag) {
+  return fmt::format("{} cannot be combined with --batch (batch inputs come from the JSON lines)", flag);
+}
+inline std::string cannot_open_batch(std::string_view path) { return fmt::format("cannot open batch file '{}'", path); }
+}  // namespace snnplan::messages
+
+namespace snnplan::messages {
+/// The candidate closest to `name` by edit distance, or "" when none is close enough to be
+/// a plausible typo. Used for every "did you mean" hint.
+std::string closest_match(std::string_view name, const std::vector<std::string>& candidates);
+}  // namespace snnplan::messages

@@ -1,0 +1,27 @@
+#pragma once
+// Stage 5 of the pipeline: a record as JSON, YAML or text for people.
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "snnplan/rule_set.hpp"
+
+namespace snnplan::render {
+
+enum class Format { json, yaml, text };
+
+/// The record as a JSON object, fields in declaration order (None -> null, tuples -> arrays).
+nlohmann::ordered_json to_json(const Record& record);
+nlohmann::ordered_json to_json(const Value& value);
+
+/// One JSON line (no newline); invalid UTF-8 is replaced rather than throwing.
+std::string json_line(const nlohmann::ordered_json& value);
+
+std::string to_yaml(const Record& record);
+std::string to_text(const Record& record);
+
+/// Renders `record` in `format`, ending with a newline.
+std::string render(const Record& record, Format format);
+
+}  // namespace snnplan::render
