@@ -16,6 +16,7 @@ namespace snnplan {
 namespace detail {
 struct CompiledRules;
 }
+struct Explanation;  // explain.hpp
 
 /// The output of one evaluation: the record fields in the order the rule file declares them.
 class Record {
@@ -87,6 +88,9 @@ class RuleSet {
   /// Evaluates the start table for `inputs`. Never throws for bad inputs or rule errors:
   /// those come back as an EvaluationError. (std::bad_alloc may still propagate.)
   [[nodiscard]] EvaluationResult evaluate(const Inputs& inputs) const;
+
+  /// evaluate() that also records every step taken (see explain.hpp). Slower; for people.
+  [[nodiscard]] Explanation explain(const Inputs& inputs) const;
 
   [[nodiscard]] const std::vector<InputInfo>& inputs() const noexcept;
   [[nodiscard]] const std::string& file_name() const noexcept;

@@ -3,6 +3,7 @@
 /// Umbrella header: everything a launcher embedding snnplan needs.
 
 #include "snnplan/diagnostic.hpp"
+#include "snnplan/explain.hpp"
 #include "snnplan/microbatches.hpp"
 #include "snnplan/recommendation.hpp"
 #include "snnplan/rule_set.hpp"

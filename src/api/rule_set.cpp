@@ -2,6 +2,8 @@
 
 #include "snnplan/rule_set.hpp"
 
+#include "snnplan/explain.hpp"
+
 #include <fstream>
 #include <sstream>
 
@@ -60,11 +62,29 @@ std::string_view RuleSet::builtin_text() noexcept {
 
 const RuleSet& RuleSet::builtin() {
   // Built on first use; thread-safe by the rules for function-local statics.
-  static const RuleSet rules = from_string(builtin_text(), "rules/snn_distributed.yaml (built-in)");
+  static const RuleSet rules = from_string(builtin_text(), "rules/snn_distributed.yaml");
   return rules;
 }
 
 EvaluationResult RuleSet::evaluate(const Inputs& inputs) const { return evaluate::evaluate(*rules_, inputs); }
+
+Explanation RuleSet::explain(const Inputs& inputs) const {
+  std::vector<TraceStep> steps;
+  EvaluationResult result = evaluate::evaluate(*rules_, inputs, &steps);
+  return Explanation{std::move(result), std::move(steps)};
+}
+
+const char* to_string(TraceStep::Kind kind) {
+  switch (kind) {
+    case TraceStep::Kind::enter_table: return "enter_table";
+    case TraceStep::Kind::rule_skipped: return "rule_skipped";
+    case TraceStep::Kind::rule_fired: return "rule_fired";
+    case TraceStep::Kind::fallback: return "fallback";
+    case TraceStep::Kind::derived_value: return "derived_value";
+    case TraceStep::Kind::error: return "error";
+  }
+  return "?";
+}
 
 const std::vector<InputInfo>& RuleSet::inputs() const noexcept { return rules_->input_info; }
 const std::string& RuleSet::file_name() const noexcept { return rules_->file_name; }

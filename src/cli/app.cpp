@@ -14,6 +14,7 @@
 #include "cli/exit_code.hpp"
 #include "messages.hpp"
 #include "render/render.hpp"
+#include "snnplan/explain.hpp"
 #include "snnplan/microbatches.hpp"
 #include "snnplan/rule_set.hpp"
 #include "snnplan/version.hpp"
@@ -93,7 +94,8 @@ render::Format parse_format(const std::string& text) {
   return render::Format::text;
 }
 
-struct RecommendOptions {
+// The input flags shared by `recommend` and `explain`.
+struct InputFlags {
   // Flags named after the reference's parameters; each maps to the input of the same name.
   struct Flag {
     const char* flag;
@@ -118,6 +120,21 @@ struct RecommendOptions {
   std::string rules;
   std::string format = "json";
   std::string batch;
+  bool trace = false;
+
+  void attach(CLI::App* command) {
+    for (auto& f : flags) f.option = command->add_option(f.flag, f.value, f.help);
+    command->add_option("--input", extra_inputs, "NAME=VALUE for inputs of custom rule files (repeatable)");
+    command->add_option("--rules", rules, "rule file (default: $SNNPLAN_RULES, else the built-in table)");
+  }
+
+  bool any_given() const {
+    for (const auto& f : flags)
+      if (f.option->count()) return true;
+    return !extra_inputs.empty();
+  }
+
+  Inputs collect(const RuleSet& rule_set) const;
 };
 
 Value typed_value(const std::string& flag, const std::string& kind, const std::string& text) {
@@ -132,11 +149,82 @@ Value typed_value(const std::string& flag, const std::string& kind, const std::s
   return parse_string(flag, text);
 }
 
-ExitCode recommend(const RecommendOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
+Inputs InputFlags::collect(const RuleSet& rule_set) const {
+  Inputs inputs;
+  for (const auto& f : flags)
+    if (f.option->count()) inputs.emplace_back(f.input, typed_value(f.flag, f.kind, f.value));
+  for (const std::string& assignment : extra_inputs) {
+    const auto eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0) throw UsageError{messages::input_assignment(assignment)};
+    const std::string name = assignment.substr(0, eq);
+    std::string kind = "string";
+    for (const InputInfo& info : rule_set.inputs())
+      if (info.name == name) kind = info.type;
+    inputs.emplace_back(name, typed_value("--input " + name, kind, assignment.substr(eq + 1)));
+  }
+  return inputs;
+}
+
+nlohmann::ordered_json trace_json(const std::vector<TraceStep>& steps) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const TraceStep& step : steps) {
+    nlohmann::ordered_json j = {{"step", to_string(step.kind)}, {"depth", step.depth}};
+    if (!step.table.empty()) j["table"] = step.table;
+    if (!step.rule.empty()) j["rule"] = step.rule;
+    if (step.location.known()) j["at"] = to_string(step.location);
+    if (!step.detail.empty()) j["detail"] = step.detail;
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+std::string trace_text(const std::vector<TraceStep>& steps) {
+  std::string out;
+  std::string derived;
+  for (const TraceStep& step : steps) {
+    const std::string indent(static_cast<std::size_t>(step.depth) * 2, ' ');
+    switch (step.kind) {
+      case TraceStep::Kind::enter_table: out += fmt::format("{}table {}\n", indent, step.table); break;
+      case TraceStep::Kind::rule_skipped:
+        out += fmt::format("{}  - {}: skipped, {} ({})\n", indent, step.rule, step.detail, to_string(step.location));
+        break;
+      case TraceStep::Kind::rule_fired:
+        out += fmt::format("{}  * {}: fired ({})\n", indent, step.rule, to_string(step.location));
+        break;
+      case TraceStep::Kind::fallback: out += fmt::format("{}    fallback {}\n", indent, step.detail); break;
+      case TraceStep::Kind::derived_value: derived += fmt::format("  {}\n", step.detail); break;
+      case TraceStep::Kind::error: out += fmt::format("error: {}\n", step.detail); break;
+    }
+  }
+  if (!derived.empty()) out += "derived values:\n" + derived;
+  return out;
+}
+
+ExitCode explain(const InputFlags& options, std::ostream& out, std::ostream& err) {
+  std::optional<RuleSet> rules = load_rules(options.rules, err);
+  if (!rules) return ExitCode::rules_unusable;
+  const Explanation explanation = rules->explain(options.collect(*rules));
+  const EvaluationResult& result = explanation.result;
+  if (options.format == "json") {
+    nlohmann::ordered_json j = {{"trace", trace_json(explanation.steps)}};
+    if (result.ok()) j["result"] = render::to_json(result.record());
+    else j["error"] = result.error().message;
+    out << j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
+  } else {
+    out << trace_text(explanation.steps);
+    if (result.ok()) out << "result:\n" << render::to_text(result.record());
+  }
+  if (result.ok()) return ExitCode::ok;
+  if (options.format != "json") err << "error: " << result.error().message << '\n';
+  return result.error().kind == EvaluationErrorKind::rule_error ? ExitCode::rule_error : ExitCode::bad_input;
+}
+
+ExitCode recommend(const InputFlags& options, std::istream& in, std::ostream& out, std::ostream& err) {
   if (!options.batch.empty()) {
     for (const auto& f : options.flags)
       if (f.option->count()) throw UsageError{messages::batch_with_flags(f.flag)};
     if (!options.extra_inputs.empty()) throw UsageError{messages::batch_with_flags("--input")};
+    if (options.trace) throw UsageError{messages::batch_with_flags("--trace")};
   }
   std::optional<RuleSet> rules = load_rules(options.rules, err);
   if (!rules) return ExitCode::rules_unusable;
@@ -148,17 +236,18 @@ ExitCode recommend(const RecommendOptions& options, std::istream& in, std::ostre
     return run_batch(file, out, err, *rules, options.batch);
   }
 
-  Inputs inputs;
-  for (const auto& f : options.flags)
-    if (f.option->count()) inputs.emplace_back(f.input, typed_value(f.flag, f.kind, f.value));
-  for (const std::string& assignment : options.extra_inputs) {
-    const auto eq = assignment.find('=');
-    if (eq == std::string::npos || eq == 0) throw UsageError{messages::input_assignment(assignment)};
-    const std::string name = assignment.substr(0, eq);
-    std::string kind = "string";
-    for (const InputInfo& info : rules->inputs())
-      if (info.name == name) kind = info.type;
-    inputs.emplace_back(name, typed_value("--input " + name, kind, assignment.substr(eq + 1)));
+  const Inputs inputs = options.collect(*rules);
+  if (options.trace) {
+    // JSON with the record's fields plus "trace" (the explain steps).
+    const Explanation explanation = rules->explain(inputs);
+    if (!explanation.result.ok()) {
+      err << "error: " << explanation.result.error().message << '\n';
+      return explanation.result.error().kind == EvaluationErrorKind::rule_error ? ExitCode::rule_error : ExitCode::bad_input;
+    }
+    nlohmann::ordered_json j = render::to_json(explanation.result.record());
+    j["trace"] = trace_json(explanation.steps);
+    out << j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
+    return ExitCode::ok;
   }
   EvaluationResult result = rules->evaluate(inputs);
   if (!result.ok()) {
@@ -220,13 +309,18 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
   app.set_version_flag("--version", std::string(snnplan::version));
   app.require_subcommand(1);
 
-  RecommendOptions rec;
+  InputFlags rec;
   CLI::App* recommend_cmd = app.add_subcommand("recommend", "Recommend a strategy for one input (flags) or many (--batch).");
-  for (auto& f : rec.flags) f.option = recommend_cmd->add_option(f.flag, f.value, f.help);
-  recommend_cmd->add_option("--input", rec.extra_inputs, "NAME=VALUE for inputs of custom rule files (repeatable)");
-  recommend_cmd->add_option("--rules", rec.rules, "rule file (default: $SNNPLAN_RULES, else the built-in table)");
+  rec.attach(recommend_cmd);
   recommend_cmd->add_option("--format", rec.format, "output format")->check(CLI::IsMember({"json", "yaml", "text"}));
   recommend_cmd->add_option("--batch", rec.batch, "JSON Lines file of inputs, or - for stdin; writes one JSON line per input");
+  recommend_cmd->add_flag("--trace", rec.trace, "add the evaluation steps (as `explain` shows them) to the JSON output");
+
+  InputFlags why;
+  why.format = "text";
+  CLI::App* explain_cmd = app.add_subcommand("explain", "Show why an input gets its answer: tables, rules tried, fallbacks.");
+  why.attach(explain_cmd);
+  explain_cmd->add_option("--format", why.format, "output format")->check(CLI::IsMember({"text", "json"}));
 
   std::string batch_size;
   std::string num_stages;
@@ -264,6 +358,7 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
 
   try {
     if (recommend_cmd->parsed()) return as_int(recommend(rec, in, out, err));
+    if (explain_cmd->parsed()) return as_int(explain(why, out, err));
     if (micro_cmd->parsed()) return as_int(microbatches(batch_size, num_stages, mb_format, out, err));
     if (check_cmd->parsed()) return as_int(check(check_files, strict, check_format, out));
   } catch (const UsageError& e) {

@@ -52,6 +52,7 @@ struct CompiledMatcher {
   Node operand;
   std::string fact;
   SourceLocation location;
+  std::string text;  // operand as written
 };
 
 struct CompiledAssignment {

@@ -79,7 +79,7 @@ class Compiler {
     out.name = rule.name.value;
     out.location = rule.name.location;
     for (const Matcher& m : rule.when) {
-      out.when.push_back({slots_.at(m.fact.value), m.op, expr(m.operand), m.fact.value, m.fact.location});
+      out.when.push_back({slots_.at(m.fact.value), m.op, expr(m.operand), m.fact.value, m.fact.location, m.text});
     }
     for (const Assignment& a : rule.set) out.set.push_back({field_index(a.target.value), expr(a.value)});
     for (const Template& t : rule.because) out.because.push_back(text(t));

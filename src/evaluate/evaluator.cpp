@@ -117,9 +117,34 @@ class Frame {
   std::vector<std::uint8_t> state_;
 };
 
+// Strings quoted, so a trace shows 'memory' == 'speed' rather than memory == speed.
+std::string repr(const RValue& v) {
+  if (v.kind == Kind::string) return "'" + v.s + "'";
+  if (v.kind == Kind::list) {
+    std::string out = "[";
+    for (std::size_t k = 0; k < v.list->size(); ++k) out += (k ? ", " : "") + repr((*v.list)[k]);
+    return out + "]";
+  }
+  return detail::display(v);
+}
+
+const char* symbol(syntax::MatchOp op) {
+  switch (op) {
+    case syntax::MatchOp::eq: return "==";
+    case syntax::MatchOp::ne: return "!=";
+    case syntax::MatchOp::lt: return "<";
+    case syntax::MatchOp::le: return "<=";
+    case syntax::MatchOp::gt: return ">";
+    case syntax::MatchOp::ge: return ">=";
+    case syntax::MatchOp::one_of: return "in";
+    case syntax::MatchOp::not_one_of: return "not in";
+  }
+  return "?";
+}
+
 class Evaluator {
  public:
-  explicit Evaluator(const CompiledRules& rules) : rules_(rules) {}
+  Evaluator(const CompiledRules& rules, std::vector<TraceStep>* trace) : rules_(rules), trace_(trace) {}
 
   Record run(const Inputs& inputs) {
     Frame frame = bind(inputs);
@@ -130,6 +155,11 @@ class Evaluator {
   }
 
  private:
+  void note(TraceStep::Kind kind, const std::string& table, const std::string& rule, const SourceLocation& at,
+            std::string detail) {
+    trace_->push_back(TraceStep{kind, depth_, table, rule, at, std::move(detail)});
+  }
+
   // ---- inputs --------------------------------------------------------------------------
   Frame bind(const Inputs& inputs) {
     Frame frame(rules_);
@@ -245,8 +275,11 @@ class Evaluator {
   void run_table(int table_index, Frame& frame, WorkingRecord& record, int depth) {
     if (depth > detail::kMaxCallDepth) rule_failure(messages::chain_too_deep(detail::kMaxCallDepth));
     const auto& table = rules_.tables[static_cast<std::size_t>(table_index)];
+    depth_ = depth;
+    if (trace_) note(TraceStep::Kind::enter_table, table.name, "", SourceLocation{}, "");
     for (const auto& rule : table.rules) {
-      if (!fires(rule, frame)) continue;
+      if (!fires(rule, frame, table.name)) continue;
+      if (trace_) note(TraceStep::Kind::rule_fired, table.name, rule.name, rule.location, "");
       for (const auto& assignment : rule.set) {
         RValue v = eval(assignment.value, frame);
         const auto& field = rules_.fields[static_cast<std::size_t>(assignment.target)];
@@ -256,7 +289,7 @@ class Evaluator {
       for (const auto& line : rule.because) record.rationale.push_back(render(line, frame));
       if (rule.error) rule_failure(render(*rule.error, frame));
       if (rule.next >= 0) run_table(rule.next, frame, record, depth + 1);
-      if (rule.fallback) run_fallback(*rule.fallback, frame, record, depth);
+      if (rule.fallback) run_fallback(*rule.fallback, frame, record, depth, table.name, rule);
       return;
     }
     rule_failure(messages::no_rule_matched(table.name));
@@ -264,11 +297,20 @@ class Evaluator {
 
   // Evaluates another table with some inputs overridden and adopts its result: every field
   // not kept, and its rationale lines (without a header) appended.
-  void run_fallback(const detail::CompiledFallback& fallback, Frame& frame, WorkingRecord& record, int depth) {
+  void run_fallback(const detail::CompiledFallback& fallback, Frame& frame, WorkingRecord& record, int depth,
+                    const std::string& table, const detail::CompiledRule& rule) {
     Frame callee = frame.with_inputs_only();
+    std::string overrides;
     for (const auto& override_ : fallback.with) {
       const auto k = static_cast<std::size_t>(override_.target);
-      callee.set_input(override_.target, normalise(k, eval(override_.value, frame)));
+      RValue v = normalise(k, eval(override_.value, frame));
+      if (trace_) overrides += fmt::format("{}{} = {}", overrides.empty() ? "" : ", ", rules_.inputs[k].name, repr(v));
+      callee.set_input(override_.target, std::move(v));
+    }
+    if (trace_) {
+      note(TraceStep::Kind::fallback, table, rule.name, rule.location,
+           fmt::format("to table '{}' with {}", rules_.tables[static_cast<std::size_t>(fallback.table)].name,
+                       overrides.empty() ? "no overrides" : overrides));
     }
     for (const auto& override_ : fallback.with) validate(static_cast<std::size_t>(override_.target), callee);
     WorkingRecord result = new_record(callee);
@@ -279,9 +321,17 @@ class Evaluator {
     for (std::string& line : result.rationale) record.rationale.push_back(std::move(line));
   }
 
-  bool fires(const detail::CompiledRule& rule, Frame& frame) {
-    for (const auto& matcher : rule.when)
-      if (!matches(matcher, frame)) return false;
+  bool fires(const detail::CompiledRule& rule, Frame& frame, const std::string& table) {
+    for (const auto& matcher : rule.when) {
+      if (matches(matcher, frame)) continue;
+      if (trace_) {
+        RValue operand = matcher.operand.kind == ExprKind::literal ? matcher.operand.constant : eval(matcher.operand, frame);
+        note(TraceStep::Kind::rule_skipped, table, rule.name, matcher.location,
+             fmt::format("{} {} {}: {} {} {} is false", matcher.fact, syntax::spelling(matcher.op), matcher.text,
+                         repr(lookup(matcher.slot, frame)), symbol(matcher.op), repr(operand)));
+      }
+      return false;
+    }
     return true;
   }
 
@@ -314,7 +364,11 @@ class Evaluator {
 
   // ---- expressions ---------------------------------------------------------------------
   const RValue& lookup(int slot, Frame& frame) {
-    return frame.get(slot, [this](const Node& n, Frame& f) { return eval(n, f); });
+    return frame.get(slot, [this, slot](const Node& n, Frame& f) {
+      RValue v = eval(n, f);
+      if (trace_) note(TraceStep::Kind::derived_value, "", "", n.location, fmt::format("{} = {}", rules_.slot_name(slot), repr(v)));
+      return v;
+    });
   }
 
   std::string render(const CompiledTemplate& t, Frame& frame) {
@@ -497,14 +551,17 @@ class Evaluator {
   }
 
   const CompiledRules& rules_;
+  std::vector<TraceStep>* trace_;
+  int depth_ = 0;
 };
 
 }  // namespace
 
-EvaluationResult evaluate(const detail::CompiledRules& rules, const Inputs& inputs) {
+EvaluationResult evaluate(const detail::CompiledRules& rules, const Inputs& inputs, std::vector<TraceStep>* trace) {
   try {
-    return Evaluator(rules).run(inputs);
+    return Evaluator(rules, trace).run(inputs);
   } catch (Failure& failure) {
+    if (trace) trace->push_back(TraceStep{TraceStep::Kind::error, 0, "", "", SourceLocation{}, failure.message});
     return EvaluationError{failure.kind, std::move(failure.message)};
   }
 }

@@ -1,12 +1,17 @@
 #pragma once
 // Stage 4 of the pipeline: inputs -> facts -> first-hit walk of the start table -> record.
 
+#include <vector>
+
 #include "compile/compiled_rules.hpp"
+#include "snnplan/explain.hpp"
 #include "snnplan/rule_set.hpp"
 
 namespace snnplan::evaluate {
 
 /// Evaluates `rules` for `inputs`. Thread-safe: all state lives on this call's stack.
-EvaluationResult evaluate(const detail::CompiledRules& rules, const Inputs& inputs);
+/// When `trace` is given, every step is appended to it (for `explain`).
+EvaluationResult evaluate(const detail::CompiledRules& rules, const Inputs& inputs,
+                          std::vector<TraceStep>* trace = nullptr);
 
 }  // namespace snnplan::evaluate

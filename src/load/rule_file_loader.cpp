@@ -442,15 +442,28 @@ class Loader {
             continue;
           }
           if (auto operand = value_of(op_kv.second, op)) {
-            rule.when.push_back(syntax::Matcher{fact, match_op, std::move(*operand)});
+            rule.when.push_back(syntax::Matcher{fact, match_op, std::move(*operand), written(op_kv.second)});
           }
         }
       } else if (m.IsSequence()) {
-        if (auto operand = value_of(m, "one_of")) rule.when.push_back(syntax::Matcher{fact, syntax::MatchOp::one_of, std::move(*operand)});
+        if (auto operand = value_of(m, "one_of")) rule.when.push_back(syntax::Matcher{fact, syntax::MatchOp::one_of, std::move(*operand), written(m)});
       } else if (auto operand = value_of(m, "a matcher")) {
-        rule.when.push_back(syntax::Matcher{fact, syntax::MatchOp::eq, std::move(*operand)});
+        rule.when.push_back(syntax::Matcher{fact, syntax::MatchOp::eq, std::move(*operand), written(m)});
       }
     }
+  }
+
+  // A value as the operator wrote it: "= world_size * 2" -> "world_size * 2", [a, b] -> "[a, b]".
+  static std::string written(const YAML::Node& node) {
+    if (node.IsSequence()) {
+      std::string out = "[";
+      for (std::size_t k = 0; k < node.size(); ++k) out += (k ? ", " : "") + written(node[k]);
+      return out + "]";
+    }
+    if (!node.IsScalar()) return "null";
+    std::string s = node.Scalar();
+    if (!s.empty() && s[0] == '=') s.erase(0, s.find_first_not_of(' ', 1) == std::string::npos ? s.size() : s.find_first_not_of(' ', 1));
+    return s;
   }
 
   std::vector<syntax::Assignment> read_assignments(const YAML::Node& node, std::string_view what) {

@@ -127,7 +127,8 @@ const char* spelling(MatchOp op);
 struct Matcher {
   Located<std::string> fact;
   MatchOp op = MatchOp::eq;
-  Expr operand;  // for one_of / not_one_of: a list literal
+  Expr operand;      // for one_of / not_one_of: a list literal
+  std::string text;  // the operand as written, for explanations
 };
 
 struct Assignment {

@@ -1,0 +1,40 @@
+#pragma once
+/// \file
+/// Why an input got its answer: the steps the evaluator took, for `snnplan explain`.
+
+#include <string>
+#include <vector>
+
+#include "snnplan/rule_set.hpp"
+#include "snnplan/source_location.hpp"
+
+namespace snnplan {
+
+/// One step of an evaluation, in the order it happened.
+struct TraceStep {
+  enum class Kind {
+    enter_table,    ///< a table is walked (start, `next` or fallback)
+    rule_skipped,   ///< a rule's condition failed; detail names the first failing matcher
+    rule_fired,     ///< the first rule whose condition held
+    fallback,       ///< detail lists the overridden inputs
+    derived_value,  ///< a `let` value was computed; detail is "name = value"
+    error,          ///< the evaluation stopped with this message
+  };
+  Kind kind = Kind::enter_table;
+  int depth = 0;  ///< nesting of table calls, 0 for the start table
+  std::string table;
+  std::string rule;
+  SourceLocation location;
+  std::string detail;
+};
+
+/// The result of an evaluation together with its trace.
+struct Explanation {
+  EvaluationResult result;
+  std::vector<TraceStep> steps;
+};
+
+/// "enter_table", "rule_skipped", ... (stable names for JSON output).
+const char* to_string(TraceStep::Kind kind);
+
+}  // namespace snnplan

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs what snnplan needs to build and test, from Debian packages, when it is missing.
+# Sourced by tools/run.sh and tools/test.sh; safe to run again (does nothing when complete).
+set -euo pipefail
+
+SNNPLAN_PACKAGES=(cmake make g++ pkg-config python3
+  libyaml-cpp-dev libboost-graph-dev doctest-dev nlohmann-json3-dev libcli11-dev libfmt-dev
+  libbenchmark-dev)
+
+snnplan_missing_packages() {
+  local missing=()
+  for p in "${SNNPLAN_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  echo "${missing[@]:-}"
+}
+
+snnplan_install_deps() {
+  local missing
+  missing=$(snnplan_missing_packages)
+  [ -z "$missing" ] && return 0
+  echo "snnplan: installing Debian packages: $missing" >&2
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  # shellcheck disable=SC2086
+  if ! $sudo apt-get install -y --no-install-recommends $missing >/dev/null; then
+    $sudo apt-get update >/dev/null
+    # shellcheck disable=SC2086
+    $sudo apt-get install -y --no-install-recommends $missing >/dev/null
+  fi
+}
+
+# Configures (once) and builds the tree in $1 with extra cmake arguments after it.
+snnplan_build() {
+  local build_dir=$1
+  shift
+  local root
+  root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+  if [ ! -f "$build_dir/CMakeCache.txt" ]; then
+    cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+  elif [ $# -gt 0 ]; then
+    cmake -S "$root" -B "$build_dir" "$@" >/dev/null
+  fi
+  cmake --build "$build_dir" -j "$(nproc)" >/dev/null
+}
