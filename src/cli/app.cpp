@@ -12,6 +12,8 @@
 
 #include "cli/batch.hpp"
 #include "cli/exit_code.hpp"
+#include "cli/rule_tests.hpp"
+#include "render/dot.hpp"
 #include "messages.hpp"
 #include "render/render.hpp"
 #include "snnplan/explain.hpp"
@@ -302,6 +304,61 @@ ExitCode check(const std::vector<std::string>& files, bool strict, const std::st
   return failed ? ExitCode::rules_unusable : ExitCode::ok;
 }
 
+ExitCode test(const std::string& rules_path, const std::vector<std::string>& files, bool show_coverage,
+              double min_coverage, std::ostream& out, std::ostream& err) {
+  std::optional<RuleSet> rules = load_rules(rules_path, err);
+  if (!rules) return ExitCode::rules_unusable;
+  std::vector<RuleTestCase> cases;
+  std::vector<Diagnostic> problems;
+  for (const std::string& path : files) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw UsageError{messages::cannot_read(path, "no such file or not readable")};
+    std::stringstream text;
+    text << in.rdbuf();
+    auto loaded = load_rule_tests(text.str(), path, problems);
+    cases.insert(cases.end(), loaded.begin(), loaded.end());
+  }
+  if (!problems.empty()) {
+    for (const Diagnostic& d : problems) err << format(d) << '\n';
+    return ExitCode::bad_input;
+  }
+  const RuleTestReport report = run_rule_tests(*rules, cases);
+  for (const std::string& failure : report.failures) out << failure << '\n';
+  std::vector<std::string> uncovered;
+  std::size_t width = 0;
+  for (const auto& [rule, count] : report.coverage) {
+    if (count == 0) uncovered.push_back(rule.first + "/" + rule.second);
+    width = std::max(width, rule.first.size() + rule.second.size() + 1);
+  }
+  if (show_coverage) {
+    out << "rule coverage:\n";
+    for (const auto& [rule, count] : report.coverage)
+      out << fmt::format("  {:<{}}  {} case{}\n", rule.first + "/" + rule.second, width, count, count == 1 ? "" : "s");
+  }
+  out << fmt::format("{} passed, {} failed; rule coverage {:.1f}% ({} of {} rules)\n", report.passed, report.failed,
+                     report.coverage_percent(), report.coverage.size() - uncovered.size(), report.coverage.size());
+  if (!uncovered.empty()) {
+    out << "rules no test fired:";
+    for (const std::string& name : uncovered) out << ' ' << name;
+    out << '\n';
+  }
+  if (report.failed > 0) return ExitCode::rule_error;
+  if (report.coverage_percent() + 1e-9 < min_coverage) {
+    err << fmt::format("error: rule coverage {:.1f}% is below the minimum {}%\n", report.coverage_percent(), min_coverage);
+    return ExitCode::rule_error;
+  }
+  return ExitCode::ok;
+}
+
+ExitCode graph(const std::string& rules_path, const std::string& only, std::ostream& out, std::ostream& err) {
+  std::optional<RuleSet> rules = load_rules(rules_path, err);
+  if (!rules) return ExitCode::rules_unusable;
+  const render::GraphPart part = only == "tables" ? render::GraphPart::tables
+                                 : only == "values" ? render::GraphPart::values : render::GraphPart::all;
+  out << render::to_dot(rules->compiled(), part);
+  return ExitCode::ok;
+}
+
 }  // namespace
 
 int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
@@ -338,6 +395,22 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
   check_cmd->add_flag("--strict", strict, "treat warnings as failures");
   check_cmd->add_option("--format", check_format, "output format")->check(CLI::IsMember({"text", "json"}));
 
+  std::string test_rules;
+  std::vector<std::string> test_files;
+  bool show_coverage = false;
+  double min_coverage = 0;
+  CLI::App* test_cmd = app.add_subcommand("test", "Run rule tests (YAML) and report rule coverage.");
+  test_cmd->add_option("rules", test_rules, "rule file under test")->required();
+  test_cmd->add_option("tests", test_files, "test files")->required();
+  test_cmd->add_flag("--coverage", show_coverage, "print how often each rule fired");
+  test_cmd->add_option("--min-coverage", min_coverage, "fail when fewer than this percentage of rules fired")->check(CLI::Range(0.0, 100.0));
+
+  std::string graph_rules;
+  std::string graph_only = "all";
+  CLI::App* graph_cmd = app.add_subcommand("graph", "Print the table-call and derived-value graphs as Graphviz DOT.");
+  graph_cmd->add_option("--rules", graph_rules, "rule file (default: $SNNPLAN_RULES, else the built-in table)");
+  graph_cmd->add_option("--only", graph_only, "which part to draw")->check(CLI::IsMember({"all", "tables", "values"}));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -361,6 +434,8 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
     if (explain_cmd->parsed()) return as_int(explain(why, out, err));
     if (micro_cmd->parsed()) return as_int(microbatches(batch_size, num_stages, mb_format, out, err));
     if (check_cmd->parsed()) return as_int(check(check_files, strict, check_format, out));
+    if (test_cmd->parsed()) return as_int(test(test_rules, test_files, show_coverage, min_coverage, out, err));
+    if (graph_cmd->parsed()) return as_int(graph(graph_rules, graph_only, out, err));
   } catch (const UsageError& e) {
     err << "error: " << e.message << '\n';
     return as_int(ExitCode::bad_input);

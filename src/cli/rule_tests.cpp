@@ -1,0 +1,201 @@
+#include "cli/rule_tests.hpp"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <set>
+
+#include "compile/compiled_rules.hpp"
+#include "messages.hpp"
+#include "snnplan/explain.hpp"
+
+namespace snnplan::cli {
+namespace {
+
+SourceLocation at(const YAML::Node& node, const std::string& file) {
+  const YAML::Mark mark = node.Mark();
+  if (mark.is_null()) return SourceLocation{file, 0, 0};
+  return SourceLocation{file, static_cast<std::uint32_t>(mark.line + 1), static_cast<std::uint32_t>(mark.column + 1)};
+}
+
+// A YAML value as a Value: quoted scalars are strings; plain ones follow YAML's core schema.
+std::optional<Value> to_value(const YAML::Node& node) {
+  if (node.IsNull()) return Value();
+  if (node.IsSequence()) {
+    Value::List items;
+    for (const auto& item : node) {
+      auto v = to_value(item);
+      if (!v) return std::nullopt;
+      items.push_back(std::move(*v));
+    }
+    return Value(std::move(items));
+  }
+  if (!node.IsScalar()) return std::nullopt;
+  const std::string& s = node.Scalar();
+  if (node.Tag() == "!") return Value(s);
+  if (s == "~" || s == "null" || s == "Null" || s == "NULL") return Value();
+  if (s == "true" || s == "True" || s == "TRUE") return Value(true);
+  if (s == "false" || s == "False" || s == "FALSE") return Value(false);
+  std::int64_t i = 0;
+  if (YAML::convert<std::int64_t>::decode(node, i) && s.find_first_not_of("+-0123456789") == std::string::npos) return Value(i);
+  double d = 0;
+  if (s.find_first_of("0123456789") != std::string::npos && s.find_first_not_of("+-.0123456789eE") == std::string::npos &&
+      YAML::convert<double>::decode(node, d))
+    return Value(d);
+  return Value(s);
+}
+
+bool same(const Value& expected, const Value& got) {
+  if ((expected.is_int() || expected.is_float()) && (got.is_int() || got.is_float())) {
+    const double a = expected.is_int() ? static_cast<double>(expected.as_int()) : expected.as_float();
+    const double b = got.is_int() ? static_cast<double>(got.as_int()) : got.as_float();
+    if (expected.is_int() && got.is_int()) return expected.as_int() == got.as_int();
+    return a == b;
+  }
+  if (expected.is_list() && got.is_list()) {
+    if (expected.as_list().size() != got.as_list().size()) return false;
+    for (std::size_t k = 0; k < expected.as_list().size(); ++k)
+      if (!same(expected.as_list()[k], got.as_list()[k])) return false;
+    return true;
+  }
+  return expected == got;
+}
+
+std::string shown(const Value& v) {
+  if (v.is_string()) return "'" + v.as_string() + "'";
+  if (v.is_list()) {
+    std::string out = "[";
+    for (std::size_t k = 0; k < v.as_list().size(); ++k) out += (k ? ", " : "") + shown(v.as_list()[k]);
+    return out + "]";
+  }
+  return to_display_string(v);
+}
+
+}  // namespace
+
+std::vector<RuleTestCase> load_rule_tests(const std::string& text, const std::string& file,
+                                          std::vector<Diagnostic>& diagnostics) {
+  std::vector<RuleTestCase> cases;
+  auto error = [&](SourceLocation loc, std::string message) {
+    diagnostics.push_back(Diagnostic{Severity::error, std::move(loc), "test-file", std::move(message)});
+  };
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    error(SourceLocation{file, static_cast<std::uint32_t>(e.mark.line + 1), static_cast<std::uint32_t>(e.mark.column + 1)},
+          messages::yaml_syntax(e.msg));
+    return cases;
+  }
+  if (!root.IsMap() || !root["tests"] || !root["tests"].IsSequence()) {
+    error(SourceLocation{file, 1, 1}, messages::expected_kind("a test file", "a mapping with a list under 'tests'"));
+    return cases;
+  }
+  for (const auto& node : root["tests"]) {
+    if (!node.IsMap()) {
+      error(at(node, file), messages::expected_kind("a test", "a mapping"));
+      continue;
+    }
+    for (const auto& kv : node) {
+      const std::string key = kv.first.Scalar();
+      static const std::vector<std::string> keys = {"name", "input", "expect", "expect_error"};
+      if (std::find(keys.begin(), keys.end(), key) == keys.end())
+        error(at(kv.first, file), messages::unknown_key(key, "a test", messages::closest_match(key, keys)));
+    }
+    RuleTestCase c;
+    c.location = at(node, file);
+    c.name = node["name"] && node["name"].IsScalar() ? node["name"].Scalar() : fmt::format("test at line {}", c.location.line);
+    if (!node["input"] || !node["input"].IsMap()) {
+      error(at(node, file), messages::missing_key("input", "a test (a mapping of input values)"));
+      continue;
+    }
+    bool ok = true;
+    for (const auto& kv : node["input"]) {
+      auto v = to_value(kv.second);
+      if (!v) {
+        error(at(kv.second, file), messages::expected_kind("an input value", "a scalar or a list"));
+        ok = false;
+        continue;
+      }
+      c.input.emplace_back(kv.first.Scalar(), std::move(*v));
+    }
+    if (node["expect"]) {
+      if (!node["expect"].IsMap()) {
+        error(at(node["expect"], file), messages::expected_kind("expect", "a mapping of record fields"));
+        ok = false;
+      } else {
+        for (const auto& kv : node["expect"]) {
+          auto v = to_value(kv.second);
+          if (!v) {
+            error(at(kv.second, file), messages::expected_kind("an expected value", "a scalar or a list"));
+            ok = false;
+            continue;
+          }
+          c.expect.emplace_back(kv.first.Scalar(), std::move(*v));
+        }
+      }
+    }
+    if (node["expect_error"]) c.expect_error = node["expect_error"].Scalar();
+    if (node["expect"] && node["expect_error"]) {
+      error(at(node, file), "a test may have expect or expect_error, not both");
+      ok = false;
+    }
+    if (!node["expect"] && !node["expect_error"]) {
+      error(at(node, file), messages::missing_key("expect or expect_error", "a test"));
+      ok = false;
+    }
+    if (ok) cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+double RuleTestReport::coverage_percent() const {
+  if (coverage.empty()) return 100.0;
+  std::size_t hit = 0;
+  for (const auto& [rule, count] : coverage) hit += count > 0 ? 1 : 0;
+  return 100.0 * static_cast<double>(hit) / static_cast<double>(coverage.size());
+}
+
+RuleTestReport run_rule_tests(const RuleSet& rules, const std::vector<RuleTestCase>& cases) {
+  RuleTestReport report;
+  std::map<std::pair<std::string, std::string>, std::size_t> hits;
+  for (const auto& table : rules.compiled().tables)
+    for (const auto& rule : table.rules) hits[{table.name, rule.name}] = 0;
+
+  for (const RuleTestCase& c : cases) {
+    const Explanation explanation = rules.explain(c.input);
+    for (const TraceStep& step : explanation.steps)
+      if (step.kind == TraceStep::Kind::rule_fired) ++hits[{step.table, step.rule}];
+    const EvaluationResult& result = explanation.result;
+    std::vector<std::string> problems;
+    if (c.expect_error) {
+      if (result.ok()) problems.push_back(fmt::format("expected error: {}\n    got a record (mode: {})", *c.expect_error,
+                                                      result.record().find("mode") ? shown(*result.record().find("mode")) : "?"));
+      else if (result.error().message != *c.expect_error)
+        problems.push_back(fmt::format("expected error: {}\n    got error:      {}", *c.expect_error, result.error().message));
+    } else if (!result.ok()) {
+      problems.push_back(fmt::format("unexpected error: {}", result.error().message));
+    } else {
+      for (const auto& [field, want] : c.expect) {
+        const Value* got = result.record().find(field);
+        if (!got) problems.push_back(fmt::format("{}: the record has no such field", field));
+        else if (!same(want, *got)) problems.push_back(fmt::format("{}: expected {}, got {}", field, shown(want), shown(*got)));
+      }
+    }
+    if (problems.empty()) {
+      ++report.passed;
+      continue;
+    }
+    ++report.failed;
+    std::string block = fmt::format("FAIL {} ({})", c.name, to_string(c.location));
+    for (const std::string& p : problems) block += "\n  " + p;
+    report.failures.push_back(std::move(block));
+  }
+  // Keep the rule file's order (tables, then rules) rather than the map's.
+  for (const auto& table : rules.compiled().tables)
+    for (const auto& rule : table.rules) report.coverage.push_back({{table.name, rule.name}, hits[{table.name, rule.name}]});
+  return report;
+}
+
+}  // namespace snnplan::cli
