@@ -67,7 +67,7 @@ class EvaluationResult {
 /// Declared input of a rule file, as a caller needs to know it (for flags, JSON keys).
 struct InputInfo {
   std::string name;
-  std::string type;  ///< "string", "int", "bool" or "float"
+  std::string type;  ///< "string", "int", "bool", "float", "list[string]" or "list[int]"
   bool required = false;
 };
 
@@ -82,8 +82,12 @@ class RuleSet {
   static RuleSet from_string(std::string_view text, std::string file_name = "<string>");
   /// The default rules, compiled into the library from rules/snn_distributed.yaml.
   static const RuleSet& builtin();
-  /// The text of the built-in rule file.
+  /// The text of the built-in rule file rules/snn_distributed.yaml.
   static std::string_view builtin_text() noexcept;
+  /// The text of another built-in rule file by name ("snn_plan.yaml"), if there is one.
+  static std::optional<std::string_view> builtin_text(std::string_view file_name) noexcept;
+  /// Wraps already compiled rules (used by the library's own loaders).
+  static RuleSet from_compiled(std::shared_ptr<const detail::CompiledRules> rules);
 
   /// Evaluates the start table for `inputs`. Never throws for bad inputs or rule errors:
   /// those come back as an EvaluationError. (std::bad_alloc may still propagate.)

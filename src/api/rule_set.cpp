@@ -2,8 +2,8 @@
 
 #include "snnplan/rule_set.hpp"
 
-#include "snnplan/explain.hpp"
-
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -12,14 +12,124 @@
 #include "evaluate/evaluator.hpp"
 #include "load/rule_file_loader.hpp"
 #include "messages.hpp"
+#include "snnplan/explain.hpp"
 
 namespace snnplan {
 
 namespace detail {
-// Generated at build time from rules/snn_distributed.yaml (cmake/embed_rules.cmake).
-extern const char kBuiltinRulesText[];
-extern const std::size_t kBuiltinRulesSize;
+// Generated at build time from rules/*.yaml (cmake/embed_rules.cmake).
+extern const std::pair<std::string_view, std::string_view> kBuiltinRuleFiles[];
+extern const std::size_t kBuiltinRuleFileCount;
 }  // namespace detail
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Rule files may name others under `uses`; this bounds how deep that goes.
+constexpr std::size_t kMaxUsesDepth = 8;
+
+std::optional<std::string_view> builtin_file(std::string_view name) {
+  for (std::size_t k = 0; k < detail::kBuiltinRuleFileCount; ++k)
+    if (detail::kBuiltinRuleFiles[k].first == name) return detail::kBuiltinRuleFiles[k].second;
+  return std::nullopt;
+}
+
+std::optional<std::string> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return text.str();
+}
+
+// Loads one rule file and, first, the files it uses. `directory` is where the file lives on
+// disk ("" for text in memory or built-in files): used files are looked up there, then among
+// the built-in files by name.
+class PipelineRun {
+ public:
+  std::shared_ptr<detail::CompiledRules> build(std::string_view text, const std::string& file_name,
+                                               const std::string& directory, std::vector<Diagnostic>& out) {
+    load::LoadedFile loaded = load::load_rule_file(text, file_name);
+    std::vector<Diagnostic> diagnostics = std::move(loaded.diagnostics);
+    std::map<std::string, std::shared_ptr<const detail::CompiledRules>> used;
+    std::map<std::string, check::UsedRules> used_schemas;
+    if (!has_errors(diagnostics)) {
+      stack_.push_back(file_name);
+      for (const syntax::Use& use : loaded.file.uses) {
+        if (auto rules = build_used(use, directory, diagnostics)) {
+          used_schemas[use.name.value] = schema_of(*rules);
+          used[use.name.value] = std::move(rules);
+        }
+      }
+      stack_.pop_back();
+    }
+    // Checking a file whose shape is broken would only add noise about missing pieces.
+    if (!has_errors(diagnostics)) {
+      std::vector<Diagnostic> found = check::check_rule_file(loaded.file, used_schemas);
+      diagnostics.insert(diagnostics.end(), found.begin(), found.end());
+    }
+    std::shared_ptr<detail::CompiledRules> compiled;
+    if (!has_errors(diagnostics)) {
+      compiled = compile::compile_rules(loaded.file, std::string(text), used);
+      for (const Diagnostic& d : diagnostics) compiled->warnings.push_back(d);
+    }
+    out.insert(out.end(), diagnostics.begin(), diagnostics.end());
+    return compiled;
+  }
+
+ private:
+  std::shared_ptr<const detail::CompiledRules> build_used(const syntax::Use& use, const std::string& directory,
+                                                          std::vector<Diagnostic>& diagnostics) {
+    auto fail = [&](std::string message) {
+      diagnostics.push_back(Diagnostic{Severity::error, use.file.location, "uses", std::move(message)});
+      return nullptr;
+    };
+    if (stack_.size() >= kMaxUsesDepth) return fail(fmt::format("rule files use each other more than {} levels deep", kMaxUsesDepth));
+    std::string text;
+    std::string name;
+    std::string next_directory;
+    const fs::path on_disk = directory.empty() ? fs::path() : fs::path(directory) / use.file.value;
+    if (!directory.empty() && fs::is_regular_file(on_disk)) {
+      auto read = read_file(on_disk.string());
+      if (!read) return fail(messages::cannot_read(on_disk.string(), "not readable"));
+      text = std::move(*read);
+      name = on_disk.lexically_normal().string();
+      next_directory = on_disk.parent_path().string();
+    } else if (auto builtin = builtin_file(fs::path(use.file.value).filename().string())) {
+      text = std::string(*builtin);
+      name = "rules/" + fs::path(use.file.value).filename().string();
+    } else {
+      return fail(fmt::format("cannot find rule file '{}'{}", use.file.value,
+                              directory.empty() ? " among the built-in rule files" : " in " + directory + " or among the built-in rule files"));
+    }
+    if (std::find(stack_.begin(), stack_.end(), name) != stack_.end()) {
+      std::string path;
+      for (const std::string& f : stack_) path += f + " -> ";
+      return fail(fmt::format("rule files use each other in a cycle: {}{}", path, name));
+    }
+    std::vector<Diagnostic> inner;
+    auto rules = build(text, name, next_directory, inner);
+    diagnostics.insert(diagnostics.end(), inner.begin(), inner.end());
+    if (!rules) return fail(fmt::format("rule file '{}' (used as '{}') has errors", name, use.name.value));
+    return rules;
+  }
+
+  static check::UsedRules schema_of(const detail::CompiledRules& rules) {
+    check::UsedRules schema;
+    for (const auto& input : rules.inputs) {
+      schema.inputs[input.name] = input.type.kinds;
+      if (!input.default_value) schema.required_inputs.insert(input.name);
+    }
+    for (const auto& field : rules.fields) schema.fields.emplace_back(field.name, field.type.kinds);
+    return schema;
+  }
+
+  std::vector<std::string> stack_;
+};
+
+}  // namespace
 
 const Value* Record::find(std::string_view name) const noexcept {
   for (std::size_t k = 0; k < names_->size(); ++k)
@@ -27,38 +137,32 @@ const Value* Record::find(std::string_view name) const noexcept {
   return nullptr;
 }
 
+static RuleSet build_or_throw(std::string_view text, const std::string& file_name, const std::string& directory) {
+  std::vector<Diagnostic> diagnostics;
+  auto compiled = PipelineRun().build(text, file_name, directory, diagnostics);
+  if (!compiled) throw LoadError(std::move(diagnostics));
+  return RuleSet::from_compiled(std::move(compiled));
+}
+
 RuleSet RuleSet::from_string(std::string_view text, std::string file_name) {
-  load::LoadedFile loaded = load::load_rule_file(text, file_name);
-  std::vector<Diagnostic> diagnostics = std::move(loaded.diagnostics);
-  // Checking a file whose shape is broken would only add noise about missing pieces.
-  if (!has_errors(diagnostics)) {
-    std::vector<Diagnostic> found = check::check_rule_file(loaded.file);
-    diagnostics.insert(diagnostics.end(), found.begin(), found.end());
-  }
-  if (has_errors(diagnostics)) throw LoadError(std::move(diagnostics));
-  auto compiled = compile::compile_rules(loaded.file, std::string(text));
-  compiled->warnings = std::move(diagnostics);
-  return RuleSet(std::move(compiled));
+  return build_or_throw(text, file_name, "");
 }
 
 RuleSet RuleSet::from_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  auto text = read_file(path);
+  if (!text) {
     throw LoadError({Diagnostic{Severity::error, SourceLocation{path, 0, 0}, "cannot-read",
                                 messages::cannot_read(path, "no such file or not readable")}});
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) {
-    throw LoadError({Diagnostic{Severity::error, SourceLocation{path, 0, 0}, "cannot-read",
-                                messages::cannot_read(path, "read error")}});
-  }
-  return from_string(text.str(), path);
+  const std::string directory = fs::path(path).parent_path().string();
+  return build_or_throw(*text, path, directory.empty() ? "." : directory);
 }
 
-std::string_view RuleSet::builtin_text() noexcept {
-  return std::string_view(detail::kBuiltinRulesText, detail::kBuiltinRulesSize);
-}
+RuleSet RuleSet::from_compiled(std::shared_ptr<const detail::CompiledRules> rules) { return RuleSet(std::move(rules)); }
+
+std::string_view RuleSet::builtin_text() noexcept { return *builtin_file("snn_distributed.yaml"); }
+
+std::optional<std::string_view> RuleSet::builtin_text(std::string_view file_name) noexcept { return builtin_file(file_name); }
 
 const RuleSet& RuleSet::builtin() {
   // Built on first use; thread-safe by the rules for function-local statics.

@@ -40,7 +40,7 @@ void names_used(const Expr& e, std::set<std::string>& out) {
 
 class Checker {
  public:
-  explicit Checker(const RuleFile& file) : file_(file) {}
+  Checker(const RuleFile& file, const std::map<std::string, UsedRules>& used) : file_(file), used_rules_(used) {}
 
   std::vector<Diagnostic> run() {
     declare_facts();
@@ -110,6 +110,18 @@ class Checker {
       }
       facts_[let.name.value] = kAny;  // refined in dependency order by check_lets
       declared_at_[let.name.value] = let.name.location;
+      if (let.call) {
+        auto it = used_rules_.find(let.call->rules.value);
+        if (it == used_rules_.end()) {
+          std::vector<std::string> names;
+          for (const auto& [name, rules] : used_rules_) names.push_back(name);
+          error(let.call->rules.location, "unknown-name",
+                messages::unknown_name("rule set (declare it under uses)", let.call->rules.value,
+                                       messages::closest_match(let.call->rules.value, names)));
+        } else {
+          record_of_[let.name.value] = &it->second;
+        }
+      }
     }
     // Input error templates may use any fact.
     for (const InputDecl& input : file_.inputs)
@@ -125,13 +137,47 @@ class Checker {
       for (int v : cycle) path += (path.empty() ? "" : " -> ") + file_.lets[static_cast<std::size_t>(v)].name.value;
       const auto& first = file_.lets[static_cast<std::size_t>(cycle.empty() ? 0 : cycle.front())];
       error(first.name.location, "let-cycle", messages::let_cycle(path));
-      for (const LetDecl& let : file_.lets) infer(let.expr);
+      for (const LetDecl& let : file_.lets)
+        if (!let.call) infer(let.expr);
       return;
     }
     for (int k : *order) {
       const LetDecl& let = file_.lets[static_cast<std::size_t>(k)];
-      facts_[let.name.value] = infer(let.expr);
+      facts_[let.name.value] = let.call ? check_call(let) : infer(let.expr);
     }
+  }
+
+  // A `let` that calls another rule set: its `with` must name that set's inputs with values
+  // of the right kinds and give every input that has no default.
+  KindSet check_call(const LetDecl& let) {
+    auto it = record_of_.find(let.name.value);
+    for (const Assignment& a : let.call->with) {
+      const KindSet k = infer(a.value);
+      if (it == record_of_.end()) continue;
+      const UsedRules& callee = *it->second;
+      auto input = callee.inputs.find(a.target.value);
+      if (input == callee.inputs.end()) {
+        std::vector<std::string> names;
+        for (const auto& [name, kinds] : callee.inputs) names.push_back(name);
+        error(a.target.location, "unknown-name",
+              messages::unknown_name(fmt::format("input of '{}'", let.call->rules.value), a.target.value,
+                                     messages::closest_match(a.target.value, names)));
+      } else if (!(k & input->second)) {
+        error(a.value.location, "type-mismatch",
+              messages::type_mismatch(fmt::format("input '{}'", a.target.value), describe(input->second), describe(k)));
+      }
+    }
+    if (it != record_of_.end()) {
+      for (const std::string& required : it->second->required_inputs) {
+        const bool given = std::any_of(let.call->with.begin(), let.call->with.end(),
+                                       [&](const Assignment& a) { return a.target.value == required; });
+        if (!given) {
+          error(let.call->rules.location, "missing-input",
+                fmt::format("the call of '{}' does not give its required input '{}'", let.call->rules.value, required));
+        }
+      }
+    }
+    return kRecord;
   }
 
   void check_record() {
@@ -265,6 +311,11 @@ class Checker {
     }
     for (const Assignment& a : rule.set) check_field_assignment(a);
     for (const Template& t : rule.because) check_template(t);
+    if (!rule.because.empty() && std::none_of(file_.fields.begin(), file_.fields.end(),
+                                               [](const FieldDecl& f) { return f.type.value.is_rationale; })) {
+      error(rule.because.front().location, "no-rationale-field",
+            "`because` needs a record field of type rationale to collect its lines");
+    }
     if (rule.error) check_template(*rule.error);
     if (rule.fallback) {
       std::map<std::string, KindSet> input_kinds;
@@ -350,7 +401,27 @@ class Checker {
         return infer(e.children[1]) | infer(e.children[2]);
       }
       case ExprKind::call: return infer_call(e);
+      case ExprKind::member: return infer_member(e);
     }
+    return kAny;
+  }
+
+  KindSet infer_member(const Expr& e) {
+    const Expr& object = e.children[0];
+    const KindSet k = infer(object);
+    if (!(k & kRecord)) {
+      error(e.location, "type-mismatch", messages::type_mismatch(fmt::format("the value before '.{}'", e.name), "a record", describe(k)));
+      return kAny;
+    }
+    if (object.kind != ExprKind::name) return kAny;
+    auto it = record_of_.find(object.name);
+    if (it == record_of_.end()) return kAny;
+    std::vector<std::string> names;
+    for (const auto& [name, kinds] : it->second->fields) {
+      if (name == e.name) return kinds;
+      names.push_back(name);
+    }
+    error(e.location, "unknown-name", messages::unknown_name("record field", e.name, messages::closest_match(e.name, names)));
     return kAny;
   }
 
@@ -422,6 +493,7 @@ class Checker {
         require(0, kInt, "int");
         require(1, kInt, "int");
         break;
+      case Builtin::index_of: require(0, kList, "list"); break;
       case Builtin::min: case Builtin::max: {
         KindSet all = 0;
         for (std::size_t k = 0; k < args.size(); ++k) {
@@ -435,6 +507,8 @@ class Checker {
   }
 
   const RuleFile& file_;
+  const std::map<std::string, UsedRules>& used_rules_;
+  std::map<std::string, const UsedRules*> record_of_;  // call-let name -> the called rules
   std::map<std::string, KindSet> facts_;
   std::map<std::string, SourceLocation> declared_at_;
   std::set<std::string> used_;
@@ -447,7 +521,11 @@ class Checker {
     DependencyGraph graph{static_cast<int>(file.lets.size()), {}};
     for (std::size_t k = 0; k < file.lets.size(); ++k) {
       std::set<std::string> used;
-      names_used(file.lets[k].expr, used);
+      if (file.lets[k].call) {
+        for (const Assignment& a : file.lets[k].call->with) names_used(a.value, used);
+      } else {
+        names_used(file.lets[k].expr, used);
+      }
       for (const std::string& name : used)
         if (auto it = index.find(name); it != index.end()) graph.edges.emplace_back(static_cast<int>(k), it->second);
     }
@@ -461,6 +539,8 @@ std::optional<std::vector<int>> let_order(const RuleFile& file) {
   return dependencies_first(Checker::let_graph(file));
 }
 
-std::vector<Diagnostic> check_rule_file(const RuleFile& file) { return Checker(file).run(); }
+std::vector<Diagnostic> check_rule_file(const RuleFile& file, const std::map<std::string, UsedRules>& used) {
+  return Checker(file, used).run();
+}
 
 }  // namespace snnplan::check

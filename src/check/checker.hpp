@@ -3,6 +3,11 @@
 // Names, types, the let and table-call graphs, duplicate and unreachable rules. Collects
 // every problem; never stops at the first.
 
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "load/syntax.hpp"
@@ -10,8 +15,18 @@
 
 namespace snnplan::check {
 
-/// Diagnostics for `file` (errors, warnings, notes), in source order per section.
-std::vector<Diagnostic> check_rule_file(const syntax::RuleFile& file);
+/// What the checker needs to know about a rule file named in `uses`: its inputs and the
+/// fields of the record a call returns.
+struct UsedRules {
+  std::map<std::string, syntax::KindSet> inputs;
+  std::set<std::string> required_inputs;
+  std::vector<std::pair<std::string, syntax::KindSet>> fields;
+};
+
+/// Diagnostics for `file` (errors, warnings, notes), in source order. `used` describes the
+/// rule files named in its `uses` section (by their names there).
+std::vector<Diagnostic> check_rule_file(const syntax::RuleFile& file,
+                                        const std::map<std::string, UsedRules>& used = {});
 
 /// Indices of file.lets with dependencies first, or std::nullopt when they form a cycle
 /// (check_rule_file reports the cycle).

@@ -140,6 +140,17 @@ struct InputFlags {
 };
 
 Value typed_value(const std::string& flag, const std::string& kind, const std::string& text) {
+  if (kind.rfind("list[", 0) == 0) {  // comma-separated: a,b,c (empty text: an empty list)
+    Value::List items;
+    const std::string element = kind.substr(5, kind.size() - 6);
+    std::size_t begin = 0;
+    while (!text.empty() && begin <= text.size()) {
+      const std::size_t comma = std::min(text.find(',', begin), text.size());
+      items.push_back(typed_value(flag, element, text.substr(begin, comma - begin)));
+      begin = comma + 1;
+    }
+    return Value(std::move(items));
+  }
   if (kind == "int") return parse_int(flag, text);
   if (kind == "bool") return parse_bool(flag, text);
   if (kind == "float") {

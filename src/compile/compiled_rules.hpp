@@ -16,7 +16,11 @@
 
 namespace snnplan::detail {
 
+struct CompiledRules;
+
 /// A compiled expression node. Facts are read by slot: inputs first, then `let` values.
+/// For `member` nodes, slot is the field index when the record's schema is known at compile
+/// time, else -1 (looked up by name).
 struct Node {
   syntax::ExprKind kind = syntax::ExprKind::literal;
   syntax::Op op = syntax::Op::add;
@@ -82,6 +86,12 @@ struct CompiledTable {
   std::vector<CompiledRule> rules;
 };
 
+/// A `let` that evaluates another rule set (index into CompiledRules::used).
+struct CompiledCall {
+  int rules = -1;
+  std::vector<CompiledAssignment> with;  // target: the callee's input slot
+};
+
 struct CompiledField {
   std::string name;
   syntax::TypeSpec type;
@@ -99,6 +109,9 @@ struct CompiledRules {
   std::unordered_map<std::string, int> input_slots;
   std::vector<std::string> let_names;  // slot inputs.size() + k
   std::vector<Node> lets;
+  std::vector<std::optional<CompiledCall>> calls;  // per let: set when the let calls a rule set
+  std::vector<std::shared_ptr<const CompiledRules>> used;  // rule files named in `uses`
+  std::vector<std::string> used_names;
   std::vector<int> let_order;  // indices into lets, dependencies first (Boost.Graph topological sort)
   std::vector<CompiledField> fields;
   int rationale_field = -1;

@@ -17,17 +17,26 @@ using detail::RValue;
 
 class Compiler {
  public:
-  Compiler(const RuleFile& file, CompiledRules& out) : file_(file), out_(out) {}
+  Compiler(const RuleFile& file, CompiledRules& out,
+           const std::map<std::string, std::shared_ptr<const CompiledRules>>& used)
+      : file_(file), out_(out), used_(used) {}
 
   void run() {
     out_.file_name = file_.file_name;
+    for (const Use& use : file_.uses) {
+      used_index_[use.name.value] = static_cast<int>(out_.used.size());
+      out_.used.push_back(used_.at(use.name.value));
+      out_.used_names.push_back(use.name.value);
+    }
     for (const InputDecl& input : file_.inputs) {
       out_.input_slots[input.name.value] = static_cast<int>(out_.inputs.size());
       slots_[input.name.value] = static_cast<int>(out_.inputs.size());
       out_.inputs.push_back({input.name.value, input.type.value, std::nullopt, input.lower, {}, std::nullopt});
-      std::string type = input.type.value.kinds & kString ? "string"
-                         : input.type.value.kinds & kBool ? "bool"
-                         : input.type.value.kinds & kFloat ? "float" : "int";
+      const KindSet kinds = input.type.value.kinds;
+      std::string type = kinds & kList ? (input.type.value.element_kinds & kString ? "list[string]" : "list[int]")
+                         : kinds & kString ? "string"
+                         : kinds & kBool ? "bool"
+                         : kinds & kFloat ? "float" : "int";
       out_.input_info.push_back({input.name.value, type, !input.default_value});
     }
     for (const LetDecl& let : file_.lets) {
@@ -43,7 +52,22 @@ class Compiler {
         for (const Value& option : input.one_of->value) compiled.one_of.push_back(detail::from_public(option));
       if (input.error) compiled.error = text(*input.error);
     }
-    for (const LetDecl& let : file_.lets) out_.lets.push_back(expr(let.expr));
+    // Known before any expression is compiled, so `rec.field` resolves wherever it appears.
+    for (const LetDecl& let : file_.lets)
+      if (let.call) call_lets_[let.name.value] = used_index_.at(let.call->rules.value);
+    for (const LetDecl& let : file_.lets) {
+      if (let.call) {
+        const int callee = used_index_.at(let.call->rules.value);
+        detail::CompiledCall call{callee, {}};
+        for (const Assignment& a : let.call->with)
+          call.with.push_back({out_.used[static_cast<std::size_t>(callee)]->input_slots.at(a.target.value), expr(a.value)});
+        out_.calls.push_back(std::move(call));
+        out_.lets.push_back(Node{});
+      } else {
+        out_.calls.push_back(std::nullopt);
+        out_.lets.push_back(expr(let.expr));
+      }
+    }
     if (auto order = check::let_order(file_)) out_.let_order = *order;
 
     auto names = std::make_shared<std::vector<std::string>>();
@@ -122,6 +146,16 @@ class Compiler {
       case ExprKind::call:
         n.builtin = find_builtin(e.name)->id;
         break;
+      case ExprKind::member:
+        // Resolve the field index now when the record comes from a known call.
+        if (e.children[0].kind == ExprKind::name) {
+          if (auto it = call_lets_.find(e.children[0].name); it != call_lets_.end()) {
+            const auto& names = *out_.used[static_cast<std::size_t>(it->second)]->field_names;
+            for (std::size_t k = 0; k < names.size(); ++k)
+              if (names[k] == e.name) n.slot = static_cast<int>(k);
+          }
+        }
+        break;
       default:
         break;
     }
@@ -140,16 +174,21 @@ class Compiler {
 
   const RuleFile& file_;
   CompiledRules& out_;
+  const std::map<std::string, std::shared_ptr<const CompiledRules>>& used_;
+  std::map<std::string, int> used_index_;
+  std::map<std::string, int> call_lets_;  // let name -> index of the called rules
   std::map<std::string, int> slots_;
   std::map<std::string, int> tables_;
 };
 
 }  // namespace
 
-std::shared_ptr<detail::CompiledRules> compile_rules(const syntax::RuleFile& file, std::string source_text) {
+std::shared_ptr<detail::CompiledRules> compile_rules(
+    const syntax::RuleFile& file, std::string source_text,
+    const std::map<std::string, std::shared_ptr<const detail::CompiledRules>>& used) {
   auto out = std::make_shared<detail::CompiledRules>();
   out->source_text = std::move(source_text);
-  Compiler(file, *out).run();
+  Compiler(file, *out, used).run();
   return out;
 }
 

@@ -16,6 +16,7 @@ std::uint8_t kind_bit(const RValue& value) {
     case RValue::Kind::floating: return syntax::kFloat;
     case RValue::Kind::string: return syntax::kString;
     case RValue::Kind::list: return syntax::kList;
+    case RValue::Kind::record: return syntax::kRecord;
   }
   return 0;
 }
@@ -28,6 +29,7 @@ const char* kind_name(const RValue& value) {
     case RValue::Kind::floating: return "float";
     case RValue::Kind::string: return "string";
     case RValue::Kind::list: return "list";
+    case RValue::Kind::record: return "record";
   }
   return "?";
 }
@@ -78,6 +80,14 @@ std::string display(const RValue& value) {
       }
       return out + "]";
     }
+    case RValue::Kind::record: {
+      std::string out = "{";
+      for (std::size_t k = 0; k < value.record->values.size(); ++k) {
+        if (k) out += ", ";
+        out += (*value.record->names)[k] + ": " + display(value.record->values[k]);
+      }
+      return out + "}";
+    }
   }
   return "";
 }
@@ -97,6 +107,13 @@ bool values_equal(const RValue& a, const RValue& b) {
       if (a.list->size() != b.list->size()) return false;
       for (std::size_t k = 0; k < a.list->size(); ++k)
         if (!values_equal((*a.list)[k], (*b.list)[k])) return false;
+      return true;
+    }
+    case K::record: {
+      if (a.record == b.record) return true;
+      if (*a.record->names != *b.record->names) return false;
+      for (std::size_t k = 0; k < a.record->values.size(); ++k)
+        if (!values_equal(a.record->values[k], b.record->values[k])) return false;
       return true;
     }
   }

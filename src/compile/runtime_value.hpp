@@ -15,8 +15,10 @@ namespace snnplan::detail {
 __extension__ typedef __int128 Wide;
 __extension__ typedef unsigned __int128 UnsignedWide;
 
+struct RecordValue;
+
 struct RValue {
-  enum class Kind : std::uint8_t { null, boolean, integer, floating, string, list };
+  enum class Kind : std::uint8_t { null, boolean, integer, floating, string, list, record };
   using List = std::vector<RValue>;
 
   Kind kind = Kind::null;
@@ -25,6 +27,7 @@ struct RValue {
   double f = 0;
   std::string s;
   std::shared_ptr<const List> list;
+  std::shared_ptr<const RecordValue> record;
 
   static RValue of_bool(bool v) { RValue r; r.kind = Kind::boolean; r.b = v; return r; }
   static RValue of_int(Wide v) { RValue r; r.kind = Kind::integer; r.i = v; return r; }
@@ -36,6 +39,12 @@ struct RValue {
     r.list = std::make_shared<const List>(std::move(v));
     return r;
   }
+};
+
+/// The record another rule set returned (a `let` with `call`): field names and values.
+struct RecordValue {
+  std::shared_ptr<const std::vector<std::string>> names;
+  std::vector<RValue> values;
 };
 
 /// Bit of syntax::KindSet for a value's kind.

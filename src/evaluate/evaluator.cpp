@@ -3,6 +3,7 @@
 #include <clocale>
 #include <cmath>
 #include <cwctype>
+#include <optional>
 #include <locale.h>
 
 #include "evaluate/microbatches.hpp"
@@ -96,15 +97,16 @@ class Frame {
     return copy;
   }
 
-  template <typename Eval>
-  const RValue& get(int slot, Eval&& eval) {
+  // `compute(let_index, frame)` produces a derived value the first time it is needed.
+  template <typename Compute>
+  const RValue& get(int slot, Compute&& compute) {
     const auto k = static_cast<std::size_t>(slot);
     if (state_[k] == kReady) return values_[k];
     // Derived values are computed on first use, after what they use (so in dependency
     // order); the checker refuses cycles, this guard only protects against misuse.
     if (state_[k] == kComputing) rule_failure(messages::let_cycle(rules_.slot_name(slot)));
     state_[k] = kComputing;
-    RValue v = eval(rules_.lets[k - rules_.inputs.size()], *this);
+    RValue v = compute(k - rules_.inputs.size(), *this);
     values_[k] = std::move(v);
     state_[k] = kReady;
     return values_[k];
@@ -146,12 +148,25 @@ class Evaluator {
  public:
   Evaluator(const CompiledRules& rules, std::vector<TraceStep>* trace) : rules_(rules), trace_(trace) {}
 
-  Record run(const Inputs& inputs) {
-    Frame frame = bind(inputs);
-    WorkingRecord record = new_record(frame);
-    if (rules_.header) record.rationale.push_back(render(*rules_.header, frame));
-    run_table(rules_.start, frame, record, 0);
-    return finish(std::move(record));
+  Record run(const Inputs& inputs) { return finish(run_frame(bind(inputs))); }
+
+  // Evaluation of this rule set on behalf of another (a `let` with `call`): the record as
+  // a value, its rationale lines (header included) in the rationale field.
+  RValue run_call(std::vector<std::optional<RValue>> given, int depth) {
+    depth_ = depth;
+    WorkingRecord record = run_frame(bind_values(std::move(given)), depth);
+    auto value = std::make_shared<detail::RecordValue>();
+    value->names = rules_.field_names;
+    value->values = std::move(record.fields);
+    if (rules_.rationale_field >= 0) {
+      RValue::List lines;
+      for (std::string& line : record.rationale) lines.push_back(RValue::of_string(std::move(line)));
+      value->values[static_cast<std::size_t>(rules_.rationale_field)] = RValue::of_list(std::move(lines));
+    }
+    RValue out;
+    out.kind = Kind::record;
+    out.record = std::move(value);
+    return out;
   }
 
  private:
@@ -161,8 +176,14 @@ class Evaluator {
   }
 
   // ---- inputs --------------------------------------------------------------------------
+  WorkingRecord run_frame(Frame frame, int depth = 0) {
+    WorkingRecord record = new_record(frame);
+    if (rules_.header) record.rationale.push_back(render(*rules_.header, frame));
+    run_table(rules_.start, frame, record, depth);
+    return record;
+  }
+
   Frame bind(const Inputs& inputs) {
-    Frame frame(rules_);
     std::vector<const Value*> given(rules_.inputs.size(), nullptr);
     for (const auto& [name, value] : inputs) {
       auto it = rules_.input_slots.find(name);
@@ -173,11 +194,21 @@ class Evaluator {
       }
       if (!value.is_null()) given[static_cast<std::size_t>(it->second)] = &value;
     }
+    std::vector<std::optional<RValue>> values(rules_.inputs.size());
+    for (std::size_t k = 0; k < given.size(); ++k)
+      if (given[k]) values[k] = detail::from_public(*given[k]);
+    return bind_values(std::move(values));
+  }
+
+  // Inputs by slot (nullopt: not given) -> a frame with defaults applied, values
+  // normalised and checked against their allowed values.
+  Frame bind_values(std::vector<std::optional<RValue>> given) {
+    Frame frame(rules_);
     for (std::size_t k = 0; k < rules_.inputs.size(); ++k) {
       const auto& input = rules_.inputs[k];
       RValue v;
-      if (given[k]) {
-        v = detail::from_public(*given[k]);
+      if (given[k] && given[k]->kind != Kind::null) {
+        v = std::move(*given[k]);
       } else if (input.default_value) {
         v = *input.default_value;
       } else {
@@ -267,6 +298,8 @@ class Evaluator {
         for (const RValue& item : *v.list) items.push_back(to_public(item, field));
         return Value(std::move(items));
       }
+      case Kind::record:
+        rule_failure(fmt::format("record field '{}' holds a record; records cannot be output", field));
     }
     return Value();
   }
@@ -364,11 +397,22 @@ class Evaluator {
 
   // ---- expressions ---------------------------------------------------------------------
   const RValue& lookup(int slot, Frame& frame) {
-    return frame.get(slot, [this, slot](const Node& n, Frame& f) {
-      RValue v = eval(n, f);
-      if (trace_) note(TraceStep::Kind::derived_value, "", "", n.location, fmt::format("{} = {}", rules_.slot_name(slot), repr(v)));
+    return frame.get(slot, [this, slot](std::size_t let, Frame& f) {
+      RValue v = rules_.calls[let] ? call(*rules_.calls[let], f) : eval(rules_.lets[let], f);
+      if (trace_) {
+        note(TraceStep::Kind::derived_value, "", "", rules_.lets[let].location,
+             fmt::format("{} = {}", rules_.slot_name(slot), repr(v)));
+      }
       return v;
     });
+  }
+
+  RValue call(const detail::CompiledCall& call, Frame& frame) {
+    const CompiledRules& callee = *rules_.used[static_cast<std::size_t>(call.rules)];
+    if (depth_ >= detail::kMaxCallDepth) rule_failure(messages::chain_too_deep(detail::kMaxCallDepth));
+    std::vector<std::optional<RValue>> given(callee.inputs.size());
+    for (const auto& assignment : call.with) given[static_cast<std::size_t>(assignment.target)] = eval(assignment.value, frame);
+    return Evaluator(callee, trace_).run_call(std::move(given), depth_ + 1);
   }
 
   std::string render(const CompiledTemplate& t, Frame& frame) {
@@ -413,7 +457,18 @@ class Evaluator {
       case ExprKind::conditional:
         return truth(eval(n.children[0], frame), n.children[0]) ? eval(n.children[1], frame) : eval(n.children[2], frame);
       case ExprKind::binary: return binary(n, frame);
-      case ExprKind::call: return call(n, frame);
+      case ExprKind::call: return call_builtin(n, frame);
+      case ExprKind::member: {
+        RValue object = eval(n.children[0], frame);
+        if (object.kind != Kind::record) type_failure(n.location, messages::type_mismatch(fmt::format("the value before '.{}'", n.name), "a record", detail::kind_name(object)));
+        const auto& names = *object.record->names;
+        std::size_t field = n.slot >= 0 ? static_cast<std::size_t>(n.slot) : names.size();
+        if (n.slot < 0)
+          for (std::size_t k = 0; k < names.size(); ++k)
+            if (names[k] == n.name) field = k;
+        if (field >= names.size() || names[field] != n.name) type_failure(n.location, messages::unknown_name("record field", n.name, ""));
+        return object.record->values[field];
+      }
     }
     return RValue{};
   }
@@ -500,7 +555,7 @@ class Evaluator {
     type_failure(n.location, fmt::format("cannot apply '{}' to {} and {}", op, detail::kind_name(a), detail::kind_name(b)));
   }
 
-  RValue call(const Node& n, Frame& frame) {
+  RValue call_builtin(const Node& n, Frame& frame) {
     std::vector<RValue> args;
     args.reserve(n.children.size());
     for (const Node& child : n.children) args.push_back(eval(child, frame));
@@ -540,6 +595,12 @@ class Evaluator {
           if (n.builtin == Builtin::min ? c < 0 : c > 0) best = k;
         }
         return args[best];
+      }
+      case Builtin::index_of: {
+        const RValue& list = need(0, Kind::list, "list");
+        for (std::size_t k = 0; k < list.list->size(); ++k)
+          if (detail::values_equal((*list.list)[k], args[1])) return RValue::of_int(static_cast<Wide>(k));
+        return RValue{};
       }
       case Builtin::pipeline_microbatches: {
         auto result = pipeline_microbatches(need(0, Kind::integer, "int").i, need(1, Kind::integer, "int").i);

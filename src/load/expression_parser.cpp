@@ -17,7 +17,7 @@ using syntax::Op;
 
 enum class Tok {
   end, integer, floating, string, identifier, lparen, rparen, lbracket, rbracket, comma,
-  question, colon, plus, minus, star, slash, percent, eq, ne, lt, le, gt, ge, and_, or_, not_,
+  question, colon, dot, plus, minus, star, slash, percent, eq, ne, lt, le, gt, ge, and_, or_, not_,
 };
 
 struct Token {
@@ -128,6 +128,7 @@ class Parser {
       case ',': return single(Tok::comma, 1);
       case '?': return single(Tok::question, 1);
       case ':': return single(Tok::colon, 1);
+      case '.': return single(Tok::dot, 1);
       case '+': return single(Tok::plus, 1);
       case '-': return single(Tok::minus, 1);
       case '*': return single(Tok::star, 1);
@@ -282,7 +283,24 @@ class Parser {
       e.children.push_back(std::move(operand));
       return e;
     }
-    return parse_primary();
+    return parse_postfix();
+  }
+
+  // postfix := primary ('.' identifier)*   -- field of a record value: `recommendation.mode`
+  Expr parse_postfix() {
+    Expr e = parse_primary();
+    while (tok_.kind == Tok::dot) {
+      const std::size_t offset = tok_.offset;
+      advance();
+      if (tok_.kind != Tok::identifier) fail(tok_.offset, "expected a field name after '.', found '" + tok_.text + "'");
+      Expr member = make(ExprKind::member, offset + 1);
+      member.name = tok_.text;
+      member.location = at(tok_.offset);
+      member.children.push_back(std::move(e));
+      advance();
+      e = std::move(member);
+    }
+    return e;
   }
 
   Expr parse_primary() {

@@ -266,7 +266,7 @@ class Loader {
   // ---- sections -----------------------------------------------------------------------------
 
   void read_top(const YAML::Node& root) {
-    check_keys(root, {"snnplan", "description", "inputs", "let", "record", "rationale_header", "start", "tables"},
+    check_keys(root, {"snnplan", "description", "uses", "inputs", "let", "record", "rationale_header", "start", "tables"},
                "the rule file");
     auto& f = result_.file;
     const YAML::Node version = root["snnplan"];
@@ -284,6 +284,7 @@ class Loader {
     if (auto n = root["description"]; n && !n.IsScalar()) {
       error(at(n), "wrong-kind", messages::expected_kind("description", "a string"));
     }
+    if (auto n = root["uses"]) read_uses(n);
     if (auto n = root["inputs"]) read_inputs(n);
     else error(SourceLocation{file(), 1, 1}, "missing-key", messages::missing_key("inputs", "the rule file"));
     if (auto n = root["let"]) read_lets(n);
@@ -344,12 +345,37 @@ class Loader {
     return syntax::Located<syntax::TypeSpec>{*parsed, name->location};
   }
 
+  void read_uses(const YAML::Node& node) {
+    if (!expect_map(node, "uses")) return;
+    check_duplicates(node);
+    for (const auto& kv : node) {
+      if (auto file = string_of(kv.second, fmt::format("uses '{}'", kv.first.Scalar())))
+        result_.file.uses.push_back(syntax::Use{key_of(kv.first), *file});
+    }
+  }
+
   void read_lets(const YAML::Node& node) {
     if (!expect_map(node, "let")) return;
     check_duplicates(node);
     for (const auto& kv : node) {
+      if (kv.second.IsMap()) {  // a call of another rule set
+        const std::string where = fmt::format("let '{}'", kv.first.Scalar());
+        check_keys(kv.second, {"call", "with"}, where);
+        const YAML::Node target = kv.second["call"];
+        if (!target) {
+          error(at(kv.second), "missing-key", messages::missing_key("call", where));
+          continue;
+        }
+        auto rules = string_of(target, "call");
+        if (!rules) continue;
+        syntax::LetDecl let{key_of(kv.first), Expr{}, syntax::Call{*rules, {}}};
+        let.expr.location = rules->location;
+        if (auto w = kv.second["with"]) let.call->with = read_assignments(w, "with");
+        result_.file.lets.push_back(std::move(let));
+        continue;
+      }
       auto e = value_of(kv.second, fmt::format("let '{}'", kv.first.Scalar()), /*expression_by_default=*/true);
-      if (e) result_.file.lets.push_back(syntax::LetDecl{key_of(kv.first), std::move(*e)});
+      if (e) result_.file.lets.push_back(syntax::LetDecl{key_of(kv.first), std::move(*e), std::nullopt});
     }
   }
 

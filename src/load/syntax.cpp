@@ -41,7 +41,7 @@ std::optional<TypeSpec> parse_type(const std::string& text) {
 
 std::string describe(KindSet kinds) {
   static const std::pair<Kind, const char*> names[] = {
-      {kBool, "bool"}, {kInt, "int"}, {kFloat, "float"}, {kString, "string"}, {kList, "list"}, {kNull, "null"}};
+      {kBool, "bool"}, {kInt, "int"}, {kFloat, "float"}, {kString, "string"}, {kList, "list"}, {kRecord, "record"}, {kNull, "null"}};
   if (kinds == kAny) return "any value";
   std::string out;
   for (auto [kind, name] : names) {
@@ -61,6 +61,7 @@ const std::vector<BuiltinSignature>& builtin_signatures() {
       {Builtin::len, "len", 1, 1, kInt},
       {Builtin::min, "min", 1, SIZE_MAX, kInt | kFloat | kString},
       {Builtin::max, "max", 1, SIZE_MAX, kInt | kFloat | kString},
+      {Builtin::index_of, "index_of", 2, 2, kInt | kNull},
       {Builtin::pipeline_microbatches, "pipeline_microbatches", 2, 2, kInt},
   };
   return table;

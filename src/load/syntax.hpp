@@ -24,7 +24,8 @@ enum Kind : std::uint8_t {
   kFloat = 8,
   kString = 16,
   kList = 32,
-  kAny = 63,
+  kRecord = 64,  // the result of calling another rule set (a `let` with `call`)
+  kAny = 127,
 };
 using KindSet = std::uint8_t;
 
@@ -42,7 +43,7 @@ std::string describe(KindSet kinds);
 
 // ---- expressions ---------------------------------------------------------------------------
 
-enum class ExprKind : std::uint8_t { literal, list, name, unary, binary, conditional, call };
+enum class ExprKind : std::uint8_t { literal, list, name, unary, binary, conditional, call, member };
 
 enum class Op : std::uint8_t {
   negate, logical_not,                       // unary
@@ -58,7 +59,7 @@ struct Expr {
   Op op = Op::add;
   SourceLocation location;
   Value literal;            // kind == literal
-  std::string name;         // kind == name (fact) or call (builtin)
+  std::string name;         // kind == name (fact), call (builtin) or member (field name)
   std::vector<Expr> children;
 };
 
@@ -84,7 +85,7 @@ struct Located {
 
 /// The functions expressions may call. The evaluator implements them; the checker knows
 /// their arity and result kinds from this table.
-enum class Builtin : std::uint8_t { starts_with, ends_with, contains, lower, len, min, max, pipeline_microbatches };
+enum class Builtin : std::uint8_t { starts_with, ends_with, contains, lower, len, min, max, index_of, pipeline_microbatches };
 
 struct BuiltinSignature {
   Builtin id;
@@ -108,9 +109,27 @@ struct InputDecl {
   std::optional<Template> error;
 };
 
+struct Assignment {
+  Located<std::string> target;
+  Expr value;
+};
+
+/// `call: <rule set named in uses>` with `with: {input: value}`: evaluate another rule file.
+struct Call {
+  Located<std::string> rules;
+  std::vector<Assignment> with;
+};
+
 struct LetDecl {
   Located<std::string> name;
-  Expr expr;
+  Expr expr;                  // unused when `call` is set
+  std::optional<Call> call;   // the value is the called rule set's record
+};
+
+/// `uses: {name: file}`: another rule file whose record this one may compute.
+struct Use {
+  Located<std::string> name;
+  Located<std::string> file;
 };
 
 struct FieldDecl {
@@ -131,10 +150,6 @@ struct Matcher {
   std::string text;  // the operand as written, for explanations
 };
 
-struct Assignment {
-  Located<std::string> target;
-  Expr value;
-};
 
 struct Fallback {
   SourceLocation location;
@@ -161,6 +176,7 @@ struct Table {
 struct RuleFile {
   std::string file_name;
   Located<std::int64_t> version;
+  std::vector<Use> uses;
   std::vector<InputDecl> inputs;
   std::vector<LetDecl> lets;
   std::vector<FieldDecl> fields;
