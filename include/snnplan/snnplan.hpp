@@ -4,6 +4,7 @@
 
 #include "snnplan/diagnostic.hpp"
 #include "snnplan/explain.hpp"
+#include "snnplan/live_rule_set.hpp"
 #include "snnplan/microbatches.hpp"
 #include "snnplan/recommendation.hpp"
 #include "snnplan/rule_set.hpp"

@@ -17,6 +17,7 @@
 #include "messages.hpp"
 #include "render/render.hpp"
 #include "snnplan/explain.hpp"
+#include "snnplan/live_rule_set.hpp"
 #include "snnplan/microbatches.hpp"
 #include "snnplan/rule_set.hpp"
 #include "snnplan/version.hpp"
@@ -123,6 +124,7 @@ struct InputFlags {
   std::string format = "json";
   std::string batch;
   bool trace = false;
+  bool watch = false;
 
   void attach(CLI::App* command) {
     for (auto& f : flags) f.option = command->add_option(f.flag, f.value, f.help);
@@ -238,6 +240,27 @@ ExitCode recommend(const InputFlags& options, std::istream& in, std::ostream& ou
       if (f.option->count()) throw UsageError{messages::batch_with_flags(f.flag)};
     if (!options.extra_inputs.empty()) throw UsageError{messages::batch_with_flags("--input")};
     if (options.trace) throw UsageError{messages::batch_with_flags("--trace")};
+  }
+  if (options.watch) {
+    if (options.batch.empty()) throw UsageError{"--watch needs --batch (it re-reads the rule file between lines)"};
+    std::string path = options.rules;
+    if (const char* env = std::getenv("SNNPLAN_RULES"); path.empty() && env && *env) path = env;
+    if (path.empty()) throw UsageError{"--watch needs a rule file (--rules FILE or SNNPLAN_RULES)"};
+    std::optional<LiveRuleSet> live;
+    try {
+      live.emplace(path);
+    } catch (const LoadError& e) {
+      for (const Diagnostic& d : e.diagnostics()) err << format(d) << '\n';
+      return ExitCode::rules_unusable;
+    }
+    live->on_rejected([&err](const std::vector<Diagnostic>& diagnostics) {
+      err << "snnplan: rejected an edit of the rule file; the previous rules stay in use:\n";
+      for (const Diagnostic& d : diagnostics) err << format(d) << '\n';
+    });
+    if (options.batch == "-") return run_batch(in, out, err, *live, "<stdin>");
+    std::ifstream file(options.batch);
+    if (!file) throw UsageError{messages::cannot_open_batch(options.batch)};
+    return run_batch(file, out, err, *live, options.batch);
   }
   std::optional<RuleSet> rules = load_rules(options.rules, err);
   if (!rules) return ExitCode::rules_unusable;
@@ -383,6 +406,7 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
   recommend_cmd->add_option("--format", rec.format, "output format")->check(CLI::IsMember({"json", "yaml", "text"}));
   recommend_cmd->add_option("--batch", rec.batch, "JSON Lines file of inputs, or - for stdin; writes one JSON line per input");
   recommend_cmd->add_flag("--trace", rec.trace, "add the evaluation steps (as `explain` shows them) to the JSON output");
+  recommend_cmd->add_flag("--watch", rec.watch, "with --batch: re-read the rule file between lines when it changed");
 
   InputFlags why;
   why.format = "text";

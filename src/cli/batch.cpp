@@ -10,8 +10,10 @@
 
 namespace snnplan::cli {
 
-ExitCode run_batch(std::istream& in, std::ostream& out, std::ostream& err, const RuleSet& rules,
-                   const std::string& source_name) {
+namespace {
+
+ExitCode batch_loop(std::istream& in, std::ostream& out, std::ostream& err, const RuleSet* fixed, LiveRuleSet* live,
+                    const std::string& source_name) {
   ExitCode worst = ExitCode::ok;
   std::string line;
   std::string buffer;
@@ -22,8 +24,24 @@ ExitCode run_batch(std::istream& in, std::ostream& out, std::ostream& err, const
       buffer.clear();
     }
   };
-  while (std::getline(in, line)) {
+  auto next_line = [&]() -> bool {
+    // Before a read that may block, hand over what is done: a launcher talking to us
+    // through a pipe waits for each answer.
+    if (in.rdbuf()->in_avail() <= 0 && !buffer.empty()) {
+      out << buffer;
+      out.flush();
+      buffer.clear();
+    }
+    return static_cast<bool>(std::getline(in, line));
+  };
+  std::shared_ptr<const RuleSet> snapshot;
+  while (next_line()) {
     ++line_number;
+    if (live) {
+      live->reload_if_changed();
+      snapshot = live->current();
+    }
+    const RuleSet& rules = live ? *snapshot : *fixed;
     auto parsed = inputs_from_json_line(line, rules);
     std::string message;
     EvaluationErrorKind kind = EvaluationErrorKind::bad_input;
@@ -57,6 +75,18 @@ ExitCode run_batch(std::istream& in, std::ostream& out, std::ostream& err, const
   out << buffer;
   out.flush();
   return worst;
+}
+
+}  // namespace
+
+ExitCode run_batch(std::istream& in, std::ostream& out, std::ostream& err, const RuleSet& rules,
+                   const std::string& source_name) {
+  return batch_loop(in, out, err, &rules, nullptr, source_name);
+}
+
+ExitCode run_batch(std::istream& in, std::ostream& out, std::ostream& err, LiveRuleSet& rules,
+                   const std::string& source_name) {
+  return batch_loop(in, out, err, nullptr, &rules, source_name);
 }
 
 }  // namespace snnplan::cli
