@@ -1,0 +1,143 @@
+// The built-in rules against the reference's golden outputs, in-process and through the batch runner.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "cli/batch.hpp"
+#include "cli/json_inputs.hpp"
+#include "render/render.hpp"
+#include "snnplan/snnplan.hpp"
+
+namespace {
+
+struct GoldenCase {
+  std::size_t line_number = 0;
+  nlohmann::json input;
+  nlohmann::ordered_json expected;  // ordered: the reference's field order is part of the contract
+};
+
+std::vector<GoldenCase> golden_cases() {
+  std::ifstream in(std::string(SNNPLAN_TEST_DATA) + "/golden/recommend.jsonl");
+  REQUIRE(in.good());
+  std::vector<GoldenCase> cases;
+  std::string line;
+  std::size_t line_number = 0;
+  while (std::getline(in, line)) {
+    ++line_number;
+    if (line.empty()) continue;
+    const auto row = nlohmann::ordered_json::parse(line);
+    cases.push_back({line_number, nlohmann::json::parse(row.at("input").dump()), row.at("expected")});
+  }
+  return cases;
+}
+
+nlohmann::json unordered(const nlohmann::ordered_json& value) { return nlohmann::json::parse(value.dump()); }
+
+std::vector<std::string> keys_of(const nlohmann::ordered_json& object) {
+  std::vector<std::string> keys;
+  for (const auto& item : object.items()) keys.push_back(item.key());
+  return keys;
+}
+
+}  // namespace
+
+TEST_SUITE("golden") {
+  TEST_CASE("every golden recommendation matches the reference through RuleSet::builtin") {
+    const auto cases = golden_cases();
+    const snnplan::RuleSet& rules = snnplan::RuleSet::builtin();
+    std::size_t checked = 0;
+    std::size_t records = 0;
+    std::size_t errors = 0;
+    for (const GoldenCase& c : cases) {
+      CAPTURE(c.line_number);
+      const auto inputs = snnplan::cli::inputs_from_json(c.input, rules);
+      REQUIRE_MESSAGE(std::holds_alternative<snnplan::Inputs>(inputs),
+                      (std::holds_alternative<std::string>(inputs) ? std::get<std::string>(inputs) : ""));
+      const auto result = rules.evaluate(std::get<snnplan::Inputs>(inputs));
+      if (c.expected.contains("error")) {
+        REQUIRE_MESSAGE(!result.ok(), "expected the error " << c.expected.at("error").dump());
+        CHECK(result.error().kind == snnplan::EvaluationErrorKind::rule_error);
+        CHECK(result.error().message == c.expected.at("error").get<std::string>());
+        ++errors;
+      } else {
+        REQUIRE_MESSAGE(result.ok(), result.error().message);
+        const nlohmann::ordered_json got = snnplan::render::to_json(result.record());
+        CHECK(unordered(got) == unordered(c.expected));
+        CHECK(keys_of(got) == keys_of(c.expected));
+        ++records;
+      }
+      ++checked;
+    }
+    CHECK(checked == 4645);
+    CHECK(records == 3500);
+    CHECK(errors == 1145);
+  }
+
+  TEST_CASE("every golden recommendation matches the reference through the batch runner") {
+    const auto cases = golden_cases();
+    std::string input_text;
+    for (const GoldenCase& c : cases) input_text += c.input.dump() + "\n";
+    std::istringstream in(input_text);
+    std::ostringstream out;
+    std::ostringstream err;
+    const auto code = snnplan::cli::run_batch(in, out, err, snnplan::RuleSet::builtin(), "golden.jsonl");
+    // Golden errors are all the reference's ValueErrors: rule errors, exit code 1, nothing on stderr.
+    CHECK(code == snnplan::cli::ExitCode::rule_error);
+    CHECK(err.str().empty());
+
+    std::istringstream lines(out.str());
+    std::string line;
+    std::size_t checked = 0;
+    while (std::getline(lines, line)) {
+      REQUIRE(checked < cases.size());
+      const GoldenCase& c = cases[checked];
+      CAPTURE(c.line_number);
+      const auto got = nlohmann::ordered_json::parse(line);
+      CHECK(unordered(got) == unordered(c.expected));
+      CHECK(keys_of(got) == keys_of(c.expected));
+      ++checked;
+    }
+    CHECK(checked == 4645);
+  }
+
+  TEST_CASE("the typed recommend API agrees with the golden records") {
+    const auto cases = golden_cases();
+    std::size_t checked = 0;
+    for (const GoldenCase& c : cases) {
+      // Only cases that give every argument of the reference function explicitly.
+      if (!c.input.contains("backend") || !c.input.contains("fsdp2_available") ||
+          !c.input.contains("tensor_parallel_available") || !c.input.contains("pipelining_available") ||
+          !c.input.contains("zero_redundancy_optimizer_available"))
+        continue;
+      CAPTURE(c.line_number);
+      snnplan::RecommendOptions options;
+      options.backend = c.input.at("backend").get<std::string>();
+      options.zero_redundancy_optimizer_available = c.input.at("zero_redundancy_optimizer_available").get<bool>();
+      options.pipelining_available = c.input.at("pipelining_available").get<bool>();
+      options.fsdp2_available = c.input.at("fsdp2_available").get<bool>();
+      options.tensor_parallel_available = c.input.at("tensor_parallel_available").get<bool>();
+      const auto call = [&] {
+        return snnplan::recommend(c.input.at("model").get<std::string>(), c.input.at("world_size").get<std::int64_t>(),
+                                  c.input.at("prefer").get<std::string>(), c.input.at("batch_size").get<std::int64_t>(),
+                                  options);
+      };
+      if (c.expected.contains("error")) {
+        CHECK_THROWS_WITH_AS(call(), c.expected.at("error").get<std::string>().c_str(), snnplan::RuleError);
+      } else {
+        const snnplan::Recommendation rec = call();
+        CHECK(rec.mode == c.expected.at("mode").get<std::string>());
+        CHECK(rec.world_size == c.expected.at("world_size").get<std::int64_t>());
+        CHECK(rec.memopt_level == c.expected.at("memopt_level").get<std::int64_t>());
+        CHECK(rec.rationale == c.expected.at("rationale").get<std::vector<std::string>>());
+      }
+      ++checked;
+    }
+    CHECK(checked == 4445);
+  }
+}

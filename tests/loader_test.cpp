@@ -1,0 +1,335 @@
+// Loading and checking rule files: every problem is a positioned diagnostic.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "snnplan/snnplan.hpp"
+
+namespace {
+
+using snnplan::Diagnostic;
+using snnplan::LoadError;
+using snnplan::RuleSet;
+using snnplan::Severity;
+
+// The minimal valid rule file; tests edit one line of it.
+const std::string kBase = R"(snnplan: 1
+inputs:
+  x: {type: int}
+let:
+  y: "x * 2"
+record:
+  out: {type: int, default: 0}
+  why: {type: rationale}
+start: main
+tables:
+  main:
+    - name: only
+      set: {out: = y}
+      because: "x={x}"
+)";
+
+// kBase with the first occurrence of `from` replaced by `to` (which must be there).
+std::string edited(const std::string& from, const std::string& to) {
+  std::string text = kBase;
+  const auto at = text.find(from);
+  REQUIRE_MESSAGE(at != std::string::npos, "kBase does not contain: " << from);
+  text.replace(at, from.size(), to);
+  return text;
+}
+
+std::vector<Diagnostic> load_errors(const std::string& text) {
+  try {
+    (void)RuleSet::from_string(text, "test.yaml");
+  } catch (const LoadError& e) {
+    std::vector<Diagnostic> errors;
+    for (const Diagnostic& d : e.diagnostics())
+      if (d.severity == Severity::error) errors.push_back(d);
+    return errors;
+  }
+  FAIL("the rule file loaded without errors");
+  return {};
+}
+
+// The first error, formatted "test.yaml:line:column: error: message".
+std::string first_error(const std::string& text) {
+  const auto errors = load_errors(text);
+  REQUIRE_FALSE(errors.empty());
+  return snnplan::format(errors.front());
+}
+
+}  // namespace
+
+TEST_SUITE("loader") {
+  TEST_CASE("the minimal rule file loads and evaluates") {
+    const RuleSet rules = RuleSet::from_string(kBase, "test.yaml");
+    CHECK(rules.file_name() == "test.yaml");
+    CHECK(rules.warnings().empty());
+    REQUIRE(rules.inputs().size() == 1);
+    CHECK(rules.inputs()[0].name == "x");
+    CHECK(rules.inputs()[0].type == "int");
+    CHECK(rules.inputs()[0].required);
+    const auto result = rules.evaluate({{"x", 21}});
+    REQUIRE(result.ok());
+    CHECK(result.record().names() == std::vector<std::string>{"out", "why"});
+    CHECK(result.record().find("out")->as_int() == 42);
+    CHECK(*result.record().find("why") == snnplan::Value(snnplan::Value::List{"x=21"}));
+    CHECK(result.record().find("nope") == nullptr);
+  }
+
+  TEST_CASE("an unknown top-level key is reported with a did-you-mean suggestion") {
+    const auto errors = load_errors(edited("tables:", "tabels:"));
+    REQUIRE(errors.size() == 2);
+    CHECK(snnplan::format(errors[0]) ==
+          "test.yaml:10:1: error: unknown key 'tabels' in the rule file (did you mean 'tables'?)");
+    CHECK(errors[0].code == "unknown-key");
+    CHECK(snnplan::format(errors[1]) == "test.yaml:1:1: error: missing required key 'tables' in the rule file");
+  }
+
+  TEST_CASE("an unknown key far from every allowed key gets no suggestion") {
+    CHECK(first_error(edited("start: main", "start: main\ncolour: blue")) ==
+          "test.yaml:10:1: error: unknown key 'colour' in the rule file");
+  }
+
+  TEST_CASE("unknown keys inside inputs and rules name where they are") {
+    CHECK(first_error(edited("x: {type: int}", "x: {type: int, defualt: 3}")) ==
+          "test.yaml:3:18: error: unknown key 'defualt' in input 'x' (did you mean 'default'?)");
+    CHECK(first_error(edited("      set: {out: = y}", "      wen: {x: 1}\n      set: {out: = y}")) ==
+          "test.yaml:13:7: error: unknown key 'wen' in rule 'only' (did you mean 'when'?)");
+    CHECK(first_error(edited("      set: {out: = y}", "      when: {x: {gte: 1}}\n      set: {out: = y}")) ==
+          "test.yaml:13:18: error: unknown matcher 'gte' (expected eq, ne, lt, le, gt, ge, one_of, "
+          "not_one_of); did you mean 'gt'?");
+  }
+
+  TEST_CASE("a rule format version other than 1 is refused at the version number") {
+    CHECK(first_error(edited("snnplan: 1", "snnplan: 2")) ==
+          "test.yaml:1:10: error: unsupported rule format version 2 (this snnplan reads version 1)");
+    CHECK(first_error(edited("snnplan: 1", "snnplan: one")) ==
+          "test.yaml:1:10: error: unsupported rule format version one (this snnplan reads version 1)");
+  }
+
+  TEST_CASE("a rule file without the version key is refused") {
+    const auto errors = load_errors(edited("snnplan: 1\n", ""));
+    REQUIRE(errors.size() == 1);
+    CHECK(snnplan::format(errors[0]) ==
+          "test.yaml:1:1: error: missing required key 'snnplan' in the rule file (the format version, 1)");
+  }
+
+  TEST_CASE("a YAML syntax error is reported with its line and column") {
+    const auto errors = load_errors(edited("start: main", "start: main: x"));
+    REQUIRE(errors.size() == 1);
+    CHECK(snnplan::format(errors[0]) == "test.yaml:9:12: error: YAML syntax error: illegal map value");
+    CHECK(errors[0].code == "yaml-syntax");
+  }
+
+  TEST_CASE("a document that is not a mapping is refused") {
+    CHECK(first_error("- just\n- a list\n") ==
+          "test.yaml:1:1: error: a rule file must be a mapping with the keys snnplan, inputs, record, tables, ...");
+    CHECK(first_error("") ==
+          "test.yaml:1:1: error: a rule file must be a mapping with the keys snnplan, inputs, record, tables, ...");
+  }
+
+  TEST_CASE("values of the wrong YAML kind are refused with what was expected") {
+    CHECK(first_error(edited("x: {type: int}", "x: {type: string, lower: yes}")) ==
+          "test.yaml:3:28: error: lower must be true or false");
+    CHECK(first_error(edited("x: {type: int}", "x: [int]")) == "test.yaml:3:6: error: input 'x' must be a mapping");
+    CHECK(first_error(edited("start: main", "start: [main]")) == "test.yaml:9:8: error: start must be a string");
+    CHECK(first_error(edited("  main:\n", "  main: {}\n  other:\n")) ==
+          "test.yaml:11:9: error: table 'main' must be a list");
+  }
+
+  TEST_CASE("an unknown type name is refused with the list of types") {
+    CHECK(first_error(edited("x: {type: int}", "x: {type: integer}")) ==
+          "test.yaml:3:13: error: unknown type 'integer' (expected string, int, bool, float, list[int], "
+          "list[string], rationale; add '?' to allow null)");
+  }
+
+  TEST_CASE("missing required keys are reported at the mapping that lacks them") {
+    CHECK(first_error(edited("x: {type: int}", "x: {default: 3}")) ==
+          "test.yaml:3:6: error: missing required key 'type' in input 'x'");
+    CHECK(first_error(edited("    - name: only\n", "    - set: {out: 1}\n")) ==
+          "test.yaml:12:7: error: missing required key 'name' in a rule");
+    CHECK(first_error(edited("start: main\n", "")) == "test.yaml:1:1: error: missing required key 'start' in the rule file");
+    CHECK(first_error(edited("  out: {type: int, default: 0}", "  out: {type: int}")) ==
+          "test.yaml:7:3: error: missing required key 'default' in record field 'out' (or give it an init)");
+  }
+
+  TEST_CASE("a rule without any outcome or with two outcomes is refused") {
+    CHECK(first_error(edited("      set: {out: = y}\n      because: \"x={x}\"\n", "      when: {x: 1}\n")) ==
+          "test.yaml:12:13: error: rule 'only' does nothing: give it set, because, error, next or fallback");
+    CHECK(first_error(edited("      because: \"x={x}\"\n", "      error: boom\n      next: main\n")) ==
+          "test.yaml:12:7: error: rule 'only' may have only one of error, next and fallback");
+  }
+
+  TEST_CASE("a duplicate YAML key is refused at its second occurrence") {
+    CHECK(first_error(edited("  x: {type: int}\n", "  x: {type: int}\n  x: {type: int}\n")) ==
+          "test.yaml:4:3: error: duplicate key 'x'");
+  }
+
+  TEST_CASE("an unknown fact is reported with a suggestion wherever it is used") {
+    CHECK(first_error(edited("because: \"x={x}\"", "because: \"x={xx}\"")) ==
+          "test.yaml:14:20: error: unknown fact 'xx' (did you mean 'x'?)");
+    CHECK(first_error(edited("y: \"x * 2\"", "y: \"z * 2\"")) ==
+          "test.yaml:5:7: error: unknown fact 'z' (did you mean 'x'?)");
+    CHECK(first_error(edited("      set: {out: = y}", "      when: {zz: 1}\n      set: {out: = y}")) ==
+          "test.yaml:13:14: error: unknown fact 'zz'");
+  }
+
+  TEST_CASE("an unknown record field is reported with a suggestion") {
+    CHECK(first_error(edited("set: {out: = y}", "set: {outt: = y}")) ==
+          "test.yaml:13:13: error: unknown record field 'outt' (did you mean 'out'?)");
+  }
+
+  TEST_CASE("setting the rationale field directly is refused") {
+    CHECK(first_error(edited("set: {out: = y}", "set: {out: = y, why: []}")) ==
+          "test.yaml:13:23: error: 'why' collects rationale lines; use `because` instead of setting it");
+  }
+
+  TEST_CASE("an unknown table is reported for start, next and fallback") {
+    CHECK(first_error(edited("start: main", "start: mian")) == "test.yaml:9:8: error: unknown table 'mian'");
+    CHECK(first_error(edited("      because: \"x={x}\"", "      next: other")) ==
+          "test.yaml:14:13: error: unknown table 'other'");
+    CHECK(first_error(edited("      because: \"x={x}\"", "      fallback: {table: mains}")) ==
+          "test.yaml:14:25: error: unknown table 'mains' (did you mean 'main'?)");
+  }
+
+  TEST_CASE("an unknown builtin is reported at the call") {
+    CHECK(first_error(edited("y: \"x * 2\"", "y: \"twice(x)\"")) == "test.yaml:5:7: error: unknown builtin 'twice'");
+  }
+
+  TEST_CASE("a duplicate rule name is refused and names the first declaration") {
+    const std::string text = kBase + "  other:\n    - name: only\n      set: {out: 1}\n";
+    CHECK(first_error(text) == "test.yaml:16:13: error: duplicate rule name 'only' (first declared at test.yaml:12:13)");
+  }
+
+  TEST_CASE("a derived value may not reuse the name of an input") {
+    CHECK(first_error(edited("  y: \"x * 2\"", "  y: \"x * 2\"\n  x: \"3\"")) ==
+          "test.yaml:6:3: error: duplicate name 'x' (first declared at test.yaml:3:3)");
+  }
+
+  TEST_CASE("a let cycle is refused with the path of the cycle") {
+    CHECK(first_error(edited("  y: \"x * 2\"", "  a: \"b + 1\"\n  b: \"a + 1\"\n  y: \"x * 2\"")) ==
+          "test.yaml:5:3: error: derived values depend on each other in a cycle: a -> b -> a");
+    CHECK(first_error(edited("  y: \"x * 2\"", "  a: \"b + 1\"\n  b: \"c + 1\"\n  c: \"a\"\n  y: \"x * 2\"")) ==
+          "test.yaml:5:3: error: derived values depend on each other in a cycle: a -> b -> c -> a");
+    CHECK(first_error(edited("  y: \"x * 2\"", "  y: \"y + x\"")) ==
+          "test.yaml:5:3: error: derived values depend on each other in a cycle: y -> y");
+  }
+
+  TEST_CASE("tables that call each other in a cycle are refused") {
+    const std::string text = R"(snnplan: 1
+inputs:
+  x: {type: int}
+record:
+  out: {type: int, default: 0}
+start: a
+tables:
+  a:
+    - name: to-b
+      next: b
+  b:
+    - name: to-a
+      when: {x: 1}
+      next: a
+    - name: done
+      set: {out: 1}
+)";
+    CHECK(first_error(text) ==
+          "test.yaml:8:3: error: tables call each other in a cycle, which could loop forever: a -> b -> a");
+
+    const std::string self = R"(snnplan: 1
+inputs:
+  x: {type: int}
+record:
+  out: {type: int, default: 0}
+start: a
+tables:
+  a:
+    - name: again
+      when: {x: 1}
+      fallback: {table: a, with: {x: 2}}
+    - name: done
+      set: {out: 1}
+)";
+    CHECK(first_error(self) ==
+          "test.yaml:8:3: error: tables call each other in a cycle, which could loop forever: a -> a");
+  }
+
+  TEST_CASE("comparing a string with an int is a type error") {
+    CHECK(first_error(edited("y: \"x * 2\"", "y: \"x == 'a' ? 1 : 2\"")) ==
+          "test.yaml:5:7: error: cannot compare int with string using '=='");
+    CHECK(first_error(edited("      set: {out: = y}", "      when: {x: abc}\n      set: {out: = y}")) ==
+          "test.yaml:13:17: error: cannot compare int with string using 'eq'");
+    CHECK(first_error(edited("      set: {out: = y}", "      when: {x: {gt: abc}}\n      set: {out: = y}")) ==
+          "test.yaml:13:22: error: cannot compare int with string using 'gt'");
+    CHECK(first_error(edited("      set: {out: = y}", "      when: {x: [1, two]}\n      set: {out: = y}")) ==
+          "test.yaml:13:21: error: cannot compare int with string using 'one_of'");
+  }
+
+  TEST_CASE("assigning a value of the wrong type to a field or input is a type error") {
+    CHECK(first_error(edited("set: {out: = y}", "set: {out: hello}")) ==
+          "test.yaml:13:18: error: record field 'out' must be int, but it is string");
+    CHECK(first_error(edited("x: {type: int}", "x: {type: int, default: abc}")) ==
+          "test.yaml:3:27: error: the default of input 'x' must be int, but it is string");
+    CHECK(first_error(edited("y: \"x * 2\"", "y: \"x + 'a'\"")) ==
+          "test.yaml:5:7: error: cannot apply '+' to int and string");
+    CHECK(first_error(edited("y: \"x * 2\"", "y: \"!x\"")) ==
+          "test.yaml:5:7: error: the operand of '!' must be bool, but it is int");
+    CHECK(first_error(edited("y: \"x * 2\"", "y: \"x ? 1 : 2\"")) ==
+          "test.yaml:5:7: error: the condition of '?:' must be bool, but it is int");
+  }
+
+  TEST_CASE("every error of a file is reported in one LoadError, sorted by position within a stage") {
+    const std::string text = edited("because: \"x={x}\"", "because: \"{a} {b}\"");
+    try {
+      (void)RuleSet::from_string(text, "test.yaml");
+      FAIL("expected a LoadError");
+    } catch (const LoadError& e) {
+      REQUIRE(e.diagnostics().size() == 2);
+      CHECK(snnplan::format(e.diagnostics()[0]) == "test.yaml:14:18: error: unknown fact 'a' (did you mean 'x'?)");
+      CHECK(snnplan::format(e.diagnostics()[1]) == "test.yaml:14:22: error: unknown fact 'b' (did you mean 'x'?)");
+      CHECK(std::string(e.what()) == "test.yaml:14:18: unknown fact 'a' (did you mean 'x'?)");
+    }
+  }
+
+  TEST_CASE("warnings do not prevent loading and are kept on the rule set") {
+    const RuleSet rules = RuleSet::from_string(edited("set: {out: = y}", "set: {out: 1}"), "test.yaml");
+    REQUIRE(rules.warnings().size() == 1);
+    CHECK(snnplan::format(rules.warnings()[0]) == "test.yaml:5:3: warning: derived value 'y' is never used");
+    CHECK(rules.warnings()[0].code == "unused");
+  }
+
+  TEST_CASE("a rule after a catch-all rule is reported as unreachable") {
+    const RuleSet rules =
+        RuleSet::from_string(kBase + "    - name: never\n      set: {out: 1}\n", "test.yaml");
+    REQUIRE(rules.warnings().size() == 1);
+    CHECK(snnplan::format(rules.warnings()[0]) ==
+          "test.yaml:15:13: warning: rule 'never' follows a catch-all rule in table 'main' and can never fire "
+          "(rule 'only' above matches every input)");
+  }
+
+  TEST_CASE("a missing rule file is a LoadError that names the path") {
+    try {
+      (void)RuleSet::from_file("/nonexistent/dir/rules.yaml");
+      FAIL("expected a LoadError");
+    } catch (const LoadError& e) {
+      REQUIRE(e.diagnostics().size() == 1);
+      CHECK(e.diagnostics()[0].message ==
+            "cannot read rule file '/nonexistent/dir/rules.yaml': no such file or not readable");
+      CHECK_FALSE(e.diagnostics()[0].location.known());
+      CHECK(snnplan::format(e.diagnostics()[0]) ==
+            "/nonexistent/dir/rules.yaml: error: cannot read rule file '/nonexistent/dir/rules.yaml': no such file "
+            "or not readable");
+    }
+  }
+
+  TEST_CASE("format_with_source shows the offending line with a caret under the column") {
+    const std::string text = edited("start: main", "start: mian");
+    const auto errors = load_errors(text);
+    REQUIRE_FALSE(errors.empty());
+    CHECK(snnplan::format_with_source(errors[0], text) ==
+          "test.yaml:9:8: error: unknown table 'mian'\n  start: mian\n         ^");
+  }
+}
