@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -144,6 +145,78 @@ inline std::string batch_with_flags(std::string_view flag) {
   return fmt::format("{} cannot be combined with --batch (batch inputs come from the JSON lines)", flag);
 }
 inline std::string cannot_open_batch(std::string_view path) { return fmt::format("cannot open batch file '{}'", path); }
+
+// ---- plan: topology, feature set, `snnplan plan` ---------------------------------------------
+// (The plan's own refusals -- unknown objective or mode, pp, no TP candidates -- are data in
+// rules/snn_plan.yaml.)
+inline std::string topology_world_size(std::string_view got) {
+  return fmt::format("topology world_size must be a positive integer, got {}", got);
+}
+inline std::string topology_no_dimensions() { return "topology must have at least one dimension, e.g. dp=4,tp=2"; }
+/// `position` counts from 1.
+inline std::string topology_empty_name(std::size_t position) {
+  return fmt::format("topology dimension {} has an empty name", position);
+}
+inline std::string topology_size(std::string_view name, std::string_view got) {
+  return fmt::format("topology dimension '{}' must have a positive integer size, got {}", name, got);
+}
+inline std::string topology_duplicate(std::string_view name) {
+  return fmt::format("topology dimension '{}' is given more than once", name);
+}
+/// `sizes` reads "dp=4 x tp=2".
+inline std::string topology_product(std::string_view sizes, std::string_view product, std::int64_t world_size) {
+  return fmt::format("topology sizes {} multiply to {}, but world_size is {}", sizes, product, world_size);
+}
+inline std::string topology_too_large(std::string_view sizes) {
+  return fmt::format("topology sizes {} multiply to more than a 64-bit integer holds", sizes);
+}
+inline std::string topology_syntax(std::string_view text, std::string_view why) {
+  return fmt::format("cannot parse topology '{}': {} (expected NAME=SIZE,NAME=SIZE,..., e.g. dp=4,tp=2)", text, why);
+}
+inline std::string topology_entry_empty(std::size_t position) { return fmt::format("entry {} is empty", position); }
+inline std::string topology_entry_no_equals(std::string_view entry) { return fmt::format("entry '{}' has no '='", entry); }
+inline std::string topology_entry_no_name(std::string_view entry) {
+  return fmt::format("entry '{}' has no dimension name", entry);
+}
+inline std::string topology_entry_no_size(std::string_view name) { return fmt::format("dimension '{}' has no size", name); }
+inline std::string topology_entry_not_integer(std::string_view name, std::string_view size) {
+  return fmt::format("the size of dimension '{}' is not an integer: '{}'", name, size);
+}
+inline std::string topology_entry_too_large(std::string_view name, std::string_view size) {
+  return fmt::format("the size of dimension '{}' does not fit in a 64-bit integer: '{}'", name, size);
+}
+inline std::string topology_entry_duplicate(std::string_view name) {
+  return fmt::format("dimension '{}' is given more than once", name);
+}
+inline std::string unknown_feature(std::string_view name, std::string_view suggestion) {
+  const std::string base = fmt::format("unknown feature '{}' (the features are allow_experimental_conv_tp, "
+                                       "allow_experimental_spikformer_tp, allow_pipeline, allow_zero_optimizer)", name);
+  if (suggestion.empty()) return base;
+  return fmt::format("{}; did you mean '{}'?", base, suggestion);
+}
+inline std::string feature_assignment(std::string_view text) {
+  return fmt::format("--feature: expected NAME=true|false, got '{}'", text);
+}
+inline std::string feature_not_bool(std::string_view name, std::string_view got) {
+  return fmt::format("feature '{}' must be true or false, got {}", name, got);
+}
+inline std::string flag_not_yes_no(std::string_view flag, std::string_view text) {
+  return fmt::format("{}: expected yes or no, got '{}'", flag, text);
+}
+inline std::string flag_empty_item(std::string_view flag, std::string_view text) {
+  return fmt::format("{}: empty name in '{}' (expected NAME,NAME,...)", flag, text);
+}
+inline std::string plan_flag_required(std::string_view flag) {
+  return fmt::format("{} is required (or give --batch FILE with one JSON object per line)", flag);
+}
+inline std::string batch_empty_line() { return "empty line (expected a JSON object)"; }
+inline std::string batch_not_json(std::string_view what) { return fmt::format("not valid JSON: {}", what); }
+inline std::string batch_line_not_object(std::string_view got) {
+  return fmt::format("a batch line must be a JSON object, got {}", got);
+}
+inline std::string batch_duplicate_key(std::string_view key) {
+  return fmt::format("duplicate key '{}' in a JSON object", key);
+}
 }  // namespace snnplan::messages
 
 namespace snnplan::messages {

@@ -6,6 +6,7 @@
 #include "snnplan/explain.hpp"
 #include "snnplan/live_rule_set.hpp"
 #include "snnplan/microbatches.hpp"
+#include "snnplan/plan.hpp"
 #include "snnplan/recommendation.hpp"
 #include "snnplan/rule_set.hpp"
 #include "snnplan/source_location.hpp"

@@ -15,10 +15,12 @@
 #include "cli/rule_tests.hpp"
 #include "render/dot.hpp"
 #include "messages.hpp"
+#include "plan/plan_io.hpp"
 #include "render/render.hpp"
 #include "snnplan/explain.hpp"
 #include "snnplan/live_rule_set.hpp"
 #include "snnplan/microbatches.hpp"
+#include "snnplan/plan.hpp"
 #include "snnplan/rule_set.hpp"
 #include "snnplan/version.hpp"
 
@@ -393,6 +395,165 @@ ExitCode graph(const std::string& rules_path, const std::string& only, std::ostr
   return ExitCode::ok;
 }
 
+// `snnplan plan`: the full distributed plan (rules/snn_plan.yaml) for one input given by
+// flags, or for each line of a JSON Lines file (--batch).
+struct PlanFlags {
+  std::string objective, topology, world_size, batch_size, backend, model_family, mode, tp_roots, tp_candidates;
+  std::vector<std::string> features;
+  std::vector<std::string> notes;
+  std::vector<CLI::Option*> input_options;  // refused together with --batch
+  std::string rules;
+  std::string format = "json";
+  std::string batch;
+
+  void attach(CLI::App* command) {
+    auto input = [&](const char* flag, std::string& value, const char* help) {
+      input_options.push_back(command->add_option(flag, value, help));
+    };
+    input("--objective", objective, "speed, memory or capacity (case-insensitive)");
+    input("--topology", topology, "mesh dimensions and sizes, e.g. dp=4,tp=2");
+    input("--world-size", world_size, "number of ranks (default: the product of the topology sizes)");
+    input("--batch-size", batch_size, "global batch size");
+    input("--model-family", model_family, "model family, e.g. cifar10dvs_vgg (default: generic)");
+    input("--backend", backend, "compiler backend (default: inductor)");
+    input("--mode", mode, "mode override: none, dp, tp, fsdp2 or fsdp2_tp (default: the recommended mode)");
+    input("--tp-roots", tp_roots, "tensor-parallel root module names, comma-separated");
+    input("--tp-candidates", tp_candidates, "yes|no: whether the model has tensor-parallel candidate layers (default: yes)");
+    input_options.push_back(command->add_option("--feature", features, "NAME=true|false for a feature-set flag (repeatable)"));
+    input_options.push_back(command->add_option("--note", notes, "analysis note to carry into the plan (repeatable)"));
+    command->add_option("--rules", rules, "plan rule file (default: the built-in rules/snn_plan.yaml)");
+    command->add_option("--format", format, "output format")->check(CLI::IsMember({"json", "yaml", "text"}));
+    command->add_option("--batch", batch, "JSON Lines file of inputs, or - for stdin; writes one JSON line per input");
+  }
+};
+
+// yes/no (and true/false), any case.
+bool parse_yes_no(const std::string& flag, const std::string& text) {
+  std::string lowered;
+  for (char c : text) lowered += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  if (lowered == "yes" || lowered == "true") return true;
+  if (lowered == "no" || lowered == "false") return false;
+  throw UsageError{messages::flag_not_yes_no(flag, text)};
+}
+
+// The plan rules chosen by --rules, else the built-in ones; diagnostics printed as load_rules does.
+std::optional<RuleSet> load_plan_rules(const std::string& path, std::ostream& err) {
+  try {
+    if (path.empty()) return plan_rules();
+    return RuleSet::from_file(path);
+  } catch (const LoadError& e) {
+    for (const Diagnostic& d : e.diagnostics()) err << format(d) << '\n';
+    return std::nullopt;
+  }
+}
+
+plan_io::Request plan_request(const PlanFlags& f) {
+  auto given = [&](const char* flag) {
+    for (const CLI::Option* option : f.input_options)
+      if (option->check_lname(std::string(flag).substr(2))) return option->count() > 0;
+    return false;
+  };
+  for (const char* flag : {"--objective", "--topology", "--batch-size"})
+    if (!given(flag)) throw UsageError{messages::plan_flag_required(flag)};
+  PlanOptions options;
+  if (given("--backend")) options.backend = parse_string("--backend", f.backend);
+  if (given("--model-family")) options.model_family = parse_string("--model-family", f.model_family);
+  if (given("--mode")) options.mode = parse_string("--mode", f.mode);
+  if (given("--tp-candidates")) options.tensor_parallel_candidates = parse_yes_no("--tp-candidates", f.tp_candidates);
+  if (given("--tp-roots")) {
+    std::vector<std::string> roots;
+    for (std::size_t begin = 0; !f.tp_roots.empty() && begin <= f.tp_roots.size();) {
+      const std::size_t comma = std::min(f.tp_roots.find(',', begin), f.tp_roots.size());
+      roots.push_back(parse_string("--tp-roots", f.tp_roots.substr(begin, comma - begin)));
+      if (roots.back().empty()) throw UsageError{messages::flag_empty_item("--tp-roots", f.tp_roots)};
+      begin = comma + 1;
+    }
+    options.tensor_parallel_roots = std::move(roots);
+  }
+  for (const std::string& assignment : f.features) {
+    const auto eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0) throw UsageError{messages::feature_assignment(assignment)};
+    const std::string name = assignment.substr(0, eq);
+    try {
+      options.features.set(name, parse_bool("--feature " + name, assignment.substr(eq + 1)));
+    } catch (const InputError& e) {
+      throw UsageError{e.what()};
+    }
+  }
+  for (const std::string& note : f.notes) options.notes.push_back(parse_string("--note", note));
+  std::optional<std::int64_t> world_size;
+  if (given("--world-size")) world_size = parse_int("--world-size", f.world_size);
+  const std::int64_t batch_size = parse_int("--batch-size", f.batch_size);
+  try {
+    return plan_io::Request{parse_string("--objective", f.objective), Topology::parse(parse_string("--topology", f.topology), world_size),
+                            batch_size, std::move(options)};
+  } catch (const InputError& e) {
+    throw UsageError{e.what()};
+  }
+}
+
+ExitCode plan_batch(std::istream& in, std::ostream& out, std::ostream& err, const RuleSet& rules, const std::string& source_name) {
+  ExitCode worst = ExitCode::ok;
+  std::string line;
+  std::size_t line_number = 0;
+  while (std::getline(in, line)) {
+    ++line_number;
+    auto request = plan_io::request_from_json_line(line);
+    std::string message;
+    if (auto* r = std::get_if<plan_io::Request>(&request)) {
+      try {
+        out << render::json_line(plan_io::to_json(plan(r->objective, r->topology, r->batch_size, r->options, rules))) << '\n';
+        continue;
+      } catch (const RuleError& e) {
+        out << render::json_line({{"error", e.what()}}) << '\n';
+        worst = worse(worst, ExitCode::rule_error);
+        continue;
+      } catch (const InputError& e) {
+        message = e.what();
+      }
+    } else {
+      message = std::get<std::string>(request);
+    }
+    // As in recommend --batch: a bad line is marked in the output and reported on stderr.
+    out << render::json_line({{"error", message}, {"line", line_number}}) << '\n';
+    err << fmt::format("{}:{}: error: {}\n", source_name, line_number, message);
+    worst = worse(worst, ExitCode::bad_input);
+  }
+  out.flush();
+  return worst;
+}
+
+ExitCode plan_command(const PlanFlags& f, std::istream& in, std::ostream& out, std::ostream& err) {
+  if (!f.batch.empty()) {
+    for (const CLI::Option* option : f.input_options)
+      if (option->count()) throw UsageError{messages::batch_with_flags(option->get_name())};
+  }
+  // Flags are checked before the rules are loaded, as for recommend.
+  std::optional<plan_io::Request> request;
+  if (f.batch.empty()) request = plan_request(f);
+  std::optional<RuleSet> rules = load_plan_rules(f.rules, err);
+  if (!rules) return ExitCode::rules_unusable;
+  if (!f.batch.empty()) {
+    if (f.batch == "-") return plan_batch(in, out, err, *rules, "<stdin>");
+    std::ifstream file(f.batch);
+    if (!file) throw UsageError{messages::cannot_open_batch(f.batch)};
+    return plan_batch(file, out, err, *rules, f.batch);
+  }
+  try {
+    const Plan result = plan(request->objective, request->topology, request->batch_size, request->options, *rules);
+    if (f.format == "yaml") out << plan_io::to_yaml(result);
+    else if (f.format == "text") out << plan_io::to_text(result);
+    else out << plan_io::to_json(result).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
+    return ExitCode::ok;
+  } catch (const RuleError& e) {
+    err << "error: " << e.what() << '\n';
+    return ExitCode::rule_error;
+  } catch (const InputError& e) {
+    err << "error: " << e.what() << '\n';
+    return ExitCode::bad_input;
+  }
+}
+
 }  // namespace
 
 int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
@@ -446,6 +607,10 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
   graph_cmd->add_option("--rules", graph_rules, "rule file (default: $SNNPLAN_RULES, else the built-in table)");
   graph_cmd->add_option("--only", graph_only, "which part to draw")->check(CLI::IsMember({"all", "tables", "values"}));
 
+  PlanFlags plan_flags;
+  CLI::App* plan_cmd = app.add_subcommand("plan", "The full distributed plan (mode, mesh, optimizer) for a topology (flags) or many (--batch).");
+  plan_flags.attach(plan_cmd);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -471,6 +636,7 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
     if (check_cmd->parsed()) return as_int(check(check_files, strict, check_format, out));
     if (test_cmd->parsed()) return as_int(test(test_rules, test_files, show_coverage, min_coverage, out, err));
     if (graph_cmd->parsed()) return as_int(graph(graph_rules, graph_only, out, err));
+    if (plan_cmd->parsed()) return as_int(plan_command(plan_flags, in, out, err));
   } catch (const UsageError& e) {
     err << "error: " << e.message << '\n';
     return as_int(ExitCode::bad_input);

@@ -1,0 +1,138 @@
+// snnplan::plan(): the plan rules (rules/snn_plan.yaml) evaluated and read back as a Plan.
+// Every decision is in the rule file; this file only converts values both ways.
+
+#include <fmt/format.h>
+
+#include "snnplan/plan.hpp"
+
+namespace snnplan {
+namespace {
+
+const Value& field(const Record& record, const char* name) {
+  const Value* v = record.find(name);
+  if (!v) throw InputError(fmt::format("the plan record has no field '{}'", name));
+  return *v;
+}
+
+[[noreturn]] void wrong_type(const char* name, const char* expected) {
+  throw InputError(fmt::format("plan record field '{}' is not {}", name, expected));
+}
+
+std::string text(const Record& r, const char* name) {
+  const Value& v = field(r, name);
+  if (!v.is_string()) wrong_type(name, "a string");
+  return v.as_string();
+}
+
+std::int64_t integer(const Record& r, const char* name) {
+  const Value& v = field(r, name);
+  if (!v.is_int()) wrong_type(name, "an int");
+  return v.as_int();
+}
+
+bool boolean(const Record& r, const char* name) {
+  const Value& v = field(r, name);
+  if (!v.is_bool()) wrong_type(name, "a bool");
+  return v.as_bool();
+}
+
+std::optional<std::int64_t> optional_integer(const Record& r, const char* name) {
+  const Value& v = field(r, name);
+  if (v.is_null()) return std::nullopt;
+  if (!v.is_int()) wrong_type(name, "an int or null");
+  return v.as_int();
+}
+
+std::optional<std::vector<std::int64_t>> optional_ints(const Record& r, const char* name) {
+  const Value& v = field(r, name);
+  if (v.is_null()) return std::nullopt;
+  if (!v.is_list()) wrong_type(name, "a list of ints or null");
+  std::vector<std::int64_t> out;
+  for (const Value& item : v.as_list()) {
+    if (!item.is_int()) wrong_type(name, "a list of ints or null");
+    out.push_back(item.as_int());
+  }
+  return out;
+}
+
+std::vector<std::string> strings(const Record& r, const char* name) {
+  const Value& v = field(r, name);
+  if (!v.is_list()) wrong_type(name, "a list of strings");
+  std::vector<std::string> out;
+  for (const Value& item : v.as_list()) {
+    if (!item.is_string()) wrong_type(name, "a list of strings");
+    out.push_back(item.as_string());
+  }
+  return out;
+}
+
+Value string_list(const std::vector<std::string>& items) {
+  Value::List list(items.begin(), items.end());
+  return Value(std::move(list));
+}
+
+}  // namespace
+
+const RuleSet& plan_rules() {
+  // Built on first use; thread-safe by the rules for function-local statics. The plan rules'
+  // `uses: snn_distributed.yaml` resolves to the built-in recommendation rules.
+  static const RuleSet rules = RuleSet::from_string(*RuleSet::builtin_text("snn_plan.yaml"), "rules/snn_plan.yaml");
+  return rules;
+}
+
+Inputs plan_inputs(const std::string& objective, const Topology& topology, std::int64_t batch_size,
+                   const PlanOptions& options) {
+  Value::List shape;
+  for (std::int64_t size : topology.mesh_shape()) shape.emplace_back(size);
+  return {
+      {"objective", objective},
+      {"world_size", topology.world_size()},
+      {"dims", string_list(topology.ordered_dim_names())},
+      {"topology_mesh_shape", Value(std::move(shape))},
+      {"backend", options.backend},
+      {"batch_size", batch_size},
+      {"model_family", options.model_family},
+      {"mode", options.mode ? Value(*options.mode) : Value()},
+      {"allow_zero_optimizer", options.features.allow_zero_optimizer},
+      {"tp_candidates", options.tensor_parallel_candidates},
+      {"notes", string_list(options.notes)},
+  };
+}
+
+Plan to_plan(const Record& r, const Topology& topology, const PlanOptions& options) {
+  // Braced initialisation evaluates in order, so a missing field is reported in record order.
+  return Plan{
+      .mode = text(r, "mode"),
+      .objective = text(r, "objective"),
+      .topology = topology,
+      .model_family = text(r, "model_family"),
+      .backend = text(r, "backend"),
+      .batch_size = integer(r, "batch_size"),
+      .optimizer_strategy = text(r, "optimizer_strategy"),
+      .memopt_level = integer(r, "memopt_level"),
+      .rationale = strings(r, "rationale"),
+      .notes = strings(r, "notes"),
+      .tensor_parallel_roots = options.tensor_parallel_roots,
+      .mesh_shape = optional_ints(r, "mesh_shape"),
+      .tp_mesh_dim = integer(r, "tp_mesh_dim"),
+      .dp_mesh_dim = optional_integer(r, "dp_mesh_dim"),
+      .pp_microbatches = optional_integer(r, "pp_microbatches"),
+      .pp_schedule = text(r, "pp_schedule"),
+      .pp_virtual_stages = integer(r, "pp_virtual_stages"),
+      .pp_layout = optional_ints(r, "pp_layout"),
+      .pp_delay_wgrad = boolean(r, "pp_delay_wgrad"),
+      .experimental_features = options.features,
+  };
+}
+
+Plan plan(const std::string& objective, const Topology& topology, std::int64_t batch_size, const PlanOptions& options,
+          const RuleSet& rules) {
+  EvaluationResult result = rules.evaluate(plan_inputs(objective, topology, batch_size, options));
+  if (!result.ok()) {
+    if (result.error().kind == EvaluationErrorKind::rule_error) throw RuleError(result.error().message);
+    throw InputError(result.error().message);
+  }
+  return to_plan(result.record(), topology, options);
+}
+
+}  // namespace snnplan

@@ -1,0 +1,732 @@
+// The plan stage (issue 4): Topology, FeatureSet, snnplan::plan() over rules/snn_plan.yaml,
+// and `snnplan plan` with flags and --batch.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "cli/app.hpp"
+#include "plan/plan_io.hpp"
+#include "snnplan/snnplan.hpp"
+
+namespace {
+
+using snnplan::FeatureSet;
+using snnplan::InputError;
+using snnplan::Plan;
+using snnplan::PlanOptions;
+using snnplan::RuleError;
+using snnplan::Topology;
+using snnplan::Value;
+using json = nlohmann::ordered_json;
+
+struct CliRun {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+CliRun run_cli(const std::vector<std::string>& args, const std::string& stdin_text = "") {
+  std::vector<const char*> argv{"snnplan"};
+  for (const std::string& arg : args) argv.push_back(arg.c_str());
+  std::istringstream in(stdin_text);
+  std::ostringstream out;
+  std::ostringstream err;
+  CliRun run;
+  run.code = snnplan::cli::run(static_cast<int>(argv.size()), argv.data(), in, out, err);
+  run.out = out.str();
+  run.err = err.str();
+  return run;
+}
+
+// A file in a per-process temporary directory, removed at the end of the test.
+class TempFile {
+ public:
+  TempFile(const std::string& name, const std::string& text)
+      : path_(std::filesystem::temp_directory_path() / ("snnplan_plan_test_" + std::to_string(::getpid())) / name) {
+    std::filesystem::create_directories(path_.parent_path());
+    std::ofstream(path_, std::ios::binary) << text;
+  }
+  ~TempFile() {
+    std::error_code ignored;
+    std::filesystem::remove(path_, ignored);
+    std::filesystem::remove(path_.parent_path(), ignored);
+  }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  [[nodiscard]] std::string path() const { return path_.string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// The message InputError carries for `make()`, or "" when nothing is thrown.
+template <typename F>
+std::string input_error(F make) {
+  try {
+    make();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+template <typename F>
+std::string rule_error(F make) {
+  try {
+    make();
+  } catch (const RuleError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string topology_error(const std::string& text) {
+  return input_error([&] { (void)Topology::parse(text); });
+}
+
+std::string values_error(const std::vector<std::pair<std::string, Value>>& dims, const Value& world_size = Value()) {
+  return input_error([&] { (void)Topology::from_values(dims, world_size); });
+}
+
+struct GoldenPlan {
+  std::size_t line_number = 0;
+  json input;
+  json expected;
+};
+
+std::vector<GoldenPlan> golden_plans() {
+  std::ifstream in(std::string(SNNPLAN_TEST_DATA) + "/plan/plan.jsonl");
+  REQUIRE(in.good());
+  std::vector<GoldenPlan> cases;
+  std::string line;
+  std::size_t line_number = 0;
+  while (std::getline(in, line)) {
+    ++line_number;
+    if (line.empty()) continue;
+    const json row = json::parse(line);
+    cases.push_back({line_number, row.at("input"), row.at("expected")});
+  }
+  return cases;
+}
+
+std::vector<std::string> keys_of(const json& object) {
+  std::vector<std::string> keys;
+  for (const auto& item : object.items()) keys.push_back(item.key());
+  return keys;
+}
+
+const std::vector<std::string> kPlanFields = {
+    "mode",        "objective",      "topology",         "model_family",    "backend",           "batch_size",
+    "optimizer_strategy", "memopt_level", "rationale",   "notes",           "tensor_parallel_roots", "mesh_shape",
+    "tp_mesh_dim", "dp_mesh_dim",    "pp_microbatches",  "pp_schedule",     "pp_virtual_stages", "pp_layout",
+    "pp_delay_wgrad", "experimental_features"};
+
+const std::vector<std::string> kMemory8 = {"plan", "--objective", "memory", "--topology", "dp=4,tp=2", "--batch-size", "64",
+                                           "--model-family", "cifar10dvs_vgg"};
+
+PlanOptions with_mode(std::string mode) {
+  PlanOptions options;
+  options.mode = std::move(mode);
+  return options;
+}
+
+std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) lines.push_back(line);
+  return lines;
+}
+
+const char* const kPipelineRefusal =
+    "Unsupported mode='pp' for this plan: pipeline plans need the dedicated pipeline path, which partitions the model into stages.";
+const char* const kZeroNote = "ZeRO optimizer sharding was disabled by the feature set (allow_zero_optimizer=false).";
+
+}  // namespace
+
+TEST_SUITE("plan") {
+  // ---- Topology ------------------------------------------------------------------------------
+
+  TEST_CASE("a topology string keeps its order and its world size is the product of the sizes") {
+    const Topology t = Topology::parse("tp=2,dp=4");
+    CHECK(t.world_size() == 8);
+    REQUIRE(t.dims().size() == 2);
+    CHECK(t.dims()[0] == Topology::Dimension{"tp", 2});
+    CHECK(t.dims()[1] == Topology::Dimension{"dp", 4});
+    CHECK(t.to_string() == "tp=2,dp=4");
+    CHECK(Topology::parse(t.to_string()) == t);
+    CHECK(t.size_of("dp") == 4);
+    CHECK_FALSE(t.size_of("pp").has_value());
+  }
+
+  TEST_CASE("the mesh lists dp, tp, pp and vpp first, then the other dimensions in the order given") {
+    const Topology t = Topology::parse(" ep = 2 , vpp=3, x=1, pp=5, tp=7, dp=11 ");
+    CHECK(t.ordered_dim_names() == std::vector<std::string>{"dp", "tp", "pp", "vpp", "ep", "x"});
+    CHECK(t.mesh_shape() == std::vector<std::int64_t>{11, 7, 5, 3, 2, 1});
+    CHECK(Topology::parse("z=2,a=3").ordered_dim_names() == std::vector<std::string>{"z", "a"});
+    CHECK(Topology::parse("pp=2,dp=3").mesh_shape() == std::vector<std::int64_t>{3, 2});
+  }
+
+  TEST_CASE("a world size that matches the sizes is accepted and one that does not is refused") {
+    CHECK(Topology::parse("dp=4,tp=2", 8).world_size() == 8);
+    CHECK(topology_error("dp=4,tp=2") == "");
+    CHECK(input_error([] { (void)Topology::parse("dp=4,tp=2", 16); }) ==
+          "topology sizes dp=4 x tp=2 multiply to 8, but world_size is 16");
+  }
+
+  TEST_CASE("every topology validation rule has its own message naming the dimension") {
+    using D = Topology::Dimension;
+    auto make = [](std::vector<D> dims, std::optional<std::int64_t> world = std::nullopt) {
+      return input_error([&] { (void)Topology(std::move(dims), world); });
+    };
+    CHECK(make({{"dp", 4}}, 0) == "topology world_size must be a positive integer, got 0");
+    CHECK(make({{"dp", 4}}, -4) == "topology world_size must be a positive integer, got -4");
+    CHECK(make({}) == "topology must have at least one dimension, e.g. dp=4,tp=2");
+    CHECK(make({{"dp", 4}, {"", 2}}) == "topology dimension 2 has an empty name");
+    CHECK(make({{"dp", 4}, {"tp", 0}}) == "topology dimension 'tp' must have a positive integer size, got 0");
+    CHECK(make({{"dp", -2}}) == "topology dimension 'dp' must have a positive integer size, got -2");
+    CHECK(make({{"dp", 4}, {"dp", 2}}) == "topology dimension 'dp' is given more than once");
+    CHECK(make({{"dp", 4}, {"tp", 2}}, 6) == "topology sizes dp=4 x tp=2 multiply to 8, but world_size is 6");
+    CHECK(make({{"dp", std::int64_t{1} << 32}, {"tp", std::int64_t{1} << 31}}) ==
+          "topology sizes dp=4294967296 x tp=2147483648 multiply to more than a 64-bit integer holds");
+    CHECK(make({{"dp", std::int64_t{1} << 32}, {"tp", std::int64_t{1} << 30}}) == "");
+  }
+
+  TEST_CASE("sizes from JSON may be whole-number floats but not fractions, booleans or strings") {
+    CHECK(Topology::from_values({{"dp", 4.0}, {"tp", 2}}) == Topology::parse("dp=4,tp=2"));
+    CHECK(Topology::from_values({{"dp", 4}}, 4.0).world_size() == 4);
+    CHECK(values_error({{"dp", 4.5}}) == "topology dimension 'dp' must have a positive integer size, got 4.5");
+    CHECK(values_error({{"dp", true}}) == "topology dimension 'dp' must have a positive integer size, got true");
+    CHECK(values_error({{"tp", false}}) == "topology dimension 'tp' must have a positive integer size, got false");
+    CHECK(values_error({{"dp", "4"}}) == "topology dimension 'dp' must have a positive integer size, got the string '4'");
+    CHECK(values_error({{"dp", Value()}}) == "topology dimension 'dp' must have a positive integer size, got null");
+    CHECK(values_error({{"dp", Value(Value::List{Value(4)})}}) ==
+          "topology dimension 'dp' must have a positive integer size, got a list");
+    CHECK(values_error({{"dp", 0.0}}) == "topology dimension 'dp' must have a positive integer size, got 0");
+    CHECK(values_error({{"dp", 1e300}}) == "topology dimension 'dp' must have a positive integer size, got 1e+300");
+    CHECK(values_error({{"dp", 4}}, true) == "topology world_size must be a positive integer, got true");
+    CHECK(values_error({{"dp", 4}}, 4.5) == "topology world_size must be a positive integer, got 4.5");
+    CHECK(values_error({{"dp", 4}}, 0) == "topology world_size must be a positive integer, got 0");
+    CHECK(values_error({{"dp", 4}}, "4") == "topology world_size must be a positive integer, got the string '4'");
+    CHECK(values_error({}) == "topology must have at least one dimension, e.g. dp=4,tp=2");
+    CHECK(values_error({{"dp", 4}, {"", 4.5}}) == "topology dimension 2 has an empty name");
+    CHECK(values_error({{"dp", 4}}, 8) == "topology sizes dp=4 multiply to 4, but world_size is 8");
+  }
+
+  TEST_CASE("a bad topology string gets a parse error that says what is wrong") {
+    const std::string tail = " (expected NAME=SIZE,NAME=SIZE,..., e.g. dp=4,tp=2)";
+    CHECK(topology_error("dp=") == "cannot parse topology 'dp=': dimension 'dp' has no size" + tail);
+    CHECK(topology_error("dp=4,,tp=2") == "cannot parse topology 'dp=4,,tp=2': entry 2 is empty" + tail);
+    CHECK(topology_error("dp=4,") == "cannot parse topology 'dp=4,': entry 2 is empty" + tail);
+    CHECK(topology_error("dp=x") == "cannot parse topology 'dp=x': the size of dimension 'dp' is not an integer: 'x'" + tail);
+    CHECK(topology_error("dp=4.5") ==
+          "cannot parse topology 'dp=4.5': the size of dimension 'dp' is not an integer: '4.5'" + tail);
+    CHECK(topology_error("dp=4,dp=2") == "cannot parse topology 'dp=4,dp=2': dimension 'dp' is given more than once" + tail);
+    CHECK(topology_error("dp") == "cannot parse topology 'dp': entry 'dp' has no '='" + tail);
+    CHECK(topology_error("=4") == "cannot parse topology '=4': entry '=4' has no dimension name" + tail);
+    CHECK(topology_error("dp=99999999999999999999") ==
+          "cannot parse topology 'dp=99999999999999999999': the size of dimension 'dp' does not fit in a 64-bit integer: "
+          "'99999999999999999999'" + tail);
+    CHECK(topology_error("") == "topology must have at least one dimension, e.g. dp=4,tp=2");
+    CHECK(topology_error("dp=0") == "topology dimension 'dp' must have a positive integer size, got 0");
+    CHECK(topology_error("dp=-1") == "topology dimension 'dp' must have a positive integer size, got -1");
+  }
+
+  // ---- FeatureSet ----------------------------------------------------------------------------
+
+  TEST_CASE("the feature set has the reference defaults and refuses unknown flag names") {
+    FeatureSet features;
+    CHECK_FALSE(features.allow_experimental_conv_tp);
+    CHECK_FALSE(features.allow_experimental_spikformer_tp);
+    CHECK(features.allow_pipeline);
+    CHECK(features.allow_zero_optimizer);
+    CHECK(FeatureSet::names() == std::vector<std::string>{"allow_experimental_conv_tp", "allow_experimental_spikformer_tp",
+                                                          "allow_pipeline", "allow_zero_optimizer"});
+    features.set("allow_zero_optimizer", false);
+    CHECK_FALSE(features.get("allow_zero_optimizer"));
+    features.set("allow_experimental_conv_tp", true);
+    CHECK(features.allow_experimental_conv_tp);
+    CHECK(input_error([&] { features.set("allow_zero", true); }) ==
+          "unknown feature 'allow_zero' (the features are allow_experimental_conv_tp, allow_experimental_spikformer_tp, "
+          "allow_pipeline, allow_zero_optimizer)");
+    CHECK(input_error([&] { (void)features.get("allow_pipline"); }) ==
+          "unknown feature 'allow_pipline' (the features are allow_experimental_conv_tp, allow_experimental_spikformer_tp, "
+          "allow_pipeline, allow_zero_optimizer); did you mean 'allow_pipeline'?");
+  }
+
+  // ---- snnplan::plan() -----------------------------------------------------------------------
+
+  TEST_CASE("the built-in plan rules are embedded and load without warnings") {
+    REQUIRE(snnplan::RuleSet::builtin_text("snn_plan.yaml").has_value());
+    CHECK(snnplan::plan_rules().file_name() == "rules/snn_plan.yaml");
+    for (const snnplan::Diagnostic& d : snnplan::plan_rules().warnings()) {
+      CAPTURE(snnplan::format(d));
+      CHECK(d.severity == snnplan::Severity::note);  // the table analysis may add notes, never warnings
+    }
+  }
+
+  TEST_CASE("every golden plan matches through snnplan::plan") {
+    const auto cases = golden_plans();
+    CHECK(cases.size() == 28);
+    std::size_t plans = 0;
+    std::size_t errors = 0;
+    for (const GoldenPlan& c : cases) {
+      CAPTURE(c.line_number);
+      auto request = snnplan::plan_io::request_from_json(c.input);
+      REQUIRE(std::holds_alternative<snnplan::plan_io::Request>(request));
+      const auto& r = std::get<snnplan::plan_io::Request>(request);
+      if (c.expected.contains("error")) {
+        CHECK(rule_error([&] { (void)snnplan::plan(r.objective, r.topology, r.batch_size, r.options); }) ==
+              c.expected.at("error").get<std::string>());
+        ++errors;
+        continue;
+      }
+      const Plan p = snnplan::plan(r.objective, r.topology, r.batch_size, r.options);
+      const json got = snnplan::plan_io::to_json(p);
+      CHECK(got.dump() == c.expected.dump());
+      ++plans;
+    }
+    CHECK(plans == 20);
+    CHECK(errors == 8);
+  }
+
+  TEST_CASE("a plan has the 20 fields of SNNDistributedPlan in the reference order") {
+    const Plan p = snnplan::plan("memory", Topology::parse("dp=4,tp=2"), 64);
+    const json j = snnplan::plan_io::to_json(p);
+    CHECK(keys_of(j) == kPlanFields);
+    CHECK(keys_of(j.at("topology")) == std::vector<std::string>{"world_size", "dims", "mesh_shape"});
+    CHECK(keys_of(j.at("experimental_features")) == FeatureSet::names());
+  }
+
+  TEST_CASE("step 1: the recommendation gets the topology's world size and no pipelining") {
+    const Plan p = snnplan::plan("capacity", Topology::parse("dp=2,tp=2"), 64, [] { PlanOptions o; o.backend = "eager"; return o; }());
+    CHECK(p.mode == "fsdp2_tp");
+    CHECK(p.backend == "eager");
+    CHECK(p.model_family == "generic");
+    CHECK(p.rationale == std::vector<std::string>{
+                             "prefer='capacity' with model='generic', world_size=4, backend='eager'.",
+                             "Pipeline APIs are unavailable, so capacity preference falls back to the strongest memory-oriented strategy.",
+                             "Combine FSDP2 and TP to shard both parameters and activations, and enable memopt level 1 for the "
+                             "strongest memory reduction."});
+    CHECK_FALSE(p.pp_microbatches.has_value());
+    CHECK(p.pp_schedule == "1f1b");
+    CHECK(p.pp_virtual_stages == 1);
+    CHECK_FALSE(p.pp_layout.has_value());
+    CHECK_FALSE(p.pp_delay_wgrad);
+  }
+
+  TEST_CASE("step 2: each mode is reachable by recommendation or by override") {
+    const Topology t = Topology::parse("dp=4,tp=2");
+    CHECK(snnplan::plan("memory", t, 64).mode == "fsdp2_tp");
+    CHECK(snnplan::plan("speed", t, 64).mode == "dp");
+    CHECK(snnplan::plan("memory", Topology::parse("tp=2"), 64).mode == "tp");
+    CHECK(snnplan::plan("speed", Topology::parse("dp=1"), 64).mode == "none");
+    for (const char* mode : {"none", "dp", "tp", "fsdp2", "fsdp2_tp"}) {
+      CAPTURE(mode);
+      CHECK(snnplan::plan("speed", t, 64, with_mode(mode)).mode == mode);
+    }
+    CHECK(snnplan::plan("speed", t, 64, with_mode("FSDP2_TP")).mode == "fsdp2_tp");
+  }
+
+  TEST_CASE("step 2: a pp override is refused for the pipeline path and others list the valid modes") {
+    const Topology t = Topology::parse("pp=4");
+    CHECK(rule_error([&] { (void)snnplan::plan("capacity", t, 64, with_mode("pp")); }) == kPipelineRefusal);
+    CHECK(rule_error([&] { (void)snnplan::plan("capacity", t, 64, with_mode("Pp")); }) == kPipelineRefusal);
+    CHECK(rule_error([&] { (void)snnplan::plan("speed", t, 64, with_mode("zero3")); }) ==
+          "Unsupported mode='zero3'. Expected one of ('none', 'dp', 'tp', 'fsdp2', 'fsdp2_tp').");
+  }
+
+  TEST_CASE("step 3: tensor parallelism without candidate layers is an error, other modes are not") {
+    const Topology t = Topology::parse("dp=4,tp=2");
+    PlanOptions none_found;
+    none_found.tensor_parallel_candidates = false;
+    CHECK(rule_error([&] { (void)snnplan::plan("memory", t, 64, none_found); }) ==
+          "mode='fsdp2_tp' needs tensor-parallel candidate layers, but the model has none.");
+    PlanOptions tp = none_found;
+    tp.mode = "tp";
+    CHECK(rule_error([&] { (void)snnplan::plan("speed", t, 64, tp); }) ==
+          "mode='tp' needs tensor-parallel candidate layers, but the model has none.");
+    CHECK(snnplan::plan("speed", t, 64, none_found).mode == "dp");
+  }
+
+  TEST_CASE("step 4: dp takes the recommended sharding unless the feature set disallows ZeRO, which adds a note") {
+    const Topology t = Topology::parse("dp=8");
+    CHECK(snnplan::plan("speed", t, 64).optimizer_strategy == "zero");
+    CHECK(snnplan::plan("speed", t, 64).notes.empty());
+    PlanOptions options;
+    options.notes = {"analysed 12 layers"};
+    options.features.allow_zero_optimizer = false;
+    const Plan p = snnplan::plan("speed", t, 64, options);
+    CHECK(p.optimizer_strategy == "none");
+    CHECK(p.notes == std::vector<std::string>{"analysed 12 layers", kZeroNote});
+    CHECK_FALSE(p.experimental_features.allow_zero_optimizer);
+    // No note when the mode is not dp.
+    options.mode = "fsdp2";
+    CHECK(snnplan::plan("speed", t, 64, options).notes == std::vector<std::string>{"analysed 12 layers"});
+    CHECK(snnplan::plan("memory", Topology::parse("dp=4,tp=2"), 64, with_mode("tp")).optimizer_strategy == "none");
+  }
+
+  TEST_CASE("step 5: each mesh-shape branch") {
+    const Topology odd = Topology::parse("ep=2,tp=2,dp=2");
+    // none, tp, fsdp2, fsdp2_tp: the topology's mesh.
+    for (const char* mode : {"none", "tp", "fsdp2", "fsdp2_tp"}) {
+      CAPTURE(mode);
+      CHECK(snnplan::plan("memory", odd, 64, with_mode(mode)).mesh_shape == std::vector<std::int64_t>{2, 2, 2});
+    }
+    // dp: the recommendation's mesh when it has one ...
+    CHECK(snnplan::plan("memory", odd, 64, with_mode("dp")).mesh_shape == std::vector<std::int64_t>{4, 2});
+    // ... else the topology's.
+    CHECK(snnplan::plan("speed", odd, 64).mesh_shape == std::vector<std::int64_t>{2, 2, 2});
+  }
+
+  TEST_CASE("step 6: tp and dp mesh dims are positions in the ordered dimension names") {
+    const Plan p = snnplan::plan("speed", Topology::parse("x=1,tp=2,dp=4"), 64);
+    CHECK(p.tp_mesh_dim == 1);
+    CHECK(p.dp_mesh_dim == 0);
+    const Plan no_dp = snnplan::plan("memory", Topology::parse("ep=2,tp=2"), 64);
+    CHECK(no_dp.tp_mesh_dim == 0);
+    CHECK_FALSE(no_dp.dp_mesh_dim.has_value());
+    const Plan no_tp = snnplan::plan("speed", Topology::parse("pp=2,dp=4"), 64);
+    CHECK(no_tp.tp_mesh_dim == 0);
+    CHECK(no_tp.dp_mesh_dim == 0);
+    CHECK(snnplan::plan("speed", Topology::parse("ep=2,pp=2"), 64).tp_mesh_dim == 0);
+  }
+
+  TEST_CASE("step 7: memopt, rationale and pipeline fields come from the recommendation; the rest from the caller") {
+    PlanOptions options;
+    options.model_family = "cifar10dvs_vgg";
+    options.tensor_parallel_roots = std::vector<std::string>{"a", "b"};
+    options.features.allow_experimental_spikformer_tp = true;
+    const Plan p = snnplan::plan("Memory", Topology::parse("dp=4,tp=2"), 32, options);
+    CHECK(p.objective == "memory");
+    CHECK(p.model_family == "cifar10dvs_vgg");
+    CHECK(p.batch_size == 32);
+    CHECK(p.memopt_level == 1);
+    CHECK(p.topology == Topology::parse("dp=4,tp=2"));
+    CHECK(p.tensor_parallel_roots == std::vector<std::string>{"a", "b"});
+    CHECK(p.experimental_features.allow_experimental_spikformer_tp);
+    CHECK(p.rationale.size() == 2);
+    CHECK(p.rationale[0] == "prefer='memory' with model='cifar10dvs_vgg', world_size=8, backend='inductor'.");
+    CHECK_FALSE(snnplan::plan("speed", Topology::parse("dp=2"), 8).tensor_parallel_roots.has_value());
+  }
+
+  TEST_CASE("an unknown objective reads exactly like the prefer error") {
+    CHECK(rule_error([] { (void)snnplan::plan("fast", Topology::parse("dp=4"), 64); }) ==
+          "Unsupported objective='fast'. Expected one of ('speed', 'memory', 'capacity').");
+  }
+
+  TEST_CASE("plan policy changes with the rule file, without recompiling") {
+    std::string text(*snnplan::RuleSet::builtin_text("snn_plan.yaml"));
+    const std::string note = "ZeRO optimizer sharding was disabled by the feature set (allow_zero_optimizer=false).";
+    const auto at = text.find(note);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, note.size(), "no ZeRO here");
+    const snnplan::RuleSet custom = snnplan::RuleSet::from_string(text, "custom_plan.yaml");
+    PlanOptions options;
+    options.features.allow_zero_optimizer = false;
+    CHECK(snnplan::plan("speed", Topology::parse("dp=8"), 64, options, custom).notes == std::vector<std::string>{"no ZeRO here"});
+  }
+
+  TEST_CASE("rules that do not take plan inputs or make a plan record give an InputError") {
+    CHECK(input_error([] { (void)snnplan::plan("speed", Topology::parse("dp=8"), 64, {}, snnplan::RuleSet::builtin()); })
+              .find("unknown input") != std::string::npos);
+    const snnplan::RuleSet partial = snnplan::RuleSet::from_string(R"(snnplan: 1
+inputs:
+  objective: {type: string}
+  world_size: {type: int}
+  dims: {type: "list[string]"}
+  topology_mesh_shape: {type: "list[int]"}
+  backend: {type: string}
+  batch_size: {type: int}
+  model_family: {type: string}
+  mode: {type: "string?", default: null}
+  allow_zero_optimizer: {type: bool}
+  tp_candidates: {type: bool}
+  notes: {type: "list[string]"}
+record:
+  mode: {type: string, init: = objective}
+start: main
+tables:
+  main:
+    - name: only
+      set: {mode: = backend}
+)");
+    CHECK(input_error([&] { (void)snnplan::plan("speed", Topology::parse("dp=8"), 64, {}, partial); }) ==
+          "the plan record has no field 'objective'");
+  }
+
+  TEST_CASE("plan_inputs passes the ordered dimension names and the mesh shape") {
+    const snnplan::Inputs inputs = snnplan::plan_inputs("speed", Topology::parse("tp=2,dp=4"), 64);
+    auto find = [&](const char* name) {
+      for (const auto& [key, value] : inputs)
+        if (key == name) return value;
+      FAIL("no input ", name);
+      return Value();
+    };
+    CHECK(find("world_size") == Value(8));
+    CHECK(find("dims") == Value(Value::List{Value("dp"), Value("tp")}));
+    CHECK(find("topology_mesh_shape") == Value(Value::List{Value(4), Value(2)}));
+    CHECK(find("mode").is_null());
+    CHECK(find("tp_candidates") == Value(true));
+    CHECK(find("model_family") == Value("generic"));
+  }
+
+  // ---- snnplan plan (flags) -------------------------------------------------------------------
+
+  TEST_CASE("plan prints the plan as JSON with the topology nested and exits 0") {
+    const CliRun run = run_cli(with(kMemory8, {"--tp-roots", "features,classifier"}));
+    CHECK(run.code == 0);
+    CHECK(run.err.empty());
+    const json j = json::parse(run.out);
+    CHECK(keys_of(j) == kPlanFields);
+    CHECK(j.at("mode") == "fsdp2_tp");
+    CHECK(j.at("topology").dump() == R"({"world_size":8,"dims":{"dp":4,"tp":2},"mesh_shape":[4,2]})");
+    CHECK(j.at("tensor_parallel_roots").dump() == R"(["features","classifier"])");
+    CHECK(j.at("dp_mesh_dim") == 0);
+    CHECK(j.at("pp_layout").is_null());
+    CHECK(j.at("experimental_features").dump() ==
+          R"({"allow_experimental_conv_tp":false,"allow_experimental_spikformer_tp":false,"allow_pipeline":true,"allow_zero_optimizer":true})");
+    CHECK(run.out.back() == '\n');
+  }
+
+  TEST_CASE("plan renders yaml and text on request") {
+    const CliRun yaml = run_cli(with(kMemory8, {"--format", "yaml"}));
+    CHECK(yaml.code == 0);
+    CHECK(yaml.out.find("mode: fsdp2_tp\n") != std::string::npos);
+    CHECK(yaml.out.find("topology:\n  world_size: 8\n  dims:\n    dp: 4\n    tp: 2\n  mesh_shape: [4, 2]\n") != std::string::npos);
+    CHECK(yaml.out.find("tensor_parallel_roots: ~\n") != std::string::npos);
+    CHECK(yaml.out.find("notes: []\n") != std::string::npos);
+
+    const CliRun text = run_cli(with(kMemory8, {"--format", "text"}));
+    CHECK(text.code == 0);
+    CHECK(text.out.find("mode                   fsdp2_tp\n") != std::string::npos);
+    CHECK(text.out.find("topology               dp=4,tp=2 (world_size 8, mesh_shape [4, 2])\n") != std::string::npos);
+    CHECK(text.out.find("rationale:\n  - prefer='memory' with model='cifar10dvs_vgg', world_size=8, backend='inductor'.\n") !=
+          std::string::npos);
+
+    CHECK(run_cli(with(kMemory8, {"--format", "xml"})).code == 2);
+  }
+
+  TEST_CASE("plan flags reach every step: mode, candidates, features, notes, world size") {
+    const CliRun dp = run_cli({"plan", "--objective", "speed", "--topology", "dp=8", "--batch-size", "64", "--feature",
+                               "allow_zero_optimizer=false", "--feature", "allow_pipeline=FALSE", "--note", "first",
+                               "--world-size", "8", "--backend", "eager", "--mode", "DP"});
+    REQUIRE(dp.code == 0);
+    const json j = json::parse(dp.out);
+    CHECK(j.at("optimizer_strategy") == "none");
+    CHECK(j.at("backend") == "eager");
+    CHECK(j.at("notes").dump() == json::array({"first", kZeroNote}).dump());
+    CHECK(j.at("experimental_features").at("allow_pipeline") == false);
+
+    const CliRun fsdp2 = run_cli(with(kMemory8, {"--mode", "fsdp2", "--tp-candidates", "no"}));
+    CHECK(fsdp2.code == 0);
+    CHECK(json::parse(fsdp2.out).at("mode") == "fsdp2");
+    const CliRun yes = run_cli(with(kMemory8, {"--tp-candidates", "YES"}));
+    CHECK(yes.code == 0);
+    CHECK(json::parse(run_cli(with(kMemory8, {"--tp-roots", ""})).out).at("tensor_parallel_roots").dump() == "[]");
+  }
+
+  TEST_CASE("plan exits 1 with the rule file's message when the rules refuse") {
+    const CliRun pp = run_cli(with(kMemory8, {"--mode", "pp"}));
+    CHECK(pp.code == 1);
+    CHECK(pp.out.empty());
+    CHECK(pp.err == std::string("error: ") + kPipelineRefusal + "\n");
+
+    const CliRun bogus = run_cli(with(kMemory8, {"--mode", "bogus"}));
+    CHECK(bogus.code == 1);
+    CHECK(bogus.err == "error: Unsupported mode='bogus'. Expected one of ('none', 'dp', 'tp', 'fsdp2', 'fsdp2_tp').\n");
+
+    const CliRun no_tp = run_cli(with(kMemory8, {"--tp-candidates", "no"}));
+    CHECK(no_tp.code == 1);
+    CHECK(no_tp.err == "error: mode='fsdp2_tp' needs tensor-parallel candidate layers, but the model has none.\n");
+
+    const CliRun fast = run_cli({"plan", "--objective", "fast", "--topology", "dp=4", "--batch-size", "64"});
+    CHECK(fast.code == 1);
+    CHECK(fast.err == "error: Unsupported objective='fast'. Expected one of ('speed', 'memory', 'capacity').\n");
+  }
+
+  TEST_CASE("plan exits 2 for bad flags with a message naming the flag or dimension") {
+    auto err_of = [](const std::vector<std::string>& args) {
+      const CliRun run = run_cli(args);
+      CHECK(run.code == 2);
+      CHECK(run.out.empty());
+      return run.err;
+    };
+    CHECK(err_of({"plan", "--topology", "dp=4", "--batch-size", "64"}) ==
+          "error: --objective is required (or give --batch FILE with one JSON object per line)\n");
+    CHECK(err_of({"plan", "--objective", "speed", "--batch-size", "64"}) ==
+          "error: --topology is required (or give --batch FILE with one JSON object per line)\n");
+    CHECK(err_of({"plan", "--objective", "speed", "--topology", "dp=4"}) ==
+          "error: --batch-size is required (or give --batch FILE with one JSON object per line)\n");
+    CHECK(err_of({"plan", "--objective", "speed", "--topology", "dp=4,,tp=2", "--batch-size", "64"}) ==
+          "error: cannot parse topology 'dp=4,,tp=2': entry 2 is empty (expected NAME=SIZE,NAME=SIZE,..., e.g. dp=4,tp=2)\n");
+    CHECK(err_of({"plan", "--objective", "speed", "--topology", "dp=0", "--batch-size", "64"}) ==
+          "error: topology dimension 'dp' must have a positive integer size, got 0\n");
+    CHECK(err_of({"plan", "--objective", "speed", "--topology", "dp=4", "--world-size", "8", "--batch-size", "64"}) ==
+          "error: topology sizes dp=4 multiply to 4, but world_size is 8\n");
+    CHECK(err_of({"plan", "--objective", "speed", "--topology", "dp=4", "--batch-size", "6x"}) ==
+          "error: --batch-size: expected an integer, got '6x'\n");
+    CHECK(err_of(with(kMemory8, {"--tp-candidates", "maybe"})) == "error: --tp-candidates: expected yes or no, got 'maybe'\n");
+    CHECK(err_of(with(kMemory8, {"--feature", "allow_zero_optimzer=false"})) ==
+          "error: unknown feature 'allow_zero_optimzer' (the features are allow_experimental_conv_tp, "
+          "allow_experimental_spikformer_tp, allow_pipeline, allow_zero_optimizer); did you mean 'allow_zero_optimizer'?\n");
+    CHECK(err_of(with(kMemory8, {"--feature", "allow_zero_optimizer"})) ==
+          "error: --feature: expected NAME=true|false, got 'allow_zero_optimizer'\n");
+    CHECK(err_of(with(kMemory8, {"--feature", "allow_zero_optimizer=off"})) ==
+          "error: --feature allow_zero_optimizer: expected true or false, got 'off'\n");
+    CHECK(err_of(with(kMemory8, {"--tp-roots", "a,,b"})) == "error: --tp-roots: empty name in 'a,,b' (expected NAME,NAME,...)\n");
+  }
+
+  TEST_CASE("plan exits 3 when the plan rule file is unusable, and uses a good one") {
+    const TempFile broken("broken_plan.yaml", "snnplan: 1\ninputs: {x: {type: int}}\n");
+    const CliRun bad = run_cli(with(kMemory8, {"--rules", broken.path()}));
+    CHECK(bad.code == 3);
+    CHECK_FALSE(bad.err.empty());
+    CHECK(bad.out.empty());
+
+    std::string text(*snnplan::RuleSet::builtin_text("snn_plan.yaml"));
+    text.replace(text.find("    - name: data-parallel-sharding"), 0,
+                 "    - name: operators-prefer-zero-off\n      when: {chosen_mode: dp}\n      next: mesh\n");
+    const TempFile custom("custom_plan.yaml", text);
+    const CliRun good = run_cli({"plan", "--objective", "speed", "--topology", "dp=8", "--batch-size", "64", "--rules", custom.path()});
+    CHECK(good.code == 0);
+    CHECK(json::parse(good.out).at("optimizer_strategy") == "none");
+  }
+
+  // ---- snnplan plan --batch -------------------------------------------------------------------
+
+  TEST_CASE("every golden plan matches through plan --batch") {
+    const auto cases = golden_plans();
+    std::string input;
+    for (const GoldenPlan& c : cases) input += c.input.dump() + "\n";
+    const CliRun run = run_cli({"plan", "--batch", "-"}, input);
+    CHECK(run.code == 1);  // the golden file holds rule errors but no bad lines
+    CHECK(run.err.empty());
+    const auto lines = lines_of(run.out);
+    REQUIRE(lines.size() == cases.size());
+    for (std::size_t k = 0; k < cases.size(); ++k) {
+      CAPTURE(cases[k].line_number);
+      CHECK(lines[k] == cases[k].expected.dump());
+    }
+  }
+
+  TEST_CASE("plan --batch marks a bad line with its number, reports it on stderr and goes on") {
+    const std::string input =
+        R"({"objective": "speed", "topology": {"dp": 4}, "batch_size": 64})" "\n"
+        R"({"objective": "speed", "topology": {"dp": 4.5}, "batch_size": 64})" "\n"
+        R"({"objective": "speed", "topology": {"dp": 8}, "batch_size": 64, "mode": "pp"})" "\n"
+        "{not json\n"
+        R"({"objective": "speed", "topology": {"tp": 2, "dp": 4}, "batch_size": 64})" "\n";
+    const CliRun run = run_cli({"plan", "--batch", "-"}, input);
+    CHECK(run.code == 2);
+    const auto lines = lines_of(run.out);
+    REQUIRE(lines.size() == 5);
+    CHECK(json::parse(lines[0]).at("mode") == "dp");
+    CHECK(lines[1] == R"({"error":"topology dimension 'dp' must have a positive integer size, got 4.5","line":2})");
+    CHECK(lines[2] == json{{"error", kPipelineRefusal}}.dump());
+    CHECK(json::parse(lines[3]).at("line") == 4);
+    CHECK(json::parse(lines[4]).at("topology").dump() == R"({"world_size":8,"dims":{"tp":2,"dp":4},"mesh_shape":[4,2]})");
+    const auto errors = lines_of(run.err);
+    REQUIRE(errors.size() == 2);
+    CHECK(errors[0] == "<stdin>:2: error: topology dimension 'dp' must have a positive integer size, got 4.5");
+    CHECK(errors[1].rfind("<stdin>:4: error: not valid JSON: ", 0) == 0);
+  }
+
+  TEST_CASE("plan --batch exits 0 when every line plans and reads a file") {
+    const TempFile file("plans.jsonl", R"({"objective": "memory", "topology": {"dp": 4, "tp": 2}, "batch_size": 64})" "\n");
+    const CliRun run = run_cli({"plan", "--batch", file.path()});
+    CHECK(run.code == 0);
+    CHECK(json::parse(run.out).at("mode") == "fsdp2_tp");
+    const CliRun missing = run_cli({"plan", "--batch", file.path() + ".missing"});
+    CHECK(missing.code == 2);
+    CHECK(missing.err == "error: cannot open batch file '" + file.path() + ".missing'\n");
+  }
+
+  TEST_CASE("plan --batch cannot be combined with input flags") {
+    const CliRun run = run_cli({"plan", "--batch", "-", "--mode", "dp"}, "");
+    CHECK(run.code == 2);
+    CHECK(run.err == "error: --mode cannot be combined with --batch (batch inputs come from the JSON lines)\n");
+    CHECK(run_cli({"plan", "--batch", "-", "--feature", "allow_pipeline=true"}, "").code == 2);
+  }
+
+  TEST_CASE("every bad batch line gets a message that names the key") {
+    auto error_of = [](const std::string& line) {
+      auto r = snnplan::plan_io::request_from_json_line(line);
+      return std::holds_alternative<std::string>(r) ? std::get<std::string>(r) : std::string("(no error)");
+    };
+    const std::string base = R"("objective": "speed", "batch_size": 64)";
+    CHECK(error_of("") == "empty line (expected a JSON object)");
+    CHECK(error_of("[1]") == "a batch line must be a JSON object, got an array");
+    CHECK(error_of(R"({"topology": {"dp": 4}, "batch_size": 64})") == "missing required input 'objective'");
+    CHECK(error_of(R"({"objective": "speed", "batch_size": 64})") == "missing required input 'topology'");
+    CHECK(error_of(R"({"objective": "speed", "topology": {"dp": 4}})") == "missing required input 'batch_size'");
+    CHECK(error_of(R"({"objective": null, "topology": {"dp": 4}, "batch_size": 64})") == "missing required input 'objective'");
+    CHECK(error_of("{" + base + R"(, "topology": {"dp": 4}, "wrld_size": 4})") == "unknown input 'wrld_size' (did you mean 'world_size'?)");
+    CHECK(error_of("{" + base + R"(, "topology": [4]})") ==
+          R"(input 'topology' must be an object of dimension sizes such as {"dp": 4, "tp": 2}, got an array)");
+    CHECK(error_of("{" + base + R"(, "topology": {}})") == "topology must have at least one dimension, e.g. dp=4,tp=2");
+    CHECK(error_of("{" + base + R"(, "topology": {"": 4}})") == "topology dimension 1 has an empty name");
+    CHECK(error_of("{" + base + R"(, "topology": {"dp": true}})") == "topology dimension 'dp' must have a positive integer size, got true");
+    CHECK(error_of("{" + base + R"(, "topology": {"dp": "4"}})") ==
+          "topology dimension 'dp' must have a positive integer size, got the string '4'");
+    CHECK(error_of("{" + base + R"(, "topology": {"dp": [4]}})") == "topology dimension 'dp' must have a positive integer size, got an array");
+    CHECK(error_of("{" + base + R"(, "topology": {"dp": -4}})") == "topology dimension 'dp' must have a positive integer size, got -4");
+    CHECK(error_of("{" + base + R"(, "topology": {"dp": 18446744073709551615}})") ==
+          "topology dimension 'dp' must have a positive integer size, got 18446744073709551615");
+    CHECK(error_of("{" + base + R"(, "topology": {"dp": 4, "dp": 2}})") == "duplicate key 'dp' in a JSON object");
+    CHECK(error_of("{" + base + R"(, "topology": {"dp": 4}, "world_size": 8})") == "topology sizes dp=4 multiply to 4, but world_size is 8");
+    CHECK(error_of("{" + base + R"(, "topology": {"dp": 4}, "world_size": 0})") == "topology world_size must be a positive integer, got 0");
+    CHECK(error_of("{" + base + R"(, "topology": {"dp": 4}, "world_size": false})") ==
+          "topology world_size must be a positive integer, got false");
+    CHECK(error_of(R"({"objective": "speed", "topology": {"dp": 4}, "batch_size": 6.5})") ==
+          "input 'batch_size' must be an integer that fits in 64 bits, got 6.5");
+    CHECK(error_of(R"({"objective": "speed", "topology": {"dp": 4}, "batch_size": "64"})") ==
+          "input 'batch_size' must be an integer, got a string");
+    CHECK(error_of(R"({"objective": 3, "topology": {"dp": 4}, "batch_size": 64})") == "input 'objective' must be a string, got a number");
+    CHECK(error_of("{" + base + R"(, "topology": {"dp": 4}, "mode": 2})") == "input 'mode' must be a string, got a number");
+    CHECK(error_of("{" + base + R"(, "topology": {"dp": 4}, "features": []})") ==
+          "input 'features' must be an object of feature flags, got an array");
+    CHECK(error_of("{" + base + R"(, "topology": {"dp": 4}, "features": {"allow_pipeline": "no"}})") ==
+          R"(feature 'allow_pipeline' must be true or false, got "no")");
+    CHECK(error_of("{" + base + R"(, "topology": {"dp": 4}, "features": {"allow_zero": false}})") ==
+          "unknown feature 'allow_zero' (the features are allow_experimental_conv_tp, allow_experimental_spikformer_tp, "
+          "allow_pipeline, allow_zero_optimizer)");
+    CHECK(error_of("{" + base + R"(, "topology": {"dp": 4}, "tp_roots": "a,b"})") ==
+          "input 'tp_roots' must be an array of strings, got a string");
+    CHECK(error_of("{" + base + R"(, "topology": {"dp": 4}, "notes": ["a", 1]})") ==
+          "input 'notes' must be an array of strings, got an array holding a number");
+    CHECK(error_of("{" + base + R"(, "topology": {"dp": 4}, "tp_candidates": "yes"})") ==
+          "input 'tp_candidates' must be true or false, got a string");
+  }
+
+  TEST_CASE("batch defaults: backend inductor, model family generic, features and candidates as documented") {
+    auto r = snnplan::plan_io::request_from_json_line(
+        R"({"objective": "speed", "topology": {"dp": 4}, "batch_size": 64, "features": {"allow_pipeline": false}, "mode": null})");
+    REQUIRE(std::holds_alternative<snnplan::plan_io::Request>(r));
+    const auto& request = std::get<snnplan::plan_io::Request>(r);
+    CHECK(request.options.backend == "inductor");
+    CHECK(request.options.model_family == "generic");
+    CHECK_FALSE(request.options.mode.has_value());
+    CHECK(request.options.tensor_parallel_candidates);
+    CHECK_FALSE(request.options.tensor_parallel_roots.has_value());
+    CHECK(request.options.notes.empty());
+    FeatureSet expected;
+    expected.allow_pipeline = false;
+    CHECK(request.options.features == expected);
+  }
+}
