@@ -28,6 +28,9 @@ inline std::string missing_key(std::string_view key, std::string_view where) {
 inline std::string expected_kind(std::string_view what, std::string_view expected) {
   return fmt::format("{} must be {}", what, expected);
 }
+inline std::string version_not_a_number(std::string_view got) {
+  return fmt::format("the format version must be a number (write snnplan: 1), got the string '{}'", got);
+}
 inline std::string unsupported_version(std::string_view got, int supported) {
   return fmt::format("unsupported rule format version {} (this snnplan reads version {})", got, supported);
 }
@@ -77,8 +80,9 @@ inline std::string table_cycle(std::string_view path) {
   return fmt::format("tables call each other in a cycle, which could loop forever: {}", path);
 }
 inline std::string wrong_arity(std::string_view builtin, std::string_view expected, std::size_t got) {
-  return fmt::format("{}() takes {} argument{}, got {}", builtin, expected,
-                     expected == "1" ? "" : "s", got);
+  // "1", "at least 1" -> argument; "2", "1 to 3" -> arguments
+  const bool one = expected.size() >= 1 && expected.back() == '1' && (expected.size() == 1 || expected[expected.size() - 2] == ' ');
+  return fmt::format("{}() takes {} argument{}, got {}", builtin, expected, one ? "" : "s", got);
 }
 inline std::string type_mismatch(std::string_view what, std::string_view expected, std::string_view got) {
   return fmt::format("{} must be {}, but it is {}", what, expected, got);

@@ -403,7 +403,7 @@ TEST_SUITE("cli") {
     const auto lines = lines_of(run.out);
     REQUIRE(lines.size() == 10);
     const std::vector<std::string> expected_errors = {
-        "input 'world_size' must be an integer that fits in 64 bits, got 1e+20",
+        "input 'world_size': 99999999999999999999 does not fit in a 64-bit integer",
         "input 'world_size': 18446744073709551615 does not fit in a 64-bit integer",
         "a batch line must be a JSON object, got an array",
         "input 'world_size' must be int, got string",

@@ -5,7 +5,7 @@ set -euo pipefail
 
 SNNPLAN_PACKAGES=(cmake make g++ pkg-config python3
   libyaml-cpp-dev libboost-graph-dev doctest-dev nlohmann-json3-dev libcli11-dev libfmt-dev
-  libbenchmark-dev)
+  libbenchmark-dev pybind11-dev python3-dev)
 
 snnplan_missing_packages() {
   local missing=()

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <limits>
+#include <map>
 
 namespace snnplan::cli {
 namespace {
@@ -58,16 +59,56 @@ std::variant<Inputs, std::string> inputs_from_json(const nlohmann::json& object,
   return inputs;
 }
 
+namespace {
+
+// nlohmann's DOM builder, plus the spelling of each top-level number that arrived as a float:
+// an integer too long for 64 bits is reported with the digits the user wrote, not 1e+20.
+class RawNumbers : public nlohmann::detail::json_sax_dom_parser<nlohmann::json> {
+ public:
+  using Base = nlohmann::detail::json_sax_dom_parser<nlohmann::json>;
+  explicit RawNumbers(nlohmann::json& result) : Base(result, true) {}
+
+  bool start_object(std::size_t size) {
+    ++depth_;
+    return Base::start_object(size);
+  }
+  bool end_object() {
+    --depth_;
+    return Base::end_object();
+  }
+  bool key(string_t& name) {
+    if (depth_ == 1) key_ = name;
+    return Base::key(name);
+  }
+  bool number_float(number_float_t value, const string_t& spelling) {
+    if (depth_ == 1) spelling_[key_] = spelling;
+    return Base::number_float(value, spelling);
+  }
+  const std::map<std::string, std::string>& spellings() const { return spelling_; }
+
+ private:
+  int depth_ = 0;
+  std::string key_;
+  std::map<std::string, std::string> spelling_;
+};
+
+}  // namespace
+
 std::variant<Inputs, std::string> inputs_from_json_line(const std::string& line, const RuleSet& rules) {
   if (line.find_first_not_of(" \t\r") == std::string::npos) return std::string("empty line (expected a JSON object)");
   nlohmann::json parsed;
+  RawNumbers builder(parsed);
   try {
-    parsed = nlohmann::json::parse(line);
+    nlohmann::json::sax_parse(line, &builder);
   } catch (const nlohmann::json::parse_error& e) {
     std::string what = e.what();
     // Drop nlohmann's "[json.exception.parse_error.101] " prefix: operators need the rest.
     if (auto close = what.find("] "); what.rfind("[json.exception", 0) == 0 && close != std::string::npos) what.erase(0, close + 2);
     return fmt::format("not valid JSON: {}", what);
+  }
+  for (const auto& [key, spelling] : builder.spellings()) {
+    const bool integer = spelling.find_first_not_of("-0123456789") == std::string::npos;
+    if (integer && declared_type(rules, key) == "int") return fmt::format("input '{}': {} does not fit in a 64-bit integer", key, spelling);
   }
   return inputs_from_json(parsed, rules);
 }

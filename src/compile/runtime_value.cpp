@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <limits>
 
 #include "load/syntax.hpp"
@@ -92,10 +93,23 @@ std::string display(const RValue& value) {
   return "";
 }
 
+int compare_int_float(Wide i, double f) {
+  if (std::isnan(f)) return 2;
+  constexpr double kTwo127 = 170141183460469231731687303715884105728.0;  // 2^127
+  if (f >= kTwo127) return -1;
+  if (f < -kTwo127) return 1;
+  // |f| < 2^127, so its integer part fits Wide exactly; compare that, then the fraction.
+  const double whole = std::floor(f);
+  const auto w = static_cast<Wide>(whole);
+  if (i < w) return -1;
+  if (i > w) return 1;
+  return f > whole ? -1 : 0;
+}
+
 bool values_equal(const RValue& a, const RValue& b) {
   using K = RValue::Kind;
-  if (a.kind == K::integer && b.kind == K::floating) return static_cast<double>(a.i) == b.f;
-  if (a.kind == K::floating && b.kind == K::integer) return a.f == static_cast<double>(b.i);
+  if (a.kind == K::integer && b.kind == K::floating) return compare_int_float(a.i, b.f) == 0;
+  if (a.kind == K::floating && b.kind == K::integer) return compare_int_float(b.i, a.f) == 0;
   if (a.kind != b.kind) return false;
   switch (a.kind) {
     case K::null: return true;

@@ -56,6 +56,10 @@ bool fits_int64(Wide value);
 std::string wide_to_string(Wide value);
 /// Python-like text for `{name}` placeholders: strings raw, lists "[2, 4]".
 std::string display(const RValue& value);
+/// Exact comparison of an integer with a float, as Python does it (no rounding of the
+/// integer to a double): negative, zero or positive. NaN compares unordered (returns 2).
+int compare_int_float(Wide i, double f);
+
 /// Equality used by `==`, `eq` and `one_of`: ints and floats compare numerically; values of
 /// different kinds are unequal.
 bool values_equal(const RValue& a, const RValue& b);

@@ -47,31 +47,43 @@ std::string lower(const std::string& s) {
     return out;
   }
   static const locale_t utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", static_cast<locale_t>(nullptr));
-  std::size_t i = 0;
-  while (i < s.size()) {
+  // Decode to code points (invalid bytes are kept as they are, marked with the high bit).
+  constexpr char32_t kRawByte = 0x80000000;
+  std::vector<char32_t> points;
+  for (std::size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
     const std::size_t n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-    if (c < 0xC0 || i + n > s.size() || !utf8) {  // not a lead byte we can decode: keep it
-      out += s[i++];
-      continue;
-    }
-    char32_t cp = n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
-    bool ok = true;
-    for (std::size_t k = 1; k < n; ++k) {
+    bool ok = c < 0x80 || (c >= 0xC0 && i + n <= s.size());
+    char32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
+    for (std::size_t k = 1; ok && k < n; ++k) {
       const auto b = static_cast<unsigned char>(s[i + k]);
-      ok = ok && (b & 0xC0) == 0x80;
+      ok = (b & 0xC0) == 0x80;
       cp = (cp << 6) | (b & 0x3F);
     }
     if (!ok) {
-      out += s[i++];
+      points.push_back(kRawByte | c);
+      ++i;
       continue;
     }
-    const auto lc = static_cast<char32_t>(towlower_l(static_cast<wint_t>(cp), utf8));
+    points.push_back(cp);
+    i += n;
+  }
+  auto cased = [&](std::size_t k) {
+    return k < points.size() && !(points[k] & kRawByte) && utf8 && iswalpha_l(static_cast<wint_t>(points[k]), utf8);
+  };
+  auto put = [&out](char32_t lc) {
     if (lc < 0x80) out += static_cast<char>(lc);
     else if (lc < 0x800) { out += static_cast<char>(0xC0 | (lc >> 6)); out += static_cast<char>(0x80 | (lc & 0x3F)); }
     else if (lc < 0x10000) { out += static_cast<char>(0xE0 | (lc >> 12)); out += static_cast<char>(0x80 | ((lc >> 6) & 0x3F)); out += static_cast<char>(0x80 | (lc & 0x3F)); }
     else { out += static_cast<char>(0xF0 | (lc >> 18)); out += static_cast<char>(0x80 | ((lc >> 12) & 0x3F)); out += static_cast<char>(0x80 | ((lc >> 6) & 0x3F)); out += static_cast<char>(0x80 | (lc & 0x3F)); }
-    i += n;
+  };
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    const char32_t cp = points[k];
+    if (cp & kRawByte) out += static_cast<char>(cp & 0xFF);
+    else if (cp < 0x80) out += (cp >= 'A' && cp <= 'Z') ? static_cast<char>(cp - 'A' + 'a') : static_cast<char>(cp);
+    else if (cp == 0x130) out += "i\xCC\x87";  // İ: Python's full mapping, "i" + combining dot above
+    else if (cp == 0x3A3) put(k > 0 && cased(k - 1) && !cased(k + 1) ? 0x3C2 : 0x3C3);  // final sigma
+    else put(utf8 ? static_cast<char32_t>(towlower_l(static_cast<wint_t>(cp), utf8)) : cp);
   }
   return out;
 }
@@ -382,8 +394,11 @@ class Evaluator {
       case MatchOp::ne: return !detail::values_equal(fact, *operand);
       case MatchOp::lt: return compare(fact, *operand, m.operand.location, "lt") < 0;
       case MatchOp::le: return compare(fact, *operand, m.operand.location, "le") <= 0;
-      case MatchOp::gt: return compare(fact, *operand, m.operand.location, "gt") > 0;
-      case MatchOp::ge: return compare(fact, *operand, m.operand.location, "ge") >= 0;
+      case MatchOp::gt: return compare(fact, *operand, m.operand.location, "gt") == 1;
+      case MatchOp::ge: {
+        const int c = compare(fact, *operand, m.operand.location, "ge");
+        return c == 0 || c == 1;
+      }
       case MatchOp::one_of:
       case MatchOp::not_one_of: {
         if (operand->kind != Kind::list) type_failure(m.operand.location, "one_of needs a list");
@@ -424,14 +439,18 @@ class Evaluator {
     return out;
   }
 
+  // -1, 0 or 1; 2 when unordered (NaN), so callers test for the outcome they need.
   static int compare(const RValue& a, const RValue& b, const SourceLocation& at, const char* op) {
     if (a.kind == Kind::integer && b.kind == Kind::integer) return a.i < b.i ? -1 : a.i > b.i ? 1 : 0;
     const bool numeric_a = a.kind == Kind::integer || a.kind == Kind::floating;
     const bool numeric_b = b.kind == Kind::integer || b.kind == Kind::floating;
     if (numeric_a && numeric_b) {
-      const double x = a.kind == Kind::integer ? static_cast<double>(a.i) : a.f;
-      const double y = b.kind == Kind::integer ? static_cast<double>(b.i) : b.f;
-      return x < y ? -1 : x > y ? 1 : 0;
+      int c = 0;
+      if (a.kind == Kind::integer) c = detail::compare_int_float(a.i, b.f);
+      else if (b.kind == Kind::integer) c = -detail::compare_int_float(b.i, a.f);
+      else c = a.f < b.f ? -1 : a.f > b.f ? 1 : a.f == b.f ? 0 : 2;
+      if (c == 2 || c == -2) return 2;  // NaN: every ordering comparison is false
+      return c;
     }
     if (a.kind == Kind::string && b.kind == Kind::string) return a.s.compare(b.s) < 0 ? -1 : a.s == b.s ? 0 : 1;
     type_failure(at, messages::incomparable(op, detail::kind_name(a), detail::kind_name(b)));
@@ -492,8 +511,11 @@ class Evaluator {
       case Op::not_equal: return RValue::of_bool(!detail::values_equal(a, b));
       case Op::less: return RValue::of_bool(compare(a, b, n.location, "<") < 0);
       case Op::less_equal: return RValue::of_bool(compare(a, b, n.location, "<=") <= 0);
-      case Op::greater: return RValue::of_bool(compare(a, b, n.location, ">") > 0);
-      case Op::greater_equal: return RValue::of_bool(compare(a, b, n.location, ">=") >= 0);
+      case Op::greater: return RValue::of_bool(compare(a, b, n.location, ">") == 1);
+      case Op::greater_equal: {
+        const int c = compare(a, b, n.location, ">=");
+        return RValue::of_bool(c == 0 || c == 1);
+      }
       default: return arithmetic(n, a, b);
     }
   }
@@ -592,7 +614,7 @@ class Evaluator {
         std::size_t best = 0;
         for (std::size_t k = 1; k < args.size(); ++k) {
           const int c = compare(args[k], args[best], n.children[k].location, n.name.c_str());
-          if (n.builtin == Builtin::min ? c < 0 : c > 0) best = k;
+          if (n.builtin == Builtin::min ? c == -1 : c == 1) best = k;
         }
         return args[best];
       }

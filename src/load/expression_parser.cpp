@@ -34,7 +34,7 @@ struct ParseFailure {
 
 class Parser {
  public:
-  Parser(std::string_view text, const SourceLocation& start) : text_(text), start_(start) {
+  Parser(std::string_view text, const std::function<SourceLocation(std::size_t)>& locate) : text_(text), locate_(locate) {
     advance();
   }
 
@@ -49,9 +49,7 @@ class Parser {
     throw ParseFailure{offset, messages::expression_syntax(message)};
   }
 
-  SourceLocation at(std::size_t offset) const {
-    return start_.shifted(static_cast<std::uint32_t>(offset));
-  }
+  SourceLocation at(std::size_t offset) const { return locate_(offset); }
 
   void advance() { tok_ = lex(); }
 
@@ -387,7 +385,7 @@ class Parser {
   }
 
   std::string_view text_;
-  SourceLocation start_;
+  const std::function<SourceLocation(std::size_t)>& locate_;
   std::size_t pos_ = 0;
   Token tok_;
   int depth_ = 0;
@@ -397,16 +395,20 @@ class Parser {
 
 std::variant<syntax::Expr, Diagnostic> parse_expression(std::string_view text,
                                                          const SourceLocation& start) {
+  return parse_expression(text, [&start](std::size_t offset) { return start.shifted(static_cast<std::uint32_t>(offset)); });
+}
+
+std::variant<syntax::Expr, Diagnostic> parse_expression(
+    std::string_view text, const std::function<SourceLocation(std::size_t)>& locate) {
   if (text.size() > kMaxExpressionLength) {
-    return Diagnostic{Severity::error, start, "expression-too-long",
+    return Diagnostic{Severity::error, locate(0), "expression-too-long",
                       messages::expression_too_long(kMaxExpressionLength)};
   }
   try {
-    Parser parser(text, start);
+    Parser parser(text, locate);
     return parser.parse_all();
   } catch (const ParseFailure& failure) {
-    return Diagnostic{Severity::error, start.shifted(static_cast<std::uint32_t>(failure.offset)),
-                      "expression-syntax", failure.message};
+    return Diagnostic{Severity::error, locate(failure.offset), "expression-syntax", failure.message};
   }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Parser of the rule language's expressions: `world_size >= 4 && world_size % 2 == 0 ? ...`.
 
+#include <functional>
 #include <string_view>
 #include <variant>
 
@@ -17,5 +18,10 @@ inline constexpr int kMaxExpressionDepth = 64;
 /// point at the exact column inside the expression.
 std::variant<syntax::Expr, Diagnostic> parse_expression(std::string_view text,
                                                          const SourceLocation& start);
+
+/// Same, for text whose characters are not laid out on one line as written (quoted scalars
+/// with escapes, block scalars): `locate(offset)` gives the file position of each character.
+std::variant<syntax::Expr, Diagnostic> parse_expression(
+    std::string_view text, const std::function<SourceLocation(std::size_t)>& locate);
 
 }  // namespace snnplan::load

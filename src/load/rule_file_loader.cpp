@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <charconv>
+#include <functional>
 #include <cstdlib>
 #include <set>
 #include <string>
@@ -76,6 +77,92 @@ class Loader {
       }
     }
     return loc;
+  }
+
+  // File position of each byte of a scalar's decoded text. yaml-cpp gives only where the
+  // scalar starts; escapes in quoted scalars, block scalars and plain scalars folded over
+  // several lines move later characters elsewhere. Where the layout is not understood, the
+  // position falls back to "start + offset".
+  std::function<SourceLocation(std::size_t)> locator(const YAML::Node& node) const {
+    const SourceLocation start = content_at(node);
+    auto linear = [start](std::size_t offset) { return start.shifted(static_cast<std::uint32_t>(offset)); };
+    const SourceLocation mark = at(node);
+    if (!mark.known() || mark.line > lines_.size()) return linear;
+    const std::string& decoded = node.Scalar();
+    std::vector<SourceLocation> map;
+    map.reserve(decoded.size() + 1);
+    auto position = [&](std::size_t line, std::size_t column) {
+      return SourceLocation{file(), static_cast<std::uint32_t>(line + 1), static_cast<std::uint32_t>(column + 1)};
+    };
+    std::size_t line = mark.line - 1;
+    std::size_t column = mark.column - 1;
+    std::string_view text = lines_[line];
+    const char first = column < text.size() ? text[column] : '\0';
+    if (first == '"' || first == '\'') {
+      // One line only; each decoded byte maps to the raw character that produced it.
+      for (std::size_t i = column + 1; i < text.size() && map.size() < decoded.size();) {
+        const char c = text[i];
+        if (first == '\'' && c == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
+          map.push_back(position(line, i));
+          i += 2;
+        } else if (first == '"' && c == '\\' && i + 1 < text.size()) {
+          const char e = text[i + 1];
+          std::size_t raw = 2, bytes = 1;
+          if (e == 'x' || e == 'u' || e == 'U') {
+            raw = e == 'x' ? 4 : e == 'u' ? 6 : 10;
+            const unsigned long cp = std::strtoul(std::string(text.substr(i + 2, raw - 2)).c_str(), nullptr, 16);
+            bytes = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+          }
+          for (std::size_t b = 0; b < bytes; ++b) map.push_back(position(line, i));
+          i += raw;
+        } else if (c == first) {
+          break;
+        } else {
+          map.push_back(position(line, i++));
+        }
+      }
+    } else if (first == '|') {
+      // Literal block: decoded lines are the following raw lines minus their indentation.
+      std::size_t indent = std::string::npos;
+      for (std::size_t l = line + 1; l < lines_.size() && indent == std::string::npos; ++l)
+        if (lines_[l].find_first_not_of(' ') != std::string_view::npos) indent = lines_[l].find_first_not_of(' ');
+      std::size_t l = line + 1;
+      std::size_t c = 0;
+      for (char ch : decoded) {
+        map.push_back(position(l, (indent == std::string::npos ? 0 : indent) + c));
+        if (ch == '\n') {
+          ++l;
+          c = 0;
+        } else {
+          ++c;
+        }
+      }
+    } else if (first != '>') {
+      // Plain scalar, possibly folded: raw lines trimmed and joined with single spaces.
+      std::size_t l = line;
+      std::size_t c = column;
+      for (std::size_t k = 0; k < decoded.size(); ++k) {
+        while (l < lines_.size() && c >= lines_[l].size()) {  // end of a raw line: the fold
+          if (decoded[k] == ' ' || decoded[k] == '\n') break;
+          ++l;
+          c = l < lines_.size() ? lines_[l].find_first_not_of(' ') : 0;
+          if (c == std::string_view::npos) c = lines_[l].size();
+        }
+        if (l >= lines_.size()) break;
+        if (c >= lines_[l].size()) {  // the fold itself: points at the end of the line
+          map.push_back(position(l, c));
+          ++l;
+          c = l < lines_.size() ? lines_[l].find_first_not_of(' ') : 0;
+          if (l < lines_.size() && c == std::string_view::npos) c = lines_[l].size();
+          continue;
+        }
+        if (lines_[l][c] != decoded[k]) break;  // not the layout we assumed
+        map.push_back(position(l, c++));
+      }
+    }
+    if (map.size() != decoded.size()) return linear;
+    const SourceLocation end = map.empty() ? start : map.back().shifted(1);
+    return [map = std::move(map), end](std::size_t offset) { return offset < map.size() ? map[offset] : end; };
   }
 
   void error(SourceLocation loc, std::string code, std::string message) {
@@ -168,8 +255,8 @@ class Loader {
     return Value(s);
   }
 
-  std::optional<Expr> parse_expr_text(const std::string& raw, SourceLocation loc) {
-    auto parsed = parse_expression(raw, loc);
+  std::optional<Expr> parse_expr_text(const std::string& raw, const std::function<SourceLocation(std::size_t)>& locate) {
+    auto parsed = parse_expression(raw, locate);
     if (auto* d = std::get_if<Diagnostic>(&parsed)) {
       result_.diagnostics.push_back(std::move(*d));
       return std::nullopt;
@@ -208,13 +295,11 @@ class Loader {
     if (!s.empty() && s[0] == '=') {
       std::size_t skip = 1;
       while (skip < s.size() && s[skip] == ' ') ++skip;
-      return parse_expr_text(s.substr(skip), loc.shifted(static_cast<std::uint32_t>(skip)));
+      auto locate = locator(node);
+      return parse_expr_text(s.substr(skip), [&](std::size_t offset) { return locate(offset + skip); });
     }
-    if (expression_by_default && node.Tag() != "!") {
-      // `let` values are expressions even without '='; a plain scalar such as `3` or `x`.
-      return parse_expr_text(s, loc);
-    }
-    if (expression_by_default && node.Tag() == "!") return parse_expr_text(s, loc);
+    // `let` values are expressions even without '=' (a plain `3` or `x` included).
+    if (expression_by_default) return parse_expr_text(s, locator(node));
     auto literal = literal_of(node);
     if (!literal) return std::nullopt;
     Expr e;
@@ -232,10 +317,11 @@ class Loader {
     syntax::Template t;
     t.text = node.Scalar();
     t.location = content_at(node);
+    const auto locate = locator(node);
     std::string literal;
     auto flush = [&](std::size_t offset) {
       if (literal.empty()) return;
-      t.pieces.push_back({false, std::move(literal), t.location.shifted(static_cast<std::uint32_t>(offset))});
+      t.pieces.push_back({false, std::move(literal), locate(offset)});
       literal.clear();
     };
     const std::string& s = t.text;
@@ -243,17 +329,17 @@ class Loader {
       if (s[i] == '{' && i + 1 < s.size() && s[i + 1] == '{') { literal += '{'; ++i; continue; }
       if (s[i] == '}' && i + 1 < s.size() && s[i + 1] == '}') { literal += '}'; ++i; continue; }
       if (s[i] == '}') {
-        error(t.location.shifted(static_cast<std::uint32_t>(i)), "template-syntax", messages::unbalanced_brace(s));
+        error(locate(i), "template-syntax", messages::unbalanced_brace(s));
         return std::nullopt;
       }
       if (s[i] == '{') {
         const std::size_t close = s.find('}', i);
         if (close == std::string::npos) {
-          error(t.location.shifted(static_cast<std::uint32_t>(i)), "template-syntax", messages::unbalanced_brace(s));
+          error(locate(i), "template-syntax", messages::unbalanced_brace(s));
           return std::nullopt;
         }
         flush(i);
-        t.pieces.push_back({true, s.substr(i + 1, close - i - 1), t.location.shifted(static_cast<std::uint32_t>(i + 1))});
+        t.pieces.push_back({true, s.substr(i + 1, close - i - 1), locate(i + 1)});
         i = close;
         continue;
       }
@@ -274,7 +360,9 @@ class Loader {
       error(SourceLocation{file(), 1, 1}, "missing-key", messages::missing_key("snnplan", "the rule file (the format version, 1)"));
     } else {
       auto v = version.IsScalar() && version.Tag() != "!" ? literal_of(version) : std::nullopt;
-      if (!v || !v->is_int() || v->as_int() != rule_format_version) {
+      if (version.IsScalar() && version.Tag() == "!") {
+        error(content_at(version), "unsupported-version", messages::version_not_a_number(version.Scalar()));
+      } else if (!v || !v->is_int() || v->as_int() != rule_format_version) {
         error(content_at(version), "unsupported-version",
               messages::unsupported_version(version.IsScalar() ? version.Scalar() : "(not a number)", rule_format_version));
       } else {

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Builds the benchmarks (Release, in build-bench/), runs them all and writes bench/results.md.
+#
+#   bench/run.sh
+#
+# Environment: BUILD_DIR (default build-bench), REPS (Google Benchmark repetitions, default 3),
+# MIN_TIME (seconds per benchmark run, default 0.2), LINES / RUNS / COLD_RUNS (see
+# batch_throughput.sh), PROFILE_CASE (default memory_fsdp2_tp), SKIP_BATCH=1, SKIP_PROFILE=1.
+# Raw outputs go to $BUILD_DIR/bench-results/.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$root/build-bench}
+results=$build/bench-results
+reps=${REPS:-3}
+min_time=${MIN_TIME:-0.2}
+jobs=$(nproc 2>/dev/null || echo 2)
+[ "$jobs" -gt 2 ] && jobs=2
+
+echo "== build ($build, Release)"
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DSNNPLAN_BUILD_TESTS=OFF -DSNNPLAN_BUILD_BENCHMARKS=ON >/dev/null
+mkdir -p "$results"
+if ! make -C "$build" -j"$jobs" snnplan_exe engine_bench baseline_selfcheck profile_driver >"$results/build.log" 2>&1; then
+  tail -40 "$results/build.log" >&2
+  exit 1
+fi
+
+echo "== baseline self-check"
+selfcheck=$("$build/bench/baseline_selfcheck" 1000)
+echo "$selfcheck"
+
+parity=""
+if [ -f /work/shared/reference/parity.py ]; then
+  echo "== parity (CLI vs Python reference)"
+  parity=$(python3 /work/shared/reference/parity.py --cli "$build/snnplan" --cases random --n 20000 | tail -1 || true)
+  echo "$parity"
+fi
+
+echo "== engine_bench (repetitions $reps, min time ${min_time}s)"
+"$build/bench/engine_bench" --benchmark_repetitions="$reps" --benchmark_min_time="$min_time" \
+  --benchmark_enable_random_interleaving=true \
+  --benchmark_out="$results/engine_bench.json" --benchmark_out_format=json \
+  --benchmark_display_aggregates_only=true >"$results/engine_bench.txt"
+if [ "$reps" -gt 1 ]; then grep -E '_median' "$results/engine_bench.txt" || true; else grep -vE '^\*\*\*' "$results/engine_bench.txt"; fi
+
+batch_json=""
+if [ "${SKIP_BATCH:-0}" != 1 ]; then
+  echo "== batch throughput and cold start"
+  "$root/bench/batch_throughput.sh" "$build/snnplan" "$results/batch.json"
+  batch_json=$results/batch.json
+fi
+
+profile_md=""
+if [ "${SKIP_PROFILE:-0}" != 1 ] && command -v valgrind >/dev/null 2>&1; then
+  echo "== profile (callgrind)"
+  "$root/bench/profile.sh" "$build" "${PROFILE_CASE:-memory_fsdp2_tp}" 10000 "$results/profile.md" >/dev/null
+  profile_md=$results/profile.md
+fi
+
+python3 "$root/bench/make_results.py" --root "$root" --bench "$results/engine_bench.json" \
+  ${batch_json:+--batch "$batch_json"} ${profile_md:+--profile "$profile_md"} \
+  --selfcheck "$selfcheck" --parity "$parity" --out "$root/bench/results.md"
+echo "== wrote $root/bench/results.md"

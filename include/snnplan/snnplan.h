@@ -1,0 +1,193 @@
+/* snnplan C API: load rule files and evaluate them from C (C99) or any language with a C FFI.
+ *
+ * Conventions
+ *   - Every function returns an snnplan_status (or a plain value where it cannot fail) and
+ *     never lets a C++ exception escape; out-of-memory is reported as SNNPLAN_OUT_OF_MEMORY.
+ *   - Handles are opaque. Every handle and every string this API gives you is yours: free
+ *     rule sets with snnplan_rules_free(), errors with snnplan_error_free() and strings with
+ *     snnplan_string_free(). All free functions accept NULL.
+ *   - Strings are UTF-8 and NUL-terminated. JSON text in and out is one JSON object.
+ *   - Thread safety is stated per function. In short: a rule-set handle is immutable once
+ *     created, so any number of threads may evaluate with the same handle at once; freeing a
+ *     handle must not race with other uses of that same handle.
+ *
+ * Example
+ *   snnplan_rules* rules = NULL;
+ *   snnplan_error* error = NULL;
+ *   if (snnplan_rules_from_file("rules.yaml", &rules, &error) != SNNPLAN_OK) {
+ *     fprintf(stderr, "%s\n", snnplan_error_text(error));   // "rules.yaml:12:5: message"
+ *     snnplan_error_free(error);
+ *     return 1;
+ *   }
+ *   char* out = NULL;
+ *   snnplan_status s = snnplan_evaluate(rules,
+ *       "{\"model\": \"spikformer\", \"world_size\": 8, \"prefer\": \"memory\", \"batch_size\": 64}",
+ *       &out);
+ *   puts(out);                  // the record as JSON, or {"error": "..."} (s says which)
+ *   snnplan_string_free(out);
+ *   snnplan_rules_free(rules);
+ */
+#ifndef SNNPLAN_SNNPLAN_H
+#define SNNPLAN_SNNPLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32) && defined(SNNPLAN_C_API_SHARED)
+#  ifdef SNNPLAN_C_API_BUILDING
+#    define SNNPLAN_C_API __declspec(dllexport)
+#  else
+#    define SNNPLAN_C_API __declspec(dllimport)
+#  endif
+#elif defined(__GNUC__) || defined(__clang__)
+#  define SNNPLAN_C_API __attribute__((visibility("default")))
+#else
+#  define SNNPLAN_C_API
+#endif
+
+/* C++ callers see the guarantee in the type: these functions never throw. */
+#ifdef __cplusplus
+#  define SNNPLAN_NOEXCEPT noexcept
+#else
+#  define SNNPLAN_NOEXCEPT
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a call did. Values are stable (part of the ABI). */
+typedef enum snnplan_status {
+  SNNPLAN_OK = 0,
+  /* The rule file cannot be read or has errors; details in the snnplan_error. */
+  SNNPLAN_LOAD_ERROR = 1,
+  /* The rules refused these inputs (the reference's ValueError), e.g. an unknown `prefer`. */
+  SNNPLAN_RULE_ERROR = 2,
+  /* The input is unusable: not JSON, not an object, unknown or missing key, wrong type. */
+  SNNPLAN_BAD_INPUT = 3,
+  /* A required pointer argument was NULL. */
+  SNNPLAN_INVALID_ARGUMENT = 4,
+  SNNPLAN_OUT_OF_MEMORY = 5,
+  /* An unexpected internal failure (a bug); a message is given where the call has room. */
+  SNNPLAN_INTERNAL_ERROR = 6
+} snnplan_status;
+
+/* A loaded, checked and compiled rule set. Immutable. */
+typedef struct snnplan_rules snnplan_rules;
+
+/* Why loading failed: the first error's message and position, plus every diagnostic. */
+typedef struct snnplan_error snnplan_error;
+
+/* ---- general ----------------------------------------------------------------------- */
+
+/* The library version, e.g. "0.1.0". Static storage; do not free. Thread-safe. */
+SNNPLAN_C_API const char* snnplan_version(void) SNNPLAN_NOEXCEPT;
+
+/* A constant name for a status, e.g. "SNNPLAN_RULE_ERROR". Static; do not free. Thread-safe. */
+SNNPLAN_C_API const char* snnplan_status_name(snnplan_status status) SNNPLAN_NOEXCEPT;
+
+/* Frees a string returned by this API. NULL is allowed. Thread-safe (distinct strings). */
+SNNPLAN_C_API void snnplan_string_free(char* string) SNNPLAN_NOEXCEPT;
+
+/* ---- rule sets --------------------------------------------------------------------- */
+
+/* Loads, checks and compiles the rule file at `path`.
+ * On success: SNNPLAN_OK, *out_rules is a new handle and *out_error is set to NULL.
+ * On failure: *out_rules is NULL and, if out_error is not NULL, *out_error receives an error
+ * describing it (SNNPLAN_LOAD_ERROR: position and diagnostics; other statuses: a message,
+ * or NULL when even that could not be allocated). Warnings do not make loading fail.
+ * `out_error` may be NULL when the caller does not want details.
+ * Thread-safe: any number of threads may load at once. */
+SNNPLAN_C_API snnplan_status snnplan_rules_from_file(const char* path, snnplan_rules** out_rules,
+                                                     snnplan_error** out_error) SNNPLAN_NOEXCEPT;
+
+/* Same as snnplan_rules_from_file for rule-file text in memory (NUL-terminated).
+ * `file_name` names the text in diagnostics; NULL means "<string>". Files it `uses` are
+ * looked up among the built-in rule files. Thread-safe. */
+SNNPLAN_C_API snnplan_status snnplan_rules_from_string(const char* text, const char* file_name,
+                                                       snnplan_rules** out_rules,
+                                                       snnplan_error** out_error) SNNPLAN_NOEXCEPT;
+
+/* A new handle on the built-in default rules (rules/snn_distributed.yaml, compiled in).
+ * Free it with snnplan_rules_free like any other handle; handles share the compiled rules,
+ * so this is cheap after the first call. Thread-safe. */
+SNNPLAN_C_API snnplan_status snnplan_rules_builtin(snnplan_rules** out_rules) SNNPLAN_NOEXCEPT;
+
+/* Frees a rule-set handle. NULL is allowed. Must not run concurrently with any other use of
+ * the same handle; other handles (including other handles on the built-in rules) are
+ * unaffected. */
+SNNPLAN_C_API void snnplan_rules_free(snnplan_rules* rules) SNNPLAN_NOEXCEPT;
+
+/* The name the rules were loaded under (the path, the given file name, or
+ * "rules/snn_distributed.yaml"). Owned by the handle: valid until snnplan_rules_free.
+ * Returns "" for NULL. Thread-safe. */
+SNNPLAN_C_API const char* snnplan_rules_file_name(const snnplan_rules* rules) SNNPLAN_NOEXCEPT;
+
+/* ---- evaluation -------------------------------------------------------------------- */
+
+/* Evaluates the rules for one input: `json_input` is a JSON object, exactly one line of
+ * `snnplan recommend --batch` input, e.g.
+ *   {"model": "spikformer", "world_size": 8, "prefer": "memory", "batch_size": 64}
+ * Keys left out (or null) take the rule file's defaults.
+ *
+ * *out_json receives a new string (free with snnplan_string_free) holding one JSON object:
+ *   SNNPLAN_OK          the record, fields in the rule file's order (same as the CLI);
+ *   SNNPLAN_RULE_ERROR  {"error": "<the rule's message>"};
+ *   SNNPLAN_BAD_INPUT   {"error": "<what is wrong with the input>"} (includes invalid JSON).
+ * For SNNPLAN_INVALID_ARGUMENT (NULL `rules`, `json_input` or `out_json`) and
+ * SNNPLAN_OUT_OF_MEMORY, *out_json (when out_json is not NULL) is set to NULL.
+ * For SNNPLAN_INTERNAL_ERROR it holds {"error": "..."} when that could be allocated.
+ *
+ * Thread-safe: any number of threads may evaluate with the same handle at once. */
+SNNPLAN_C_API snnplan_status snnplan_evaluate(const snnplan_rules* rules, const char* json_input,
+                                              char** out_json) SNNPLAN_NOEXCEPT;
+
+/* The reference's recommended_pipeline_microbatches(): the largest microbatch count m with
+ * num_stages <= m <= min(batch_size, 4 * num_stages) that divides batch_size.
+ * SNNPLAN_OK: *out_microbatches holds it. SNNPLAN_RULE_ERROR: no such count or a
+ * non-positive argument; if out_message is not NULL, *out_message receives the reference's
+ * ValueError message (free with snnplan_string_free). On success *out_message is set to NULL.
+ * `out_microbatches` must not be NULL. Thread-safe; takes at most ~1.5*sqrt(batch_size) steps. */
+SNNPLAN_C_API snnplan_status snnplan_pipeline_microbatches(int64_t batch_size, int64_t num_stages,
+                                                           int64_t* out_microbatches,
+                                                           char** out_message) SNNPLAN_NOEXCEPT;
+
+/* ---- load errors ------------------------------------------------------------------- */
+/* All accessors accept NULL (returning "" or 0), and the strings they return are owned by
+ * the error: valid until snnplan_error_free. An error is immutable, so reading one from
+ * several threads is safe; freeing it must not race with reading it. */
+
+/* The status of the call that produced the error. */
+SNNPLAN_C_API snnplan_status snnplan_error_status(const snnplan_error* error) SNNPLAN_NOEXCEPT;
+
+/* The first error formatted as "file:line:column: message" (as the CLI prints it). */
+SNNPLAN_C_API const char* snnplan_error_text(const snnplan_error* error) SNNPLAN_NOEXCEPT;
+
+/* The first error's message alone, without the position. */
+SNNPLAN_C_API const char* snnplan_error_message(const snnplan_error* error) SNNPLAN_NOEXCEPT;
+
+/* The first error's file, 1-based line and column. Line and column are 0 when unknown
+ * (e.g. the file could not be read). */
+SNNPLAN_C_API const char* snnplan_error_file(const snnplan_error* error) SNNPLAN_NOEXCEPT;
+SNNPLAN_C_API uint32_t snnplan_error_line(const snnplan_error* error) SNNPLAN_NOEXCEPT;
+SNNPLAN_C_API uint32_t snnplan_error_column(const snnplan_error* error) SNNPLAN_NOEXCEPT;
+
+/* Every diagnostic found (errors and warnings), in file order; index < count. */
+SNNPLAN_C_API size_t snnplan_error_diagnostic_count(const snnplan_error* error) SNNPLAN_NOEXCEPT;
+/* "error", "warning" or "note"; "" when index is out of range. */
+SNNPLAN_C_API const char* snnplan_error_diagnostic_severity(const snnplan_error* error, size_t index) SNNPLAN_NOEXCEPT;
+/* A stable kebab-case identifier such as "unknown-key". */
+SNNPLAN_C_API const char* snnplan_error_diagnostic_code(const snnplan_error* error, size_t index) SNNPLAN_NOEXCEPT;
+SNNPLAN_C_API const char* snnplan_error_diagnostic_message(const snnplan_error* error, size_t index) SNNPLAN_NOEXCEPT;
+SNNPLAN_C_API const char* snnplan_error_diagnostic_file(const snnplan_error* error, size_t index) SNNPLAN_NOEXCEPT;
+SNNPLAN_C_API uint32_t snnplan_error_diagnostic_line(const snnplan_error* error, size_t index) SNNPLAN_NOEXCEPT;
+SNNPLAN_C_API uint32_t snnplan_error_diagnostic_column(const snnplan_error* error, size_t index) SNNPLAN_NOEXCEPT;
+
+/* Frees an error. NULL is allowed. */
+SNNPLAN_C_API void snnplan_error_free(snnplan_error* error) SNNPLAN_NOEXCEPT;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SNNPLAN_SNNPLAN_H */

@@ -1,0 +1,284 @@
+#!/usr/bin/env python3
+"""The snnplan module's API: the recommendation record, errors, RuleSet, threads.
+
+  PYTHONPATH=build/python python3 python/tests/test_api.py --rules-dir rules
+"""
+import argparse
+import dataclasses
+import inspect
+import pathlib
+import pickle
+import sys
+import tempfile
+import threading
+import unittest
+
+import snnplan
+
+RULES_DIR = None
+
+# A small rule file of our own (not the default table).
+SMALL_RULES = """\
+snnplan: 1
+inputs:
+  world_size: {type: int}
+  model: {type: string, default: resnet}
+record:
+  mode: {type: string, default: none}
+  ranks: {type: int, default: 0}
+  why: {type: rationale}
+start: choose
+tables:
+  choose:
+    - name: single
+      when: {world_size: {le: 1}}
+      set: {mode: local, ranks: 1}
+      because: "single rank for {model}"
+    - name: many
+      set: {mode: dp, ranks: = world_size}
+      because: "{world_size} ranks"
+"""
+
+# Line 7, column 10: record field 'ranks' lacks its type.
+BROKEN_RULES = SMALL_RULES.replace("ranks: {type: int, default: 0}", "ranks: {default: 0}")
+
+recommend = snnplan.recommend_snn_distributed_strategy
+
+
+class RecommendationTest(unittest.TestCase):
+    def test_fields_and_types(self):
+        rec = recommend("spikformer_8_384", 8, "memory", 64)
+        self.assertIsInstance(rec, snnplan.SNNDistributedRecommendation)
+        self.assertTrue(dataclasses.is_dataclass(rec))
+        self.assertEqual([f.name for f in dataclasses.fields(rec)], [
+            "prefer", "model", "world_size", "mode", "optimizer_sharding", "memopt_level",
+            "mesh_shape", "tp_mesh_dim", "dp_mesh_dim", "pp_microbatches",
+            "pp_memopt_stage_budget_ratio", "pp_schedule", "pp_virtual_stages", "pp_layout",
+            "pp_delay_wgrad", "rationale"])
+        self.assertEqual(rec.mode, "fsdp2_tp")
+        self.assertEqual(rec.mesh_shape, (4, 2))
+        self.assertIsInstance(rec.mesh_shape, tuple)
+        self.assertIsInstance(rec.rationale, tuple)
+        self.assertIsNone(rec.pp_layout)
+        self.assertIsNone(rec.pp_microbatches)
+        self.assertIs(type(rec.pp_memopt_stage_budget_ratio), float)
+        self.assertIs(rec.pp_delay_wgrad, False)
+        self.assertEqual(rec.rationale[0],
+                         "prefer='memory' with model='spikformer', world_size=8, backend='inductor'.")
+
+    def test_frozen_equal_hashable_picklable(self):
+        a = recommend("spikformer", 8, "capacity", 64)
+        b = recommend(model="spikformer", world_size=8, prefer="CAPACITY", batch_size=64)
+        self.assertEqual(a, b)
+        self.assertEqual(hash(a), hash(b))
+        self.assertEqual(len({a, b}), 1)
+        self.assertNotEqual(a, recommend("spikformer", 8, "memory", 64))
+        with self.assertRaises(dataclasses.FrozenInstanceError):
+            a.mode = "dp"
+        self.assertEqual(pickle.loads(pickle.dumps(a)), a)
+        self.assertEqual(dataclasses.replace(a, mode="dp").mode, "dp")
+        self.assertTrue(repr(a).startswith("SNNDistributedRecommendation(prefer='capacity', model='spikformer', "))
+        self.assertEqual(a.mode, "pp")
+        self.assertEqual((a.pp_microbatches, a.pp_schedule, a.pp_virtual_stages), (64, "interleaved", 2))
+
+    def test_none_flags_are_defaults(self):
+        base = recommend("cifar10dvs_vgg", 8, "speed", 64)
+        self.assertEqual(base, recommend("cifar10dvs_vgg", 8, "speed", 64, "inductor", None, None, None, None))
+        self.assertEqual(base, recommend("cifar10dvs_vgg", 8, "speed", 64, zero_redundancy_optimizer_available=True,
+                                         pipelining_available=True, fsdp2_available=True,
+                                         tensor_parallel_available=True))
+        off = recommend("cifar10dvs_vgg", 8, "speed", 64, tensor_parallel_available=False,
+                        zero_redundancy_optimizer_available=False)
+        self.assertEqual((off.mode, off.optimizer_sharding), ("dp", "none"))
+        # Flags count by truth value, as in the reference.
+        self.assertEqual(off, recommend("cifar10dvs_vgg", 8, "speed", 64, tensor_parallel_available=0,
+                                        zero_redundancy_optimizer_available=""))
+
+    def test_value_errors(self):
+        with self.assertRaises(ValueError) as cm:
+            recommend("spikformer", 8, "Fast", 64)
+        self.assertEqual(str(cm.exception),
+                         "Unsupported prefer='fast'. Expected one of ('speed', 'memory', 'capacity').")
+        with self.assertRaises(ValueError) as cm:
+            recommend("spikformer", 2, "capacity", 17)  # 4 logical stages, 17 is prime
+        self.assertEqual(str(cm.exception), "batch_size (17) must be divisible by at least one microbatch "
+                                            "count in [4, 16] for pipeline parallelism.")
+
+    def test_unicode_prefer_lowered_like_python(self):
+        for prefer in ["SPÉED", "İ", "ΣΑΣ", "MEMORY\u0130", "ẞ"]:
+            with self.assertRaises(ValueError) as cm:
+                recommend("m", 8, prefer, 64)
+            self.assertEqual(str(cm.exception), f"Unsupported prefer='{prefer.lower()}'. "
+                                                "Expected one of ('speed', 'memory', 'capacity').")
+
+    def test_type_errors(self):
+        for args in [(1, 8, "speed", 64), ("m", "8", "speed", 64), ("m", 8.0, "speed", 64),
+                     ("m", 8, None, 64), ("m", 8, "speed", None)]:
+            with self.assertRaises(TypeError, msg=repr(args)):
+                recommend(*args)
+        with self.assertRaises(TypeError):
+            recommend("m", 8, "speed", 64, backend=None)
+        with self.assertRaises(TypeError):
+            recommend("m", 8, "speed", 64, rules="rules.yaml")
+        with self.assertRaises(TypeError):
+            recommend("m", 8, "speed")  # missing batch_size
+        with self.assertRaises(ValueError):
+            recommend("m", 2 ** 64, "speed", 64)  # beyond 64 bits
+
+    def test_large_values(self):
+        big = 2 ** 63 - 1
+        self.assertEqual(recommend("m", big, "speed", big).world_size, big)
+        rec = recommend("m", -(2 ** 63), "memory", 1)
+        self.assertEqual((rec.mode, rec.memopt_level), ("none", 1))
+
+    def test_signature(self):
+        params = list(inspect.signature(recommend).parameters)
+        self.assertEqual(params, ["model", "world_size", "prefer", "batch_size", "backend",
+                                  "zero_redundancy_optimizer_available", "pipelining_available",
+                                  "fsdp2_available", "tensor_parallel_available", "rules"])
+
+    def test_custom_rules(self):
+        rules = snnplan.RuleSet.from_file(pathlib.Path(RULES_DIR) / "snn_distributed.yaml")
+        self.assertEqual(recommend("spikformer", 8, "memory", 64, rules=rules),
+                         recommend("spikformer", 8, "memory", 64))
+        with self.assertRaises(TypeError):  # a rule set of another schema: missing inputs
+            recommend("spikformer", 8, "memory", 64, rules=snnplan.RuleSet.from_string(SMALL_RULES))
+
+
+class MicrobatchesTest(unittest.TestCase):
+    def test_values(self):
+        self.assertEqual(snnplan.recommended_pipeline_microbatches(64, 8), 32)
+        self.assertEqual(snnplan.recommended_pipeline_microbatches(batch_size=7, num_stages=2), 7)
+        self.assertEqual(snnplan.recommended_pipeline_microbatches(8, 8), 8)
+
+    def test_errors(self):
+        cases = {
+            (0, 1): "batch_size must be positive, but got 0.",
+            (4, -1): "num_stages must be positive, but got -1.",
+            (5, 8): "batch_size (5) must be >= num_stages (8) for pipeline parallelism with the current "
+                    "microbatch splitting implementation.",
+            (17, 3): "batch_size (17) must be divisible by at least one microbatch count in [3, 12] for "
+                     "pipeline parallelism.",
+        }
+        for (b, s), message in cases.items():
+            with self.assertRaises(ValueError) as cm:
+                snnplan.recommended_pipeline_microbatches(b, s)
+            self.assertEqual(str(cm.exception), message)
+        with self.assertRaises(TypeError):
+            snnplan.recommended_pipeline_microbatches(64.0, 8)
+        with self.assertRaises(ValueError):
+            snnplan.recommended_pipeline_microbatches(2 ** 70, 8)
+
+
+class RuleSetTest(unittest.TestCase):
+    def test_builtin_and_file(self):
+        builtin = snnplan.RuleSet.builtin()
+        from_file = snnplan.RuleSet.from_file(str(pathlib.Path(RULES_DIR) / "snn_distributed.yaml"))
+        self.assertEqual(builtin.file_name, "rules/snn_distributed.yaml")
+        self.assertIn("snn_distributed.yaml", repr(from_file))
+        inputs = dict(model="spikformer", world_size=8, prefer="memory", batch_size=64)
+        got = builtin.evaluate(**inputs)
+        self.assertIsInstance(got, dict)
+        self.assertEqual(got, from_file.evaluate(**inputs))
+        self.assertEqual(list(got)[:4], ["prefer", "model", "world_size", "mode"])
+        self.assertEqual(got["mesh_shape"], [4, 2])
+        self.assertEqual(got, {k: list(v) if isinstance(v, tuple) else v
+                               for k, v in dataclasses.asdict(recommend(**inputs)).items()})
+        names = [(i.name, i.type, i.required) for i in builtin.inputs]
+        self.assertIn(("world_size", "int", True), names)
+        self.assertIn(("backend", "string", False), names)
+        self.assertEqual(builtin.warnings, [])
+
+    def test_from_string(self):
+        rules = snnplan.RuleSet.from_string(SMALL_RULES, name="small.yaml")
+        self.assertEqual(rules.file_name, "small.yaml")
+        self.assertEqual(snnplan.RuleSet.from_string(SMALL_RULES).file_name, "<string>")
+        self.assertEqual(rules.evaluate(world_size=1),
+                         {"mode": "local", "ranks": 1, "why": ["single rank for resnet"]})
+        self.assertEqual(rules.evaluate(world_size=4, model=None)["why"], ["4 ranks"])
+
+    def test_evaluate_errors(self):
+        rules = snnplan.RuleSet.builtin()
+        good = dict(model="spikformer", world_size=8, prefer="memory", batch_size=64)
+        with self.assertRaises(ValueError) as cm:
+            rules.evaluate(**dict(good, prefer="bogus"))
+        self.assertEqual(str(cm.exception),
+                         "Unsupported prefer='bogus'. Expected one of ('speed', 'memory', 'capacity').")
+        with self.assertRaises(TypeError) as cm:
+            rules.evaluate(**dict(good, world_sise=8))
+        self.assertIn("world_sise", str(cm.exception))
+        with self.assertRaises(TypeError):
+            rules.evaluate(model="m", prefer="speed", batch_size=1)  # world_size missing
+        with self.assertRaises(TypeError):
+            rules.evaluate(**dict(good, world_size="8"))
+        with self.assertRaises(TypeError):
+            rules.evaluate(**dict(good, world_size={"a": 1}))
+        with self.assertRaises(ValueError):
+            rules.evaluate(**dict(good, world_size=-2 ** 64))
+
+    def test_load_error_from_string(self):
+        with self.assertRaises(snnplan.RuleLoadError) as cm:
+            snnplan.RuleSet.from_string(BROKEN_RULES, "broken.yaml")
+        err = cm.exception
+        self.assertIsInstance(err, ValueError)
+        self.assertEqual((err.file, err.line, err.column), ("broken.yaml", 7, 10))
+        self.assertEqual(err.message, "missing required key 'type' in record field 'ranks'")
+        self.assertEqual(str(err), "broken.yaml:7:10: missing required key 'type' in record field 'ranks'")
+        self.assertGreaterEqual(len(err.diagnostics), 1)
+        first = err.diagnostics[0]
+        self.assertIsInstance(first, snnplan.Diagnostic)
+        self.assertEqual((first.severity, first.code, first.line), ("error", "missing-key", 7))
+        again = pickle.loads(pickle.dumps(err))
+        self.assertEqual((again.file, again.line, again.column, str(again)), (err.file, err.line, err.column, str(err)))
+
+    def test_load_error_from_file(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = pathlib.Path(tmp) / "broken.yaml"
+            path.write_text(BROKEN_RULES, encoding="utf-8")
+            with self.assertRaises(snnplan.RuleLoadError) as cm:
+                snnplan.RuleSet.from_file(path)
+            self.assertEqual((cm.exception.file, cm.exception.line, cm.exception.column), (str(path), 7, 10))
+            missing = str(pathlib.Path(tmp) / "missing.yaml")
+            with self.assertRaises(snnplan.RuleLoadError) as cm:
+                snnplan.RuleSet.from_file(missing)
+            self.assertEqual((cm.exception.file, cm.exception.line, cm.exception.column), (missing, 0, 0))
+        with self.assertRaises(TypeError):
+            snnplan.RuleSet.from_file(42)
+
+
+class ThreadsTest(unittest.TestCase):
+    def test_many_threads_one_rule_set(self):
+        rules = snnplan.RuleSet.builtin()
+        cases = [dict(model=m, world_size=w, prefer=p, batch_size=b)
+                 for m in ("spikformer", "cifar10dvs_vgg", "x") for w in (1, 2, 6, 8, 64)
+                 for p in ("speed", "memory", "capacity") for b in (1, 17, 64, 1024)]
+
+        def run(case):
+            try:
+                return ("ok", rules.evaluate(**case), recommend(**case))
+            except ValueError as err:
+                return ("error", str(err))
+
+        expected = [run(c) for c in cases]
+        failures = []
+
+        def worker(offset):
+            for k in range(len(cases) * 3):
+                i = (k + offset) % len(cases)
+                if run(cases[i]) != expected[i]:
+                    failures.append(cases[i])
+
+        threads = [threading.Thread(target=worker, args=(t * 7,)) for t in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(failures, [])
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rules-dir", required=True)
+    args, rest = parser.parse_known_args()
+    RULES_DIR = args.rules_dir
+    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)

@@ -1,0 +1,292 @@
+// The C API (include/snnplan/snnplan.h) over the C++ one. Every entry point is noexcept and
+// turns any exception into a status: nothing C++ crosses into C.
+
+#include "snnplan/snnplan.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <new>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "cli/json_inputs.hpp"
+#include "render/render.hpp"
+#include "snnplan/diagnostic.hpp"
+#include "snnplan/microbatches.hpp"
+#include "snnplan/rule_set.hpp"
+#include "snnplan/version.hpp"
+
+struct snnplan_rules {
+  snnplan::RuleSet rules;
+};
+
+struct snnplan_error {
+  struct Entry {
+    const char* severity = "error";
+    std::string code;
+    std::string message;
+    std::string file;
+    std::uint32_t line = 0;
+    std::uint32_t column = 0;
+  };
+  snnplan_status status = SNNPLAN_INTERNAL_ERROR;
+  std::string text;
+  Entry first;
+  std::vector<Entry> diagnostics;
+};
+
+namespace {
+
+const char* severity_name(snnplan::Severity severity) {
+  switch (severity) {
+    case snnplan::Severity::note: return "note";
+    case snnplan::Severity::warning: return "warning";
+    case snnplan::Severity::error: return "error";
+  }
+  return "error";
+}
+
+snnplan_error::Entry entry_of(const snnplan::Diagnostic& d) {
+  return snnplan_error::Entry{severity_name(d.severity), d.code, d.message, d.location.file,
+                              d.location.line, d.location.column};
+}
+
+// A malloc'd copy (so freeing never throws and a C caller's allocator mismatch cannot bite
+// through snnplan_string_free). nullptr when out of memory.
+char* copy_string(const std::string& s) noexcept {
+  auto* out = static_cast<char*>(std::malloc(s.size() + 1));
+  if (!out) return nullptr;
+  std::memcpy(out, s.data(), s.size());
+  out[s.size()] = '\0';
+  return out;
+}
+
+std::string error_json(const std::string& message) {
+  return snnplan::render::json_line(nlohmann::ordered_json{{"error", message}});
+}
+
+// Builds the error for a failed load; never throws (a failed allocation leaves nullptr).
+snnplan_error* load_error(const snnplan::LoadError& e) noexcept {
+  try {
+    auto error = std::make_unique<snnplan_error>();
+    error->status = SNNPLAN_LOAD_ERROR;
+    error->text = e.what();
+    const snnplan::Diagnostic* first = nullptr;
+    for (const snnplan::Diagnostic& d : e.diagnostics()) {
+      error->diagnostics.push_back(entry_of(d));
+      if (!first && d.severity == snnplan::Severity::error) first = &d;
+    }
+    if (!first && !e.diagnostics().empty()) first = &e.diagnostics().front();
+    if (first) error->first = entry_of(*first);
+    else error->first.message = error->text;
+    return error.release();
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+snnplan_error* plain_error(snnplan_status status, const char* message) noexcept {
+  try {
+    auto error = std::make_unique<snnplan_error>();
+    error->status = status;
+    error->text = message;
+    error->first.message = message;
+    return error.release();
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+template <typename Load>
+snnplan_status load_rules(Load&& load, snnplan_rules** out_rules, snnplan_error** out_error) noexcept {
+  if (out_error) *out_error = nullptr;
+  if (!out_rules) {
+    if (out_error) *out_error = plain_error(SNNPLAN_INVALID_ARGUMENT, "out_rules must not be NULL");
+    return SNNPLAN_INVALID_ARGUMENT;
+  }
+  *out_rules = nullptr;
+  snnplan_status status = SNNPLAN_INTERNAL_ERROR;
+  try {
+    *out_rules = new snnplan_rules{load()};
+    return SNNPLAN_OK;
+  } catch (const snnplan::LoadError& e) {
+    if (out_error) *out_error = load_error(e);
+    return SNNPLAN_LOAD_ERROR;
+  } catch (const std::bad_alloc&) {
+    status = SNNPLAN_OUT_OF_MEMORY;
+    if (out_error) *out_error = plain_error(status, "out of memory");
+  } catch (const std::exception& e) {
+    if (out_error) *out_error = plain_error(status, e.what());
+  } catch (...) {
+    if (out_error) *out_error = plain_error(status, "unknown internal error");
+  }
+  return status;
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* snnplan_version(void) noexcept { return snnplan::version; }
+
+const char* snnplan_status_name(snnplan_status status) noexcept {
+  switch (status) {
+    case SNNPLAN_OK: return "SNNPLAN_OK";
+    case SNNPLAN_LOAD_ERROR: return "SNNPLAN_LOAD_ERROR";
+    case SNNPLAN_RULE_ERROR: return "SNNPLAN_RULE_ERROR";
+    case SNNPLAN_BAD_INPUT: return "SNNPLAN_BAD_INPUT";
+    case SNNPLAN_INVALID_ARGUMENT: return "SNNPLAN_INVALID_ARGUMENT";
+    case SNNPLAN_OUT_OF_MEMORY: return "SNNPLAN_OUT_OF_MEMORY";
+    case SNNPLAN_INTERNAL_ERROR: return "SNNPLAN_INTERNAL_ERROR";
+  }
+  return "SNNPLAN_UNKNOWN_STATUS";
+}
+
+void snnplan_string_free(char* string) noexcept { std::free(string); }
+
+snnplan_status snnplan_rules_from_file(const char* path, snnplan_rules** out_rules, snnplan_error** out_error) noexcept {
+  if (!path) {
+    if (out_rules) *out_rules = nullptr;
+    if (out_error) *out_error = plain_error(SNNPLAN_INVALID_ARGUMENT, "path must not be NULL");
+    return SNNPLAN_INVALID_ARGUMENT;
+  }
+  return load_rules([&] { return snnplan::RuleSet::from_file(path); }, out_rules, out_error);
+}
+
+snnplan_status snnplan_rules_from_string(const char* text, const char* file_name, snnplan_rules** out_rules,
+                                         snnplan_error** out_error) noexcept {
+  if (!text) {
+    if (out_rules) *out_rules = nullptr;
+    if (out_error) *out_error = plain_error(SNNPLAN_INVALID_ARGUMENT, "text must not be NULL");
+    return SNNPLAN_INVALID_ARGUMENT;
+  }
+  return load_rules([&] { return snnplan::RuleSet::from_string(text, file_name ? file_name : "<string>"); },
+                    out_rules, out_error);
+}
+
+snnplan_status snnplan_rules_builtin(snnplan_rules** out_rules) noexcept {
+  return load_rules([] { return snnplan::RuleSet::builtin(); }, out_rules, nullptr);
+}
+
+void snnplan_rules_free(snnplan_rules* rules) noexcept { delete rules; }
+
+const char* snnplan_rules_file_name(const snnplan_rules* rules) noexcept {
+  return rules ? rules->rules.file_name().c_str() : "";
+}
+
+snnplan_status snnplan_evaluate(const snnplan_rules* rules, const char* json_input, char** out_json) noexcept {
+  if (!out_json) return SNNPLAN_INVALID_ARGUMENT;
+  *out_json = nullptr;
+  if (!rules || !json_input) return SNNPLAN_INVALID_ARGUMENT;
+  try {
+    std::string output;
+    snnplan_status status = SNNPLAN_OK;
+    auto parsed = snnplan::cli::inputs_from_json_line(json_input, rules->rules);
+    if (auto* inputs = std::get_if<snnplan::Inputs>(&parsed)) {
+      snnplan::EvaluationResult result = rules->rules.evaluate(*inputs);
+      if (result.ok()) {
+        output = snnplan::render::json_line(snnplan::render::to_json(result.record()));
+      } else {
+        status = result.error().kind == snnplan::EvaluationErrorKind::rule_error ? SNNPLAN_RULE_ERROR
+                                                                                 : SNNPLAN_BAD_INPUT;
+        output = error_json(result.error().message);
+      }
+    } else {
+      status = SNNPLAN_BAD_INPUT;
+      output = error_json(std::get<std::string>(parsed));
+    }
+    *out_json = copy_string(output);
+    return *out_json ? status : SNNPLAN_OUT_OF_MEMORY;
+  } catch (const std::bad_alloc&) {
+    return SNNPLAN_OUT_OF_MEMORY;
+  } catch (const std::exception& e) {
+    try {
+      *out_json = copy_string(error_json(std::string("internal error: ") + e.what()));
+    } catch (...) {
+    }
+  } catch (...) {
+    try {
+      *out_json = copy_string(error_json("internal error"));
+    } catch (...) {
+    }
+  }
+  return SNNPLAN_INTERNAL_ERROR;
+}
+
+snnplan_status snnplan_pipeline_microbatches(int64_t batch_size, int64_t num_stages, int64_t* out_microbatches,
+                                             char** out_message) noexcept {
+  if (out_message) *out_message = nullptr;
+  if (!out_microbatches) return SNNPLAN_INVALID_ARGUMENT;
+  *out_microbatches = 0;
+  try {
+    auto result = snnplan::pipeline_microbatches(batch_size, num_stages);
+    if (auto* count = std::get_if<std::int64_t>(&result)) {
+      *out_microbatches = *count;
+      return SNNPLAN_OK;
+    }
+    if (out_message) {
+      *out_message = copy_string(std::get<std::string>(result));
+      if (!*out_message) return SNNPLAN_OUT_OF_MEMORY;
+    }
+    return SNNPLAN_RULE_ERROR;
+  } catch (const std::bad_alloc&) {
+    return SNNPLAN_OUT_OF_MEMORY;
+  } catch (...) {
+    return SNNPLAN_INTERNAL_ERROR;
+  }
+}
+
+snnplan_status snnplan_error_status(const snnplan_error* error) noexcept {
+  return error ? error->status : SNNPLAN_OK;
+}
+const char* snnplan_error_text(const snnplan_error* error) noexcept { return error ? error->text.c_str() : ""; }
+const char* snnplan_error_message(const snnplan_error* error) noexcept { return error ? error->first.message.c_str() : ""; }
+const char* snnplan_error_file(const snnplan_error* error) noexcept { return error ? error->first.file.c_str() : ""; }
+uint32_t snnplan_error_line(const snnplan_error* error) noexcept { return error ? error->first.line : 0; }
+uint32_t snnplan_error_column(const snnplan_error* error) noexcept { return error ? error->first.column : 0; }
+
+size_t snnplan_error_diagnostic_count(const snnplan_error* error) noexcept { return error ? error->diagnostics.size() : 0; }
+
+}  // extern "C"
+
+namespace {
+const snnplan_error::Entry* diagnostic_at(const snnplan_error* error, size_t index) noexcept {
+  return error && index < error->diagnostics.size() ? &error->diagnostics[index] : nullptr;
+}
+}  // namespace
+
+extern "C" {
+
+const char* snnplan_error_diagnostic_severity(const snnplan_error* error, size_t index) noexcept {
+  const auto* d = diagnostic_at(error, index);
+  return d ? d->severity : "";
+}
+const char* snnplan_error_diagnostic_code(const snnplan_error* error, size_t index) noexcept {
+  const auto* d = diagnostic_at(error, index);
+  return d ? d->code.c_str() : "";
+}
+const char* snnplan_error_diagnostic_message(const snnplan_error* error, size_t index) noexcept {
+  const auto* d = diagnostic_at(error, index);
+  return d ? d->message.c_str() : "";
+}
+const char* snnplan_error_diagnostic_file(const snnplan_error* error, size_t index) noexcept {
+  const auto* d = diagnostic_at(error, index);
+  return d ? d->file.c_str() : "";
+}
+uint32_t snnplan_error_diagnostic_line(const snnplan_error* error, size_t index) noexcept {
+  const auto* d = diagnostic_at(error, index);
+  return d ? d->line : 0;
+}
+uint32_t snnplan_error_diagnostic_column(const snnplan_error* error, size_t index) noexcept {
+  const auto* d = diagnostic_at(error, index);
+  return d ? d->column : 0;
+}
+
+void snnplan_error_free(snnplan_error* error) noexcept { delete error; }
+
+}  // extern "C"

@@ -1,0 +1,295 @@
+/* The C API, from C99: success, rule error, bad JSON, load errors with position,
+ * microbatches, NULL arguments and one handle evaluated from several threads. */
+
+#include "snnplan/snnplan.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures = 0;
+static int checks = 0;
+
+#define CHECK(cond)                                                      \
+  do {                                                                   \
+    ++checks;                                                            \
+    if (!(cond)) {                                                       \
+      ++failures;                                                        \
+      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+    }                                                                    \
+  } while (0)
+
+#define CHECK_STATUS(got, want)                                                            \
+  do {                                                                                     \
+    snnplan_status got_ = (got);                                                           \
+    ++checks;                                                                              \
+    if (got_ != (want)) {                                                                  \
+      ++failures;                                                                          \
+      fprintf(stderr, "%s:%d: status %s, expected %s\n", __FILE__, __LINE__,               \
+              snnplan_status_name(got_), snnplan_status_name(want));                       \
+    }                                                                                      \
+  } while (0)
+
+#define CHECK_STR(got, want)                                                                      \
+  do {                                                                                            \
+    const char* got_ = (got);                                                                     \
+    ++checks;                                                                                     \
+    if (got_ == NULL || strcmp(got_, (want)) != 0) {                                              \
+      ++failures;                                                                                 \
+      fprintf(stderr, "%s:%d: got  \"%s\"\n  expected \"%s\"\n", __FILE__, __LINE__,              \
+              got_ ? got_ : "(null)", (want));                                                    \
+    }                                                                                             \
+  } while (0)
+
+static const char* const kMemoryInput =
+    "{\"model\": \"spikformer\", \"world_size\": 8, \"prefer\": \"memory\", \"batch_size\": 64}";
+static const char* const kMemoryRecord =
+    "{\"prefer\":\"memory\",\"model\":\"spikformer\",\"world_size\":8,\"mode\":\"fsdp2_tp\","
+    "\"optimizer_sharding\":\"none\",\"memopt_level\":1,\"mesh_shape\":[4,2],\"tp_mesh_dim\":1,"
+    "\"dp_mesh_dim\":0,\"pp_microbatches\":null,\"pp_memopt_stage_budget_ratio\":0.5,"
+    "\"pp_schedule\":\"1f1b\",\"pp_virtual_stages\":1,\"pp_layout\":null,\"pp_delay_wgrad\":false,"
+    "\"rationale\":[\"prefer='memory' with model='spikformer', world_size=8, backend='inductor'.\","
+    "\"Combine FSDP2 and TP to shard both parameters and activations, and enable memopt level 1 "
+    "for the strongest memory reduction.\"]}";
+
+/* Record field 'ranks' (line 7, column 10) has no type. */
+static const char* const kBrokenRules =
+    "snnplan: 1\n"
+    "inputs:\n"
+    "  world_size: {type: int}\n"
+    "  model: {type: string, default: resnet}\n"
+    "record:\n"
+    "  mode: {type: string, default: none}\n"
+    "  ranks: {default: 0}\n"
+    "  why: {type: rationale}\n"
+    "start: choose\n"
+    "tables:\n"
+    "  choose:\n"
+    "    - name: single\n"
+    "      set: {mode: local, ranks: 1}\n"
+    "      because: \"single rank for {model}\"\n";
+
+/* Evaluates `input` and checks the status and the exact JSON text. */
+static void expect_eval(const snnplan_rules* rules, const char* input, snnplan_status status, const char* json) {
+  char* out = NULL;
+  CHECK_STATUS(snnplan_evaluate(rules, input, &out), status);
+  CHECK_STR(out, json);
+  snnplan_string_free(out);
+}
+
+/* Checks the status and that the JSON output starts with `prefix`. */
+static void expect_eval_prefix(const snnplan_rules* rules, const char* input, snnplan_status status,
+                               const char* prefix) {
+  char* out = NULL;
+  CHECK_STATUS(snnplan_evaluate(rules, input, &out), status);
+  CHECK(out != NULL && strncmp(out, prefix, strlen(prefix)) == 0);
+  if (out != NULL && strncmp(out, prefix, strlen(prefix)) != 0) fprintf(stderr, "  got: %s\n", out);
+  snnplan_string_free(out);
+}
+
+static void test_general(void) {
+  CHECK(snnplan_version() != NULL && strlen(snnplan_version()) > 0);
+  CHECK_STR(snnplan_status_name(SNNPLAN_OK), "SNNPLAN_OK");
+  CHECK_STR(snnplan_status_name(SNNPLAN_RULE_ERROR), "SNNPLAN_RULE_ERROR");
+  CHECK_STR(snnplan_status_name((snnplan_status)99), "SNNPLAN_UNKNOWN_STATUS");
+  snnplan_string_free(NULL);
+  snnplan_rules_free(NULL);
+  snnplan_error_free(NULL);
+}
+
+static void test_builtin_evaluate(void) {
+  snnplan_rules* rules = NULL;
+  CHECK_STATUS(snnplan_rules_builtin(&rules), SNNPLAN_OK);
+  CHECK(rules != NULL);
+  CHECK_STR(snnplan_rules_file_name(rules), "rules/snn_distributed.yaml");
+
+  /* success */
+  expect_eval(rules, kMemoryInput, SNNPLAN_OK, kMemoryRecord);
+  /* defaults may be given as null */
+  expect_eval(rules,
+              "{\"model\": \"spikformer\", \"world_size\": 8, \"prefer\": \"MEMORY\", \"batch_size\": 64,"
+              " \"backend\": null, \"fsdp2_available\": null}",
+              SNNPLAN_OK, kMemoryRecord);
+  /* rule error: the reference's ValueError message */
+  expect_eval(rules, "{\"model\": \"spikformer\", \"world_size\": 8, \"prefer\": \"bogus\", \"batch_size\": 64}",
+              SNNPLAN_RULE_ERROR,
+              "{\"error\":\"Unsupported prefer='bogus'. Expected one of ('speed', 'memory', 'capacity').\"}");
+  expect_eval(rules, "{\"model\": \"m\", \"world_size\": 2, \"prefer\": \"capacity\", \"batch_size\": 17}",
+              SNNPLAN_RULE_ERROR,
+              "{\"error\":\"batch_size (17) must be divisible by at least one microbatch count in [4, 16] for "
+              "pipeline parallelism.\"}");
+  /* bad JSON and bad inputs */
+  expect_eval_prefix(rules, "{not json", SNNPLAN_BAD_INPUT, "{\"error\":\"not valid JSON: ");
+  expect_eval_prefix(rules, "", SNNPLAN_BAD_INPUT, "{\"error\":\"empty line");
+  expect_eval(rules, "[1]", SNNPLAN_BAD_INPUT, "{\"error\":\"a batch line must be a JSON object, got an array\"}");
+  expect_eval(rules, "{\"model\": \"m\", \"world_size\": \"8\", \"prefer\": \"memory\", \"batch_size\": 64}",
+              SNNPLAN_BAD_INPUT, "{\"error\":\"input 'world_size' must be int, got string\"}");
+  expect_eval(rules, "{\"model\": \"m\", \"world_sise\": 8, \"prefer\": \"memory\", \"batch_size\": 64}",
+              SNNPLAN_BAD_INPUT, "{\"error\":\"unknown input 'world_sise' (did you mean 'world_size'?)\"}");
+  expect_eval_prefix(rules, "{\"model\": \"m\", \"prefer\": \"memory\", \"batch_size\": 64}", SNNPLAN_BAD_INPUT,
+                     "{\"error\":\"");
+
+  /* NULL arguments */
+  {
+    char* out = (char*)"untouched";
+    CHECK_STATUS(snnplan_evaluate(NULL, kMemoryInput, &out), SNNPLAN_INVALID_ARGUMENT);
+    CHECK(out == NULL);
+    CHECK_STATUS(snnplan_evaluate(rules, NULL, &out), SNNPLAN_INVALID_ARGUMENT);
+    CHECK_STATUS(snnplan_evaluate(rules, kMemoryInput, NULL), SNNPLAN_INVALID_ARGUMENT);
+    CHECK_STATUS(snnplan_rules_builtin(NULL), SNNPLAN_INVALID_ARGUMENT);
+  }
+  snnplan_rules_free(rules);
+}
+
+static void test_from_file(const char* rules_dir) {
+  char path[4096];
+  snnplan_rules* rules = NULL;
+  snnplan_error* error = (snnplan_error*)1; /* must be reset to NULL on success */
+  snprintf(path, sizeof path, "%s/snn_distributed.yaml", rules_dir);
+  CHECK_STATUS(snnplan_rules_from_file(path, &rules, &error), SNNPLAN_OK);
+  CHECK(rules != NULL);
+  CHECK(error == NULL);
+  CHECK_STR(snnplan_rules_file_name(rules), path);
+  expect_eval(rules, kMemoryInput, SNNPLAN_OK, kMemoryRecord);
+  snnplan_rules_free(rules);
+}
+
+static void test_load_errors(const char* rules_dir) {
+  snnplan_rules* rules = (snnplan_rules*)1;
+  snnplan_error* error = NULL;
+  char path[4096];
+
+  /* from a string: position of the first error */
+  CHECK_STATUS(snnplan_rules_from_string(kBrokenRules, "broken.yaml", &rules, &error), SNNPLAN_LOAD_ERROR);
+  CHECK(rules == NULL);
+  CHECK(error != NULL);
+  CHECK_STATUS(snnplan_error_status(error), SNNPLAN_LOAD_ERROR);
+  CHECK_STR(snnplan_error_file(error), "broken.yaml");
+  CHECK(snnplan_error_line(error) == 7);
+  CHECK(snnplan_error_column(error) == 10);
+  CHECK_STR(snnplan_error_message(error), "missing required key 'type' in record field 'ranks'");
+  CHECK_STR(snnplan_error_text(error), "broken.yaml:7:10: missing required key 'type' in record field 'ranks'");
+  CHECK(snnplan_error_diagnostic_count(error) >= 1);
+  CHECK_STR(snnplan_error_diagnostic_severity(error, 0), "error");
+  CHECK_STR(snnplan_error_diagnostic_code(error, 0), "missing-key");
+  CHECK_STR(snnplan_error_diagnostic_file(error, 0), "broken.yaml");
+  CHECK(snnplan_error_diagnostic_line(error, 0) == 7);
+  CHECK(snnplan_error_diagnostic_column(error, 0) == 10);
+  CHECK_STR(snnplan_error_diagnostic_message(error, 0), "missing required key 'type' in record field 'ranks'");
+  /* out of range and NULL are harmless */
+  CHECK_STR(snnplan_error_diagnostic_message(error, 1000), "");
+  CHECK(snnplan_error_diagnostic_line(error, 1000) == 0);
+  CHECK_STR(snnplan_error_message(NULL), "");
+  snnplan_error_free(error);
+
+  /* the default name, and no error details wanted */
+  error = NULL;
+  CHECK_STATUS(snnplan_rules_from_string(kBrokenRules, NULL, &rules, &error), SNNPLAN_LOAD_ERROR);
+  CHECK_STR(snnplan_error_file(error), "<string>");
+  snnplan_error_free(error);
+  CHECK_STATUS(snnplan_rules_from_string(kBrokenRules, NULL, &rules, NULL), SNNPLAN_LOAD_ERROR);
+  CHECK(rules == NULL);
+
+  /* a file that does not exist: the file named, no position */
+  snprintf(path, sizeof path, "%s/no_such_file.yaml", rules_dir);
+  error = NULL;
+  CHECK_STATUS(snnplan_rules_from_file(path, &rules, &error), SNNPLAN_LOAD_ERROR);
+  CHECK(rules == NULL);
+  CHECK_STR(snnplan_error_file(error), path);
+  CHECK(snnplan_error_line(error) == 0);
+  CHECK(snnplan_error_column(error) == 0);
+  CHECK(strlen(snnplan_error_message(error)) > 0);
+  snnplan_error_free(error);
+
+  /* NULL arguments */
+  error = NULL;
+  CHECK_STATUS(snnplan_rules_from_file(NULL, &rules, &error), SNNPLAN_INVALID_ARGUMENT);
+  CHECK(rules == NULL);
+  CHECK_STATUS(snnplan_error_status(error), SNNPLAN_INVALID_ARGUMENT);
+  snnplan_error_free(error);
+  CHECK_STATUS(snnplan_rules_from_string(NULL, NULL, &rules, NULL), SNNPLAN_INVALID_ARGUMENT);
+  CHECK_STATUS(snnplan_rules_from_string(kBrokenRules, NULL, NULL, NULL), SNNPLAN_INVALID_ARGUMENT);
+}
+
+static void expect_microbatches(int64_t batch, int64_t stages, int64_t want) {
+  int64_t got = -1;
+  char* message = (char*)"untouched";
+  CHECK_STATUS(snnplan_pipeline_microbatches(batch, stages, &got, &message), SNNPLAN_OK);
+  CHECK(got == want);
+  CHECK(message == NULL);
+}
+
+static void expect_microbatch_error(int64_t batch, int64_t stages, const char* want) {
+  int64_t got = -1;
+  char* message = NULL;
+  CHECK_STATUS(snnplan_pipeline_microbatches(batch, stages, &got, &message), SNNPLAN_RULE_ERROR);
+  CHECK_STR(message, want);
+  snnplan_string_free(message);
+  CHECK_STATUS(snnplan_pipeline_microbatches(batch, stages, &got, NULL), SNNPLAN_RULE_ERROR);
+}
+
+static void test_microbatches(void) {
+  expect_microbatches(64, 8, 32);
+  expect_microbatches(7, 2, 7);
+  expect_microbatches(8, 8, 8);
+  expect_microbatches(96, 4, 16);
+  expect_microbatch_error(0, 1, "batch_size must be positive, but got 0.");
+  expect_microbatch_error(4, -1, "num_stages must be positive, but got -1.");
+  expect_microbatch_error(5, 8,
+                          "batch_size (5) must be >= num_stages (8) for pipeline parallelism with the current "
+                          "microbatch splitting implementation.");
+  expect_microbatch_error(17, 3,
+                          "batch_size (17) must be divisible by at least one microbatch count in [3, 12] for "
+                          "pipeline parallelism.");
+  CHECK_STATUS(snnplan_pipeline_microbatches(64, 8, NULL, NULL), SNNPLAN_INVALID_ARGUMENT);
+}
+
+/* One handle, many threads: every evaluation must give the single-threaded answer. */
+struct thread_job {
+  const snnplan_rules* rules;
+  int wrong;
+};
+
+static void* evaluate_many(void* arg) {
+  struct thread_job* job = (struct thread_job*)arg;
+  int k;
+  for (k = 0; k < 500; ++k) {
+    char* out = NULL;
+    snnplan_status s = snnplan_evaluate(job->rules, kMemoryInput, &out);
+    if (s != SNNPLAN_OK || out == NULL || strcmp(out, kMemoryRecord) != 0) ++job->wrong;
+    snnplan_string_free(out);
+  }
+  return NULL;
+}
+
+static void test_threads(void) {
+  enum { kThreads = 8 };
+  pthread_t threads[kThreads];
+  struct thread_job jobs[kThreads];
+  snnplan_rules* rules = NULL;
+  int k;
+  CHECK_STATUS(snnplan_rules_builtin(&rules), SNNPLAN_OK);
+  for (k = 0; k < kThreads; ++k) {
+    jobs[k].rules = rules;
+    jobs[k].wrong = 0;
+    CHECK(pthread_create(&threads[k], NULL, evaluate_many, &jobs[k]) == 0);
+  }
+  for (k = 0; k < kThreads; ++k) {
+    CHECK(pthread_join(threads[k], NULL) == 0);
+    CHECK(jobs[k].wrong == 0);
+  }
+  snnplan_rules_free(rules);
+}
+
+int main(int argc, char** argv) {
+  const char* rules_dir = argc > 1 ? argv[1] : "rules";
+  test_general();
+  test_builtin_evaluate();
+  test_from_file(rules_dir);
+  test_load_errors(rules_dir);
+  test_microbatches();
+  test_threads();
+  printf("c_api_test: %d checks, %d failed\n", checks, failures);
+  return failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
