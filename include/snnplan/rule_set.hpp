@@ -71,15 +71,24 @@ struct InputInfo {
   bool required = false;
 };
 
+/// How much checking a load does beyond what makes a file unusable.
+struct LoadOptions {
+  /// Decide each table over its inputs' domains: shadowed rules and gaps (warnings with a
+  /// witness input). Its cost grows with the number of rules and conditions, so loading
+  /// skips it unless asked; `snnplan check` asks.
+  bool analyse_tables = false;
+};
+
 /// An immutable compiled rule set. Copies share the same compiled rules; evaluate() is const
 /// and safe to call from many threads at once.
 class RuleSet {
  public:
   /// Loads, checks and compiles a rule file. Throws LoadError (with every diagnostic found)
   /// when the file cannot be read or has errors; warnings do not prevent loading.
-  static RuleSet from_file(const std::string& path);
+  static RuleSet from_file(const std::string& path, const LoadOptions& options = {});
   /// Same as from_file for text in memory; `file_name` is used in diagnostics.
-  static RuleSet from_string(std::string_view text, std::string file_name = "<string>");
+  static RuleSet from_string(std::string_view text, std::string file_name = "<string>",
+                             const LoadOptions& options = {});
   /// The default rules, compiled into the library from rules/snn_distributed.yaml.
   static const RuleSet& builtin();
   /// The text of the built-in rule file rules/snn_distributed.yaml.

@@ -49,6 +49,16 @@ std::optional<std::string> read_file(const std::string& path) {
 // the built-in files by name.
 class PipelineRun {
  public:
+  explicit PipelineRun(const LoadOptions& options) : options_(options) {}
+
+  // A used file, loaded with the stack of files that led to it (for cycle detection).
+  std::shared_ptr<detail::CompiledRules> build_nested(const std::vector<std::string>& stack, std::string_view text,
+                                                      const std::string& file_name, const std::string& directory,
+                                                      std::vector<Diagnostic>& out) {
+    stack_ = stack;
+    return build(text, file_name, directory, out);
+  }
+
   std::shared_ptr<detail::CompiledRules> build(std::string_view text, const std::string& file_name,
                                                const std::string& directory, std::vector<Diagnostic>& out) {
     load::LoadedFile loaded = load::load_rule_file(text, file_name);
@@ -67,7 +77,7 @@ class PipelineRun {
     }
     // Checking a file whose shape is broken would only add noise about missing pieces.
     if (!has_errors(diagnostics)) {
-      std::vector<Diagnostic> found = check::check_rule_file(loaded.file, used_schemas);
+      std::vector<Diagnostic> found = check::check_rule_file(loaded.file, used_schemas, options_.analyse_tables);
       diagnostics.insert(diagnostics.end(), found.begin(), found.end());
     }
     std::shared_ptr<detail::CompiledRules> compiled;
@@ -110,7 +120,8 @@ class PipelineRun {
       return fail(fmt::format("rule files use each other in a cycle: {}{}", path, name));
     }
     std::vector<Diagnostic> inner;
-    auto rules = build(text, name, next_directory, inner);
+    // Files used by this one are checked for errors only; their own `check` analyses them.
+    auto rules = PipelineRun(LoadOptions{}).build_nested(stack_, text, name, next_directory, inner);
     diagnostics.insert(diagnostics.end(), inner.begin(), inner.end());
     if (!rules) return fail(fmt::format("rule file '{}' (used as '{}') has errors", name, use.name.value));
     return rules;
@@ -126,6 +137,7 @@ class PipelineRun {
     return schema;
   }
 
+  LoadOptions options_;
   std::vector<std::string> stack_;
 };
 
@@ -137,25 +149,26 @@ const Value* Record::find(std::string_view name) const noexcept {
   return nullptr;
 }
 
-static RuleSet build_or_throw(std::string_view text, const std::string& file_name, const std::string& directory) {
+static RuleSet build_or_throw(std::string_view text, const std::string& file_name, const std::string& directory,
+                              const LoadOptions& options) {
   std::vector<Diagnostic> diagnostics;
-  auto compiled = PipelineRun().build(text, file_name, directory, diagnostics);
+  auto compiled = PipelineRun(options).build(text, file_name, directory, diagnostics);
   if (!compiled) throw LoadError(std::move(diagnostics));
   return RuleSet::from_compiled(std::move(compiled));
 }
 
-RuleSet RuleSet::from_string(std::string_view text, std::string file_name) {
-  return build_or_throw(text, file_name, "");
+RuleSet RuleSet::from_string(std::string_view text, std::string file_name, const LoadOptions& options) {
+  return build_or_throw(text, file_name, "", options);
 }
 
-RuleSet RuleSet::from_file(const std::string& path) {
+RuleSet RuleSet::from_file(const std::string& path, const LoadOptions& options) {
   auto text = read_file(path);
   if (!text) {
     throw LoadError({Diagnostic{Severity::error, SourceLocation{path, 0, 0}, "cannot-read",
                                 messages::cannot_read(path, "no such file or not readable")}});
   }
   const std::string directory = fs::path(path).parent_path().string();
-  return build_or_throw(*text, path, directory.empty() ? "." : directory);
+  return build_or_throw(*text, path, directory.empty() ? "." : directory, options);
 }
 
 RuleSet RuleSet::from_compiled(std::shared_ptr<const detail::CompiledRules> rules) { return RuleSet(std::move(rules)); }

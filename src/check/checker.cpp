@@ -6,6 +6,7 @@
 #include <string>
 
 #include "check/dependency_graph.hpp"
+#include "check/table_analysis.hpp"
 #include "messages.hpp"
 
 namespace snnplan::check {
@@ -40,7 +41,8 @@ void names_used(const Expr& e, std::set<std::string>& out) {
 
 class Checker {
  public:
-  Checker(const RuleFile& file, const std::map<std::string, UsedRules>& used) : file_(file), used_rules_(used) {}
+  Checker(const RuleFile& file, const std::map<std::string, UsedRules>& used, bool analyse)
+      : file_(file), used_rules_(used), analyse_(analyse) {}
 
   std::vector<Diagnostic> run() {
     declare_facts();
@@ -49,6 +51,10 @@ class Checker {
     if (file_.rationale_header) check_template(*file_.rationale_header);
     check_tables();
     warn_unused();
+    if (analyse_ && !has_errors(out_)) {  // shadowed rules and gaps: only meaningful for a file without errors
+      std::vector<Diagnostic> analysis = analyse_tables(file_);
+      out_.insert(out_.end(), analysis.begin(), analysis.end());
+    }
     std::stable_sort(out_.begin(), out_.end(), [](const Diagnostic& a, const Diagnostic& b) {
       return std::tie(a.location.line, a.location.column) < std::tie(b.location.line, b.location.column);
     });
@@ -508,6 +514,7 @@ class Checker {
 
   const RuleFile& file_;
   const std::map<std::string, UsedRules>& used_rules_;
+  bool analyse_;
   std::map<std::string, const UsedRules*> record_of_;  // call-let name -> the called rules
   std::map<std::string, KindSet> facts_;
   std::map<std::string, SourceLocation> declared_at_;
@@ -539,8 +546,9 @@ std::optional<std::vector<int>> let_order(const RuleFile& file) {
   return dependencies_first(Checker::let_graph(file));
 }
 
-std::vector<Diagnostic> check_rule_file(const RuleFile& file, const std::map<std::string, UsedRules>& used) {
-  return Checker(file, used).run();
+std::vector<Diagnostic> check_rule_file(const RuleFile& file, const std::map<std::string, UsedRules>& used,
+                                        bool analyse_tables) {
+  return Checker(file, used, analyse_tables).run();
 }
 
 }  // namespace snnplan::check

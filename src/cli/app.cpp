@@ -315,7 +315,7 @@ ExitCode check(const std::vector<std::string>& files, bool strict, const std::st
   for (const std::string& path : files) {
     std::vector<Diagnostic> diagnostics;
     try {
-      diagnostics = RuleSet::from_file(path).warnings();
+      diagnostics = RuleSet::from_file(path, LoadOptions{.analyse_tables = true}).warnings();
     } catch (const LoadError& e) {
       diagnostics = e.diagnostics();
     }

@@ -1,0 +1,274 @@
+// The static analysis of tables: shadowed rules, gaps, and notes where it cannot decide.
+//
+// tests/data/analysis/<case>.yaml sits beside <case>.expected, which holds the analysis'
+// diagnostics (codes shadowed-rule, table-gap, analysis-incomplete) formatted by
+// snnplan::format, one per line, in source order; an empty file means "none". To add a case,
+// write the .yaml, run `snnplan check <case>.yaml` from that directory, check every finding
+// by hand, and save the first line of each (without the source excerpt) as <case>.expected.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "snnplan/snnplan.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kCases = fs::path(SNNPLAN_TEST_DATA) / "analysis";
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  REQUIRE_MESSAGE(in.good(), "cannot read " << path.string());
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
+bool from_analysis(const snnplan::Diagnostic& d) {
+  return d.code == "shadowed-rule" || d.code == "table-gap" || d.code == "analysis-incomplete";
+}
+
+// The analysis' diagnostics for a rule file that loads, formatted, in source order.
+std::vector<std::string> analysis_of(const std::string& text, const std::string& file_name = "test.yaml") {
+  std::vector<std::string> out;
+  try {
+    const snnplan::RuleSet rules = snnplan::RuleSet::from_string(text, file_name, {.analyse_tables = true});
+    for (const snnplan::Diagnostic& d : rules.warnings())
+      if (from_analysis(d)) out.push_back(snnplan::format(d));
+  } catch (const snnplan::LoadError& e) {
+    std::string all;
+    for (const snnplan::Diagnostic& d : e.diagnostics()) all += snnplan::format(d) + "\n";
+    FAIL("the rule file does not load:\n" << all);
+  }
+  return out;
+}
+
+// Checks tests/data/analysis/<name>.yaml against <name>.expected.
+void check_case(const std::string& name) {
+  CAPTURE(name);
+  const std::vector<std::string> expected = lines_of(read_text(kCases / (name + ".expected")));
+  const std::vector<std::string> actual = analysis_of(read_text(kCases / (name + ".yaml")), name + ".yaml");
+  CHECK(actual == expected);
+}
+
+std::vector<std::string> case_names() {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(kCases))
+    if (entry.is_regular_file() && entry.path().extension() == ".yaml") names.push_back(entry.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// A small rule file around one table `main` (no catch-all unless the rules give one).
+std::string one_table(const std::string& inputs, const std::string& rules, const std::string& lets = "") {
+  return "snnplan: 1\ninputs:\n" + inputs + (lets.empty() ? "" : "let:\n" + lets) +
+         "record:\n  out: {type: string, default: none}\nstart: main\ntables:\n  main:\n" + rules;
+}
+
+// The default rules with one piece of text replaced (which must be there).
+std::string default_rules_with(const std::string& from, const std::string& to) {
+  std::string text(snnplan::RuleSet::builtin_text());
+  const auto at = text.find(from);
+  REQUIRE_MESSAGE(at != std::string::npos, "the default rules do not contain: " << from);
+  text.replace(at, from.size(), to);
+  return text;
+}
+
+}  // namespace
+
+TEST_SUITE("table analysis") {
+  TEST_CASE("every analysis case has an expected file and every expected file has its case") {
+    const auto names = case_names();
+    CHECK(names.size() >= 12);
+    for (const std::string& name : names) {
+      CAPTURE(name);
+      CHECK(fs::exists(kCases / (name + ".expected")));
+    }
+    for (const auto& entry : fs::directory_iterator(kCases)) {
+      if (entry.path().extension() != ".expected") continue;
+      CAPTURE(entry.path().string());
+      CHECK(fs::exists(fs::path(entry.path()).replace_extension(".yaml")));
+    }
+  }
+
+  TEST_CASE("every analysis case produces exactly its expected diagnostics") {
+    for (const std::string& name : case_names()) check_case(name);
+  }
+
+  TEST_CASE("a rule covered by one earlier rule is reported as shadowed by it") {
+    check_case("shadowed_by_one");
+  }
+
+  TEST_CASE("a rule covered only by the union of two earlier rules is reported as shadowed by both") {
+    check_case("shadowed_by_union");
+  }
+
+  TEST_CASE("a rule that fires only at one integer boundary is not reported as shadowed") {
+    check_case("not_shadowed_boundary");
+    CHECK(analysis_of(read_text(kCases / "not_shadowed_boundary.yaml")).empty());
+  }
+
+  TEST_CASE("a gap at one integer boundary is reported with that value as the witness") {
+    check_case("gap_at_boundary");
+  }
+
+  TEST_CASE("a gap exposed only by a combination of two booleans is reported") {
+    check_case("gap_two_bools");
+  }
+
+  TEST_CASE("a table entered through next is only checked on the inputs that reach it") {
+    check_case("gap_excluded_by_caller");
+    CHECK(analysis_of(read_text(kCases / "gap_excluded_by_caller.yaml")).empty());
+    // The same sub-table with x = 0 uncovered: now a real gap, with a reachable witness.
+    std::string text = read_text(kCases / "gap_excluded_by_caller.yaml");
+    const std::string zero = "    - name: zero\n      when: {x: 0}\n      set: {out: zero}\n";
+    REQUIRE(text.find(zero) != std::string::npos);
+    text.erase(text.find(zero), zero.size());
+    const auto found = analysis_of(text);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].find("warning: table 'positive' has a gap: no rule matches x=0") != std::string::npos);
+  }
+
+  TEST_CASE("a condition outside the supported subset gives a note instead of a guess") {
+    check_case("unsupported_condition");
+  }
+
+  TEST_CASE("the default rules produce no analysis diagnostics") {
+    for (const snnplan::Diagnostic& d : snnplan::RuleSet::from_string(snnplan::RuleSet::builtin_text(), "rules/snn_distributed.yaml", {.analyse_tables = true}).warnings()) {
+      CAPTURE(snnplan::format(d));
+      CHECK_FALSE(from_analysis(d));
+    }
+    const std::string path = std::string(SNNPLAN_RULES_DIR) + "/snn_distributed.yaml";
+    CHECK(analysis_of(read_text(path), path).empty());
+  }
+
+  TEST_CASE("the default recommend table's three preference rules cover prefer's one_of domain") {
+    CHECK(analysis_of(std::string(snnplan::RuleSet::builtin_text())).empty());
+    const std::string without_capacity = default_rules_with(
+        "    - name: by-preference-capacity\n      when: {prefer: capacity}\n      next: capacity\n", "");
+    const auto found = analysis_of(without_capacity);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0] == "test.yaml:57:3: warning: table 'recommend' has a gap: no rule matches world_size=2, prefer='capacity'");
+  }
+
+  TEST_CASE("a gap of the default memory table is found through its callers once its catch-all is gone") {
+    const std::string text = default_rules_with(
+        "    - name: data-parallel-memopt\n"
+        "      set: {mode: dp, optimizer_sharding: = zero_sharding, memopt_level: 1, dp_mesh_dim: 0}\n"
+        "      because: Fall back to DP + memopt level 1 because TP/FSDP2 are unavailable.\n",
+        "");
+    const auto found = analysis_of(text);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0] ==
+          "test.yaml:89:3: warning: table 'memory' has a gap: no rule matches world_size=2, fsdp2_available=false, "
+          "tensor_parallel_available=false");
+  }
+
+  TEST_CASE("conditions relating two integer inputs are decided exactly") {
+    check_case("related_integers");
+  }
+
+  TEST_CASE("modulo conditions are decided per residue class") {
+    check_case("residues");
+  }
+
+  TEST_CASE("string conditions through lets, starts_with and lower are decided exactly") {
+    check_case("string_prefixes");
+  }
+
+  TEST_CASE("a fallback's with values fix the inputs its table sees and an expression value is not modelled") {
+    check_case("fallback_overrides");
+  }
+
+  TEST_CASE("a gap reachable only through a fallback override is reported with the overridden value") {
+    const std::string text = one_table(
+        "  mode: {type: string, one_of: [speed, memory]}\n  fast: {type: bool}\n",
+        "    - name: fast-memory\n      when: {mode: memory, fast: true}\n      next: memory\n"
+        "    - name: slow\n      when: {fast: false}\n      fallback: {table: memory, with: {mode: memory}}\n"
+        "    - name: rest\n      set: {out: rest}\n"
+        "  memory:\n    - name: memory-fast\n      when: {fast: true}\n      set: {out: fast}\n");
+    const auto found = analysis_of(text);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0] == "test.yaml:18:3: warning: table 'memory' has a gap: no rule matches fast=false");
+  }
+
+  TEST_CASE("a fallback overriding an integer its caller tests still proves a gap when a caller value reaches it") {
+    // 'small' fires for every x < 0 and hands 'sub' x = 2, t = q, which no rule of 'sub' matches.
+    const std::string text = one_table(
+        "  x: {type: int}\n  t: {type: string, one_of: [p, q]}\n",
+        "    - name: small\n      when: {x: {lt: 0}}\n      fallback: {table: sub, with: {x: 2, t: q}}\n"
+        "    - name: rest\n      set: {out: rest}\n"
+        "  sub:\n    - name: only-p\n      when: {t: p}\n      set: {out: p}\n");
+    const auto found = analysis_of(text);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0] == "test.yaml:15:3: warning: table 'sub' has a gap: no rule matches t='q'");
+  }
+
+  TEST_CASE("a condition that fails to evaluate for some inputs gives a note instead of a warning") {
+    check_case("failing_condition");
+  }
+
+  TEST_CASE("a rule no input satisfies is reported as never firing") {
+    const auto found = analysis_of(one_table("  x: {type: int}\n",
+                                             "    - name: empty-range\n      when: {x: {gt: 5, lt: 3}}\n      set: {out: a}\n"
+                                             "    - name: rest\n      set: {out: b}\n"));
+    REQUIRE(found.size() == 1);
+    CHECK(found[0] == "test.yaml:9:13: warning: rule 'empty-range' can never fire: no input satisfies all of its conditions");
+  }
+
+  TEST_CASE("rules after a catch-all are left to the checker's unreachable-rule warning") {
+    const snnplan::RuleSet rules = snnplan::RuleSet::from_string(
+        one_table("  x: {type: int}\n", "    - name: all\n      set: {out: a}\n    - name: never\n      when: {x: 1}\n      set: {out: b}\n"),
+        "test.yaml", {.analyse_tables = true});
+    std::vector<std::string> codes;
+    for (const snnplan::Diagnostic& d : rules.warnings()) codes.push_back(d.code);
+    CHECK(codes == std::vector<std::string>{"unreachable-rule"});
+  }
+
+  TEST_CASE("integer boundaries at the ends of the 64-bit range are not mistaken for shadowing") {
+    // x > max - 1 holds only for the largest int64, which no earlier rule matches.
+    const auto found = analysis_of(one_table(
+        "  x: {type: int}\n",
+        "    - name: small\n      when: {x: {lt: 9223372036854775806}}\n      set: {out: a}\n"
+        "    - name: next-to-last\n      when: {x: 9223372036854775806}\n      set: {out: b}\n"
+        "    - name: largest\n      when: {x: {gt: 9223372036854775806}}\n      set: {out: c}\n"));
+    CHECK(found.empty());
+  }
+
+  TEST_CASE("more combinations than the analysis enumerates give a note") {
+    std::string inputs, rules;
+    for (int k = 0; k < 20; ++k) {
+      inputs += "  b" + std::to_string(k) + ": {type: bool}\n";
+      rules += "    - name: r" + std::to_string(k) + "\n      when: {b" + std::to_string(k) + ": true}\n      set: {out: a}\n";
+    }
+    const auto found = analysis_of(one_table(inputs, rules));
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].find("note: table 'main' not fully analysed: its conditions depend on more than 200000 combinations") !=
+          std::string::npos);
+  }
+
+  TEST_CASE("conditions relating three integer inputs give a note naming them") {
+    const auto found = analysis_of(one_table("  x: {type: int}\n  y: {type: int}\n  z: {type: int}\n",
+                                             "    - name: sum\n      when: {x: {gt: = y + z}}\n      set: {out: a}\n"
+                                             "    - name: rest\n      set: {out: b}\n"));
+    REQUIRE(found.size() == 1);
+    CHECK(found[0] ==
+          "test.yaml:12:24: note: table 'main' not fully analysed: the condition relates more than two integer inputs "
+          "('x', 'y' and 'z'); shadowed rules and gaps may go unreported");
+  }
+}
