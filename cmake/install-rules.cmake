@@ -1,0 +1,103 @@
+# The installed package (issue 5): headers, a shared and a static library, the CLI, the default
+# rules, a CMake package (find_package(snnplan CONFIG)) and a pkg-config file.
+#
+# Inside this build tree the targets keep using `snnplan` (a static library) as before. The two
+# libraries shipped to consumers are linked from its object files (nothing is compiled twice):
+#   snnplan_shared -> libsnnplan.so.<version>, exported as snnplan::snnplan
+#   snnplan_static -> libsnnplan.a,            exported as snnplan::snnplan_static
+# yaml-cpp, fmt, Boost and nlohmann_json stay private: the installed headers do not include them
+# and the exported targets carry no compile flags of theirs. The shared library links them itself;
+# the static archive names only what it needs at link time (yaml-cpp, fmt) as link-only
+# dependencies, which snnplanConfig.cmake finds.
+
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(SNNPLAN_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/snnplan"
+    CACHE STRING "Where snnplanConfig.cmake is installed (relative to the prefix)")
+set(SNNPLAN_INSTALL_RULESDIR "${CMAKE_INSTALL_DATADIR}/snnplan/rules"
+    CACHE STRING "Where the default rule files are installed (relative to the prefix)")
+mark_as_advanced(SNNPLAN_INSTALL_CMAKEDIR SNNPLAN_INSTALL_RULESDIR)
+
+# Separate output directory: the in-tree static `snnplan` already writes libsnnplan.a.
+set(snnplan_package_lib_dir "${PROJECT_BINARY_DIR}/package/lib")
+
+# Shared and static libraries with the same public face as `snnplan`.
+add_library(snnplan_shared SHARED $<TARGET_OBJECTS:snnplan>)
+add_library(snnplan_static STATIC $<TARGET_OBJECTS:snnplan>)
+foreach(target IN ITEMS snnplan_shared snnplan_static)
+  target_include_directories(${target} PUBLIC
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  target_compile_features(${target} PUBLIC cxx_std_20)
+  target_link_libraries(${target} PUBLIC Threads::Threads)
+  set_target_properties(${target} PROPERTIES
+    OUTPUT_NAME snnplan
+    LINKER_LANGUAGE CXX
+    LIBRARY_OUTPUT_DIRECTORY "${snnplan_package_lib_dir}"
+    ARCHIVE_OUTPUT_DIRECTORY "${snnplan_package_lib_dir}")
+endforeach()
+# Private: nothing of these reaches the exported interface of the shared library.
+target_link_libraries(snnplan_shared PRIVATE yaml-cpp fmt::fmt)
+# For a static archive, CMake exports private libraries as $<LINK_ONLY:...>: linked, never compiled
+# with. Boost and nlohmann_json are header-only here and are deliberately absent.
+target_link_libraries(snnplan_static PRIVATE yaml-cpp fmt::fmt)
+set_target_properties(snnplan_shared PROPERTIES
+  EXPORT_NAME snnplan
+  VERSION ${PROJECT_VERSION}
+  SOVERSION ${PROJECT_VERSION_MAJOR})
+set_target_properties(snnplan_static PROPERTIES EXPORT_NAME snnplan_static)
+
+# Headers, libraries, CLI, rules.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/snnplan
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        COMPONENT snnplan_development
+        FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h")
+install(TARGETS snnplan_shared EXPORT snnplanTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT snnplan_runtime
+                NAMELINK_COMPONENT snnplan_development
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT snnplan_runtime
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT snnplan_development)
+install(TARGETS snnplan_static EXPORT snnplanStaticTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT snnplan_development)
+# The CLI links the static library: it needs no RPATH to find libsnnplan.
+install(TARGETS snnplan_exe RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT snnplan_runtime)
+install(FILES ${SNNPLAN_BUILTIN_RULE_FILES}
+        DESTINATION ${SNNPLAN_INSTALL_RULESDIR} COMPONENT snnplan_runtime)
+
+# CMake package.
+install(EXPORT snnplanTargets NAMESPACE snnplan::
+        DESTINATION ${SNNPLAN_INSTALL_CMAKEDIR} COMPONENT snnplan_development)
+install(EXPORT snnplanStaticTargets NAMESPACE snnplan::
+        DESTINATION ${SNNPLAN_INSTALL_CMAKEDIR} COMPONENT snnplan_development)
+configure_package_config_file(
+  ${CMAKE_CURRENT_LIST_DIR}/snnplanConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/package/snnplanConfig.cmake
+  INSTALL_DESTINATION ${SNNPLAN_INSTALL_CMAKEDIR}
+  PATH_VARS SNNPLAN_INSTALL_RULESDIR)
+write_basic_package_version_file(
+  ${PROJECT_BINARY_DIR}/package/snnplanConfigVersion.cmake
+  VERSION ${PROJECT_VERSION}
+  COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/package/snnplanConfig.cmake
+              ${PROJECT_BINARY_DIR}/package/snnplanConfigVersion.cmake
+        DESTINATION ${SNNPLAN_INSTALL_CMAKEDIR} COMPONENT snnplan_development)
+
+# pkg-config: relocatable (paths relative to the .pc file, so `cmake --install --prefix` works).
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  set(SNNPLAN_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
+  set(SNNPLAN_PC_LIBDIR "${CMAKE_INSTALL_LIBDIR}")
+else()
+  file(RELATIVE_PATH snnplan_pc_up "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
+  string(REGEX REPLACE "/$" "" snnplan_pc_up "${snnplan_pc_up}")
+  set(SNNPLAN_PC_PREFIX "\${pcfiledir}/${snnplan_pc_up}")
+  set(SNNPLAN_PC_LIBDIR "\${prefix}/${CMAKE_INSTALL_LIBDIR}")
+endif()
+if(IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDEDIR}")
+  set(SNNPLAN_PC_INCLUDEDIR "${CMAKE_INSTALL_INCLUDEDIR}")
+else()
+  set(SNNPLAN_PC_INCLUDEDIR "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
+endif()
+configure_file(${CMAKE_CURRENT_LIST_DIR}/snnplan.pc.in ${PROJECT_BINARY_DIR}/package/snnplan.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/package/snnplan.pc
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT snnplan_development)
