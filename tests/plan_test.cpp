@@ -14,7 +14,7 @@
 #include <variant>
 #include <vector>
 
-#include "cli/app.hpp"
+#include "cli_runner.hpp"
 #include "plan/plan_io.hpp"
 #include "snnplan/snnplan.hpp"
 
@@ -29,45 +29,9 @@ using snnplan::Topology;
 using snnplan::Value;
 using json = nlohmann::ordered_json;
 
-struct CliRun {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-CliRun run_cli(const std::vector<std::string>& args, const std::string& stdin_text = "") {
-  std::vector<const char*> argv{"snnplan"};
-  for (const std::string& arg : args) argv.push_back(arg.c_str());
-  std::istringstream in(stdin_text);
-  std::ostringstream out;
-  std::ostringstream err;
-  CliRun run;
-  run.code = snnplan::cli::run(static_cast<int>(argv.size()), argv.data(), in, out, err);
-  run.out = out.str();
-  run.err = err.str();
-  return run;
-}
-
-// A file in a per-process temporary directory, removed at the end of the test.
-class TempFile {
- public:
-  TempFile(const std::string& name, const std::string& text)
-      : path_(std::filesystem::temp_directory_path() / ("snnplan_plan_test_" + std::to_string(::getpid())) / name) {
-    std::filesystem::create_directories(path_.parent_path());
-    std::ofstream(path_, std::ios::binary) << text;
-  }
-  ~TempFile() {
-    std::error_code ignored;
-    std::filesystem::remove(path_, ignored);
-    std::filesystem::remove(path_.parent_path(), ignored);
-  }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-  [[nodiscard]] std::string path() const { return path_.string(); }
-
- private:
-  std::filesystem::path path_;
-};
+using snnplan::testing::CliRun;
+using snnplan::testing::run_cli;
+using snnplan::testing::TempFile;
 
 // The message InputError carries for `make()`, or "" when nothing is thrown.
 template <typename F>
