@@ -14,6 +14,13 @@ namespace snnplan::messages {
 
 // ---- rule file: YAML shape -----------------------------------------------------------------
 inline std::string yaml_syntax(std::string_view what) { return fmt::format("YAML syntax error: {}", what); }
+inline std::string yaml_too_deep(int limit) {
+  return fmt::format("YAML nesting is deeper than {} levels", limit);
+}
+inline std::string yaml_too_many_nodes(std::size_t limit) {
+  return fmt::format("the rule file has more than {} YAML nodes once aliases are expanded "
+                     "(each use of an alias counts in full)", limit);
+}
 inline std::string cannot_read(std::string_view path, std::string_view why) {
   return fmt::format("cannot read rule file '{}': {}", path, why);
 }
@@ -109,6 +116,9 @@ inline std::string unknown_input(std::string_view name, std::string_view suggest
 }
 inline std::string input_type(std::string_view name, std::string_view expected, std::string_view got) {
   return fmt::format("input '{}' must be {}, got {}", name, expected, got);
+}
+inline std::string input_too_long(std::string_view name, std::size_t length, std::size_t limit) {
+  return fmt::format("input '{}' has a string of {} bytes, longer than the limit of {} bytes", name, length, limit);
 }
 inline std::string not_allowed(std::string_view name, std::string_view value) {
   return fmt::format("input '{}' has a value that is not allowed: '{}'", name, value);

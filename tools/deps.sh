@@ -6,10 +6,16 @@ set -euo pipefail
 SNNPLAN_PACKAGES=(cmake make g++ pkg-config python3
   libyaml-cpp-dev libboost-graph-dev doctest-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libbenchmark-dev pybind11-dev python3-dev)
+# For the fuzzers (fuzz/run.sh): clang and its runtimes (libFuzzer, ASan, UBSan). The gcc
+# sanitizer runtimes of the asan/tsan presets come with g++.
+SNNPLAN_FUZZ_PACKAGES=(clang libclang-rt-14-dev)
 
+# Both take package names; without any, SNNPLAN_PACKAGES.
 snnplan_missing_packages() {
   local missing=()
-  for p in "${SNNPLAN_PACKAGES[@]}"; do
+  local wanted=("$@")
+  [ $# -eq 0 ] && wanted=("${SNNPLAN_PACKAGES[@]}")
+  for p in "${wanted[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   echo "${missing[@]:-}"
@@ -17,7 +23,7 @@ snnplan_missing_packages() {
 
 snnplan_install_deps() {
   local missing
-  missing=$(snnplan_missing_packages)
+  missing=$(snnplan_missing_packages "$@")
   [ -z "$missing" ] && return 0
   echo "snnplan: installing Debian packages: $missing" >&2
   local sudo=""

@@ -100,7 +100,7 @@ std::variant<Inputs, std::string> inputs_from_json_line(const std::string& line,
   RawNumbers builder(parsed);
   try {
     nlohmann::json::sax_parse(line, &builder);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for a number like 1e400
     std::string what = e.what();
     // Drop nlohmann's "[json.exception.parse_error.101] " prefix: operators need the rest.
     if (auto close = what.find("] "); what.rfind("[json.exception", 0) == 0 && close != std::string::npos) what.erase(0, close + 2);

@@ -204,12 +204,20 @@ class Evaluator {
         for (const auto& input : rules_.inputs) names.push_back(input.name);
         input_failure(messages::unknown_input(name, messages::closest_match(name, names)));
       }
+      check_length(name, value);
       if (!value.is_null()) given[static_cast<std::size_t>(it->second)] = &value;
     }
     std::vector<std::optional<RValue>> values(rules_.inputs.size());
     for (std::size_t k = 0; k < given.size(); ++k)
       if (given[k]) values[k] = detail::from_public(*given[k]);
     return bind_values(std::move(values));
+  }
+
+  static void check_length(const std::string& name, const Value& value) {
+    if (value.is_string() && value.as_string().size() > kMaxInputStringBytes)
+      input_failure(messages::input_too_long(name, value.as_string().size(), kMaxInputStringBytes));
+    if (value.is_list())
+      for (const Value& item : value.as_list()) check_length(name, item);
   }
 
   // Inputs by slot (nullopt: not given) -> a frame with defaults applied, values

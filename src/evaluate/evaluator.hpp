@@ -9,6 +9,9 @@
 
 namespace snnplan::evaluate {
 
+/// The longest string an input (or an item of a list input) may have, in bytes.
+inline constexpr std::size_t kMaxInputStringBytes = 64 * 1024;
+
 /// Evaluates `rules` for `inputs`. Thread-safe: all state lives on this call's stack.
 /// When `trace` is given, every step is appended to it (for `explain`).
 EvaluationResult evaluate(const detail::CompiledRules& rules, const Inputs& inputs,

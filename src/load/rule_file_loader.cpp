@@ -1,5 +1,6 @@
 #include "load/rule_file_loader.hpp"
 
+#include <yaml-cpp/depthguard.h>  // YAML::DeepRecursion
 #include <yaml-cpp/yaml.h>
 
 #include <charconv>
@@ -42,10 +43,14 @@ class Loader {
     YAML::Node root;
     try {
       root = YAML::Load(std::string(text_));
+    } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own guard, far deeper than ours
+      error(from_mark(e.mark), "yaml-too-deep", messages::yaml_too_deep(kMaxYamlDepth));
+      return std::move(result_);
     } catch (const YAML::Exception& e) {
       error(from_mark(e.mark), "yaml-syntax", messages::yaml_syntax(e.msg));
       return std::move(result_);
     }
+    if (!within_limits(root)) return std::move(result_);
     if (!root.IsMap()) {
       error(root.IsDefined() && !root.IsNull() ? at(root) : SourceLocation{file(), 1, 1},
             "wrong-kind", messages::expected_kind("a rule file", "a mapping with the keys snnplan, inputs, record, tables, ..."));
@@ -56,6 +61,35 @@ class Loader {
   }
 
  private:
+  // Walks the tree as the reader below does, aliases expanded where they are used, without
+  // recursion; stops at the first limit. So an alias that contains itself, or aliases that
+  // multiply, are refused after at most kMaxYamlNodes steps instead of crashing or hanging.
+  bool within_limits(const YAML::Node& root) {
+    std::vector<std::pair<YAML::Node, int>> pending{{root, 1}};
+    std::size_t nodes = 0;
+    while (!pending.empty()) {
+      const auto [node, depth] = std::move(pending.back());
+      pending.pop_back();
+      if (depth > kMaxYamlDepth) {
+        error(at(node), "yaml-too-deep", messages::yaml_too_deep(kMaxYamlDepth));
+        return false;
+      }
+      if (++nodes > kMaxYamlNodes) {
+        error(at(node), "yaml-too-many-nodes", messages::yaml_too_many_nodes(kMaxYamlNodes));
+        return false;
+      }
+      if (node.IsSequence()) {
+        for (const auto& item : node) pending.emplace_back(item, depth + 1);
+      } else if (node.IsMap()) {
+        for (const auto& kv : node) {
+          pending.emplace_back(kv.first, depth + 1);
+          pending.emplace_back(kv.second, depth + 1);
+        }
+      }
+    }
+    return true;
+  }
+
   // ---- locations and diagnostics ----------------------------------------------------------
   const std::string& file() const { return result_.file.file_name; }
 

@@ -13,6 +13,11 @@ namespace snnplan::load {
 
 /// Limits on hostile input (see the README's "Limits" section).
 inline constexpr std::size_t kMaxRuleFileBytes = 4 * 1024 * 1024;
+/// YAML nesting (mappings and lists inside each other), counted from the top-level mapping.
+inline constexpr int kMaxYamlDepth = 64;
+/// YAML nodes of the whole file with every alias expanded where it is used: a file whose
+/// aliases multiply ("billion laughs") is refused after this many steps, never expanded.
+inline constexpr std::size_t kMaxYamlNodes = 250000;
 
 struct LoadedFile {
   syntax::RuleFile file;

@@ -325,7 +325,7 @@ std::variant<Request, std::string> request_from_json_line(const std::string& lin
   json parsed;
   try {
     parsed = json::parse(line, track);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number like 1e400
     std::string what = e.what();
     // Drop nlohmann's "[json.exception.parse_error.101] " prefix: operators need the rest.
     if (auto close = what.find("] "); what.rfind("[json.exception", 0) == 0 && close != std::string::npos) what.erase(0, close + 2);
