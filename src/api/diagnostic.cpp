@@ -57,6 +57,9 @@ static std::string first_error(const std::vector<Diagnostic>& diagnostics) {
 LoadError::LoadError(std::vector<Diagnostic> diagnostics)
     : std::runtime_error(first_error(diagnostics)), diagnostics_(std::move(diagnostics)) {}
 
-std::string to_display_string(const Value& value) { return detail::display(detail::from_public(value)); }
+std::string to_display_string(const Value& value) {
+  detail::ValueStore store;
+  return detail::display(detail::from_public(value, store));
+}
 
 }  // namespace snnplan

@@ -4,7 +4,9 @@
 // instance serves any number of threads.
 
 #include <memory>
+#include <functional>
 #include <optional>
+#include <string_view>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -39,6 +41,10 @@ struct CompiledTemplate {
   };
   std::vector<Piece> pieces;
   std::string source_text;
+  /// A template without placeholders is its own text: rendered without copying, as a view
+  /// of the rule set's constants.
+  bool is_fixed = false;
+  std::string_view fixed_text;
 };
 
 struct CompiledInput {
@@ -81,9 +87,24 @@ struct CompiledRule {
   std::optional<CompiledFallback> fallback;
 };
 
+/// Rules of a large table grouped by the constants they require facts to equal, so that a
+/// walk visits only rules that can fire (built by compile/rule_index.cpp). The walk stays
+/// first-hit in table order: it merges the rules for the inputs' key with the rules that do
+/// not fix every key fact.
+struct RuleIndex {
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view key) const noexcept { return std::hash<std::string_view>{}(key); }
+  };
+  std::vector<int> key_slots;  // facts whose values form the key, in key order
+  std::unordered_map<std::string, std::vector<int>, Hash, std::equal_to<>> keyed;  // ascending rule indices
+  std::vector<int> unkeyed;  // ascending rule indices
+};
+
 struct CompiledTable {
   std::string name;
   std::vector<CompiledRule> rules;
+  std::optional<RuleIndex> index;  // only for tables long enough to gain from one
 };
 
 /// A `let` that evaluates another rule set (index into CompiledRules::used).
@@ -104,9 +125,12 @@ struct CompiledField {
 inline constexpr int kMaxCallDepth = 32;
 
 struct CompiledRules {
+  /// Storage of every constant's text and list items (RValues are views).
+  ValueStore constants;
   std::string file_name;
   std::vector<CompiledInput> inputs;  // slots [0, inputs.size())
   std::unordered_map<std::string, int> input_slots;
+  std::vector<int> restricted_inputs;  // inputs with allowed values (one_of), checked at binding
   std::vector<std::string> let_names;  // slot inputs.size() + k
   std::vector<Node> lets;
   std::vector<std::optional<CompiledCall>> calls;  // per let: set when the let calls a rule set

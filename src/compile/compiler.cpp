@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "check/checker.hpp"
+#include "compile/rule_index.hpp"
 
 namespace snnplan::compile {
 namespace {
@@ -49,8 +50,9 @@ class Compiler {
       auto& compiled = out_.inputs[k];
       if (input.default_value) compiled.default_value = expr(*input.default_value).constant;
       if (input.one_of)
-        for (const Value& option : input.one_of->value) compiled.one_of.push_back(detail::from_public(option));
+        for (const Value& option : input.one_of->value) compiled.one_of.push_back(constant(option));
       if (input.error) compiled.error = text(*input.error);
+      if (!compiled.one_of.empty()) out_.restricted_inputs.push_back(static_cast<int>(k));
     }
     // Known before any expression is compiled, so `rec.field` resolves wherever it appears.
     for (const LetDecl& let : file_.lets)
@@ -85,8 +87,9 @@ class Compiler {
     for (const Table& table : file_.tables) tables_[table.name.value] = static_cast<int>(tables_.size());
     out_.start = file_.start ? tables_.at(file_.start->value) : 0;
     for (const Table& table : file_.tables) {
-      detail::CompiledTable compiled{table.name.value, {}};
+      detail::CompiledTable compiled{table.name.value, {}, std::nullopt};
       for (const Rule& rule : table.rules) compiled.rules.push_back(compile_rule(rule));
+      compiled.index = build_rule_index(compiled);
       out_.tables.push_back(std::move(compiled));
     }
   }
@@ -123,11 +126,31 @@ class Compiler {
   CompiledTemplate text(const Template& t) {
     CompiledTemplate out;
     out.source_text = t.text;
+    std::string fixed;
+    out.is_fixed = true;
     for (const auto& piece : t.pieces) {
-      if (piece.is_placeholder) out.pieces.push_back({"", slots_.at(piece.text)});
-      else out.pieces.push_back({piece.text, -1});
+      if (piece.is_placeholder) {
+        out.pieces.push_back({"", slots_.at(piece.text)});
+        out.is_fixed = false;
+      } else {
+        out.pieces.push_back({piece.text, -1});
+        fixed += piece.text;
+      }
     }
+    if (out.is_fixed) out.fixed_text = out_.constants.keep(fixed);
     return out;
+  }
+
+  // A literal as a compiled constant: its text and items copied into the rule set's store.
+  RValue constant(const Value& literal) {
+    if (literal.is_string()) return out_.constants.string(literal.as_string());
+    if (literal.is_list()) {
+      std::vector<RValue> items;
+      for (const Value& item : literal.as_list()) items.push_back(constant(item));
+      return out_.constants.list(items);
+    }
+    detail::ValueStore unused;
+    return detail::from_public(literal, unused);
   }
 
   Node expr(const Expr& e) {
@@ -138,7 +161,7 @@ class Compiler {
     n.name = e.name;
     switch (e.kind) {
       case ExprKind::literal:
-        n.constant = detail::from_public(e.literal);
+        n.constant = constant(e.literal);
         return n;
       case ExprKind::name:
         n.slot = slots_.at(e.name);
@@ -163,11 +186,11 @@ class Compiler {
     // A list of constants is itself a constant: build it once here, not per evaluation.
     if (e.kind == ExprKind::list &&
         std::all_of(n.children.begin(), n.children.end(), [](const Node& c) { return c.kind == ExprKind::literal; })) {
-      RValue::List items;
-      for (Node& c : n.children) items.push_back(std::move(c.constant));
+      std::vector<RValue> items;
+      for (const Node& c : n.children) items.push_back(c.constant);
       n.children.clear();
       n.kind = ExprKind::literal;
-      n.constant = RValue::of_list(std::move(items));
+      n.constant = out_.constants.list(items);
     }
     return n;
   }

@@ -3,24 +3,23 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstring>
+#include <iterator>
+#include <memory>
 #include <limits>
 
 #include "load/syntax.hpp"
 
 namespace snnplan::detail {
 
-std::uint8_t kind_bit(const RValue& value) {
-  switch (value.kind) {
-    case RValue::Kind::null: return syntax::kNull;
-    case RValue::Kind::boolean: return syntax::kBool;
-    case RValue::Kind::integer: return syntax::kInt;
-    case RValue::Kind::floating: return syntax::kFloat;
-    case RValue::Kind::string: return syntax::kString;
-    case RValue::Kind::list: return syntax::kList;
-    case RValue::Kind::record: return syntax::kRecord;
-  }
-  return 0;
-}
+// kind_bit() shifts by the kind's position: the two enumerations must keep the same order.
+static_assert(syntax::kNull == 1 << static_cast<int>(RValue::Kind::null) &&
+              syntax::kBool == 1 << static_cast<int>(RValue::Kind::boolean) &&
+              syntax::kInt == 1 << static_cast<int>(RValue::Kind::integer) &&
+              syntax::kFloat == 1 << static_cast<int>(RValue::Kind::floating) &&
+              syntax::kString == 1 << static_cast<int>(RValue::Kind::string) &&
+              syntax::kList == 1 << static_cast<int>(RValue::Kind::list) &&
+              syntax::kRecord == 1 << static_cast<int>(RValue::Kind::record));
 
 const char* kind_name(const RValue& value) {
   switch (value.kind) {
@@ -35,16 +34,39 @@ const char* kind_name(const RValue& value) {
   return "?";
 }
 
-RValue from_public(const Value& value) {
+std::string_view ValueStore::keep(std::string_view text) {
+  if (text.empty()) return {};
+  auto* data = static_cast<char*>(resource_.allocate(text.size(), 1));
+  std::memcpy(data, text.data(), text.size());
+  return {data, text.size()};
+}
+
+RValue* ValueStore::values(std::size_t count) {
+  return static_cast<RValue*>(resource_.allocate(count * sizeof(RValue), alignof(RValue)));
+}
+
+RValue ValueStore::list(std::span<const RValue> items) {
+  if (items.empty()) return RValue::of_items({});
+  RValue* data = values(items.size());
+  std::uninitialized_copy(items.begin(), items.end(), data);
+  return RValue::of_items({data, items.size()});
+}
+
+const RecordValue* ValueStore::record(const std::vector<std::string>* names, std::span<const RValue> values) {
+  void* room = resource_.allocate(sizeof(RecordValue), alignof(RecordValue));
+  return new (room) RecordValue{names, values};
+}
+
+RValue from_public(const Value& value, ValueStore& store) {
   if (value.is_bool()) return RValue::of_bool(value.as_bool());
   if (value.is_int()) return RValue::of_int(value.as_int());
   if (value.is_float()) return RValue::of_float(value.as_float());
-  if (value.is_string()) return RValue::of_string(value.as_string());
+  if (value.is_string()) return RValue::of_view(value.as_string());
   if (value.is_list()) {
-    RValue::List items;
-    items.reserve(value.as_list().size());
-    for (const Value& item : value.as_list()) items.push_back(from_public(item));
-    return RValue::of_list(std::move(items));
+    const Value::List& list = value.as_list();
+    RValue* items = list.empty() ? nullptr : store.values(list.size());
+    for (std::size_t k = 0; k < list.size(); ++k) new (items + k) RValue(from_public(list[k], store));
+    return RValue::of_items({items, list.size()});
   }
   return RValue{};
 }
@@ -66,31 +88,53 @@ std::string wide_to_string(Wide value) {
   return negative ? "-" + digits : digits;
 }
 
-std::string display(const RValue& value) {
+template <typename String>
+void append_display(String& out, const RValue& value) {
   switch (value.kind) {
-    case RValue::Kind::null: return "null";
-    case RValue::Kind::boolean: return value.b ? "true" : "false";
-    case RValue::Kind::integer: return wide_to_string(value.i);
-    case RValue::Kind::floating: return fmt::format("{}", value.f);
-    case RValue::Kind::string: return value.s;
-    case RValue::Kind::list: {
-      std::string out = "[";
-      for (std::size_t k = 0; k < value.list->size(); ++k) {
-        if (k) out += ", ";
-        out += display((*value.list)[k]);
+    case RValue::Kind::null: out += "null"; return;
+    case RValue::Kind::boolean: out += value.b ? "true" : "false"; return;
+    case RValue::Kind::integer:
+      if (fits_int64(value.i)) {
+        const fmt::format_int digits(static_cast<std::int64_t>(value.i));
+        out.append(digits.data(), digits.size());
+      } else {
+        out += wide_to_string(value.i);
       }
-      return out + "]";
+      return;
+    case RValue::Kind::floating: fmt::format_to(std::back_inserter(out), "{}", value.f); return;
+    case RValue::Kind::string: out += value.s(); return;
+    case RValue::Kind::list: {
+      out += '[';
+      bool first = true;
+      for (const RValue& item : value.list()) {
+        if (!first) out += ", ";
+        first = false;
+        append_display(out, item);
+      }
+      out += ']';
+      return;
     }
     case RValue::Kind::record: {
-      std::string out = "{";
+      out += '{';
       for (std::size_t k = 0; k < value.record->values.size(); ++k) {
         if (k) out += ", ";
-        out += (*value.record->names)[k] + ": " + display(value.record->values[k]);
+        out += (*value.record->names)[k];
+        out += ": ";
+        append_display(out, value.record->values[k]);
       }
-      return out + "}";
+      out += '}';
+      return;
     }
   }
-  return "";
+}
+
+template void append_display(std::string&, const RValue&);
+template void append_display(std::pmr::string&, const RValue&);
+
+std::string display(const RValue& value) {
+  std::string out;
+  append_display(out, value);
+  return out;
 }
 
 int compare_int_float(Wide i, double f) {
@@ -106,7 +150,7 @@ int compare_int_float(Wide i, double f) {
   return f > whole ? -1 : 0;
 }
 
-bool values_equal(const RValue& a, const RValue& b) {
+bool values_equal_slow(const RValue& a, const RValue& b) {
   using K = RValue::Kind;
   if (a.kind == K::integer && b.kind == K::floating) return compare_int_float(a.i, b.f) == 0;
   if (a.kind == K::floating && b.kind == K::integer) return compare_int_float(b.i, a.f) == 0;
@@ -116,11 +160,11 @@ bool values_equal(const RValue& a, const RValue& b) {
     case K::boolean: return a.b == b.b;
     case K::integer: return a.i == b.i;
     case K::floating: return a.f == b.f;
-    case K::string: return a.s == b.s;
+    case K::string: return a.s() == b.s();
     case K::list: {
-      if (a.list->size() != b.list->size()) return false;
-      for (std::size_t k = 0; k < a.list->size(); ++k)
-        if (!values_equal((*a.list)[k], (*b.list)[k])) return false;
+      if (a.items.size != b.items.size) return false;
+      for (std::size_t k = 0; k < a.items.size; ++k)
+        if (!values_equal(a.items.data[k], b.items.data[k])) return false;
       return true;
     }
     case K::record: {

@@ -1,11 +1,22 @@
 #pragma once
-// The value type of compiled constants and of evaluation. Integers are 128 bits wide so that
-// any sum or product of two 64-bit inputs is exact (`world_size * 2` with world_size = 2^62+1
-// compares correctly); anything beyond 128 bits is an overflow error, never a wrap.
+// The value type of compiled constants and of evaluation.
+//
+// An RValue is 32 bytes and trivially copyable: strings and lists are views of storage owned
+// elsewhere -- a compiled rule set's ValueStore (constants), the caller's Inputs (input
+// strings), or the evaluation's own ValueStore (anything computed). Copying a value is a
+// memcpy, and a whole evaluation usually allocates nothing on the heap until it builds the
+// public Record.
+//
+// Integers are 128 bits wide so that any sum or product of two 64-bit inputs is exact
+// (`world_size * 2` with world_size = 2^62+1 compares correctly); anything beyond 128 bits is
+// an overflow error, never a wrap.
 
+#include <cstddef>
 #include <cstdint>
-#include <memory>
+#include <memory_resource>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "snnplan/value.hpp"
@@ -19,49 +30,106 @@ struct RecordValue;
 
 struct RValue {
   enum class Kind : std::uint8_t { null, boolean, integer, floating, string, list, record };
-  using List = std::vector<RValue>;
+  struct Text {
+    const char* data;
+    std::size_t size;
+  };
+  struct Items {
+    const RValue* data;
+    std::size_t size;
+  };
 
   Kind kind = Kind::null;
-  bool b = false;
-  Wide i = 0;
-  double f = 0;
-  std::string s;
-  std::shared_ptr<const List> list;
-  std::shared_ptr<const RecordValue> record;
+  union {
+    bool b;
+    Wide i = 0;
+    double f;
+    Text text;
+    Items items;
+    const RecordValue* record;
+  };
+
+  [[nodiscard]] std::string_view s() const noexcept { return {text.data, text.size}; }
+  [[nodiscard]] std::span<const RValue> list() const noexcept { return {items.data, items.size}; }
 
   static RValue of_bool(bool v) { RValue r; r.kind = Kind::boolean; r.b = v; return r; }
   static RValue of_int(Wide v) { RValue r; r.kind = Kind::integer; r.i = v; return r; }
   static RValue of_float(double v) { RValue r; r.kind = Kind::floating; r.f = v; return r; }
-  static RValue of_string(std::string v) { RValue r; r.kind = Kind::string; r.s = std::move(v); return r; }
-  static RValue of_list(List v) {
+  /// A view: `v` must outlive the value (use ValueStore::string to keep a copy).
+  static RValue of_view(std::string_view v) {
+    RValue r;
+    r.kind = Kind::string;
+    r.text = {v.data(), v.size()};
+    return r;
+  }
+  static RValue of_items(std::span<const RValue> v) {
     RValue r;
     r.kind = Kind::list;
-    r.list = std::make_shared<const List>(std::move(v));
+    r.items = {v.data(), v.size()};
     return r;
   }
 };
+static_assert(std::is_trivially_copyable_v<RValue>);
 
 /// The record another rule set returned (a `let` with `call`): field names and values.
 struct RecordValue {
-  std::shared_ptr<const std::vector<std::string>> names;
-  std::vector<RValue> values;
+  const std::vector<std::string>* names;  // owned by the callee's compiled rules
+  std::span<const RValue> values;
 };
 
-/// Bit of syntax::KindSet for a value's kind.
-std::uint8_t kind_bit(const RValue& value);
+/// Owns the text and list storage RValues point to. Never frees until destroyed, so values
+/// stay valid for its whole life; everything it holds is trivially destructible.
+class ValueStore {
+ public:
+  /// Storage on the heap (a compiled rule set's constants).
+  ValueStore() = default;
+  /// Storage in `buffer` first, then the heap (one evaluation, buffer on its stack).
+  ValueStore(void* buffer, std::size_t size) : resource_(buffer, size) {}
+  ValueStore(const ValueStore&) = delete;
+  ValueStore& operator=(const ValueStore&) = delete;
+
+  [[nodiscard]] std::string_view keep(std::string_view text);
+  [[nodiscard]] RValue string(std::string_view text) { return RValue::of_view(keep(text)); }
+  [[nodiscard]] RValue list(std::span<const RValue> items);
+  /// Uninitialised room for `count` values (filled by the caller).
+  [[nodiscard]] RValue* values(std::size_t count);
+  [[nodiscard]] const RecordValue* record(const std::vector<std::string>* names, std::span<const RValue> values);
+  [[nodiscard]] std::pmr::memory_resource* resource() noexcept { return &resource_; }
+
+ private:
+  std::pmr::monotonic_buffer_resource resource_;
+};
+
+/// Bit of syntax::KindSet for a value's kind (syntax::kNull = 1, kBool = 2, ... in the order
+/// of RValue::Kind; checked in runtime_value.cpp).
+inline std::uint8_t kind_bit(const RValue& value) { return static_cast<std::uint8_t>(1u << static_cast<unsigned>(value.kind)); }
 const char* kind_name(const RValue& value);
 
-RValue from_public(const Value& value);
+/// A view of `value`: strings point into `value` (which must outlive the result), lists are
+/// built in `store`.
+RValue from_public(const Value& value, ValueStore& store);
 bool fits_int64(Wide value);
 std::string wide_to_string(Wide value);
 /// Python-like text for `{name}` placeholders: strings raw, lists "[2, 4]".
 std::string display(const RValue& value);
+/// display() appended to `out` (std::string or std::pmr::string).
+template <typename String>
+void append_display(String& out, const RValue& value);
 /// Exact comparison of an integer with a float, as Python does it (no rounding of the
 /// integer to a double): negative, zero or positive. NaN compares unordered (returns 2).
 int compare_int_float(Wide i, double f);
 
 /// Equality used by `==`, `eq` and `one_of`: ints and floats compare numerically; values of
 /// different kinds are unequal.
-bool values_equal(const RValue& a, const RValue& b);
+bool values_equal_slow(const RValue& a, const RValue& b);
+inline bool values_equal(const RValue& a, const RValue& b) {
+  // The common cases inline: two strings, two integers, two booleans.
+  if (a.kind == b.kind) {
+    if (a.kind == RValue::Kind::string) return a.s() == b.s();
+    if (a.kind == RValue::Kind::integer) return a.i == b.i;
+    if (a.kind == RValue::Kind::boolean) return a.b == b.b;
+  }
+  return values_equal_slow(a, b);
+}
 
 }  // namespace snnplan::detail

@@ -3,9 +3,13 @@
 #include <clocale>
 #include <cmath>
 #include <cwctype>
+#include <memory>
+#include <memory_resource>
 #include <optional>
+#include <span>
 #include <locale.h>
 
+#include "compile/rule_index.hpp"
 #include "evaluate/microbatches.hpp"
 #include "messages.hpp"
 
@@ -28,7 +32,6 @@ struct Failure {
 };
 
 [[noreturn]] void rule_failure(std::string message) { throw Failure{EvaluationErrorKind::rule_error, std::move(message)}; }
-[[noreturn]] void input_failure(std::string message) { throw Failure{EvaluationErrorKind::bad_input, std::move(message)}; }
 // A problem the checker could not rule out statically (e.g. a value of the wrong kind coming
 // from a mixed-kind expression): reported with the rule-file position.
 [[noreturn]] void type_failure(const SourceLocation& at, std::string message) {
@@ -88,55 +91,80 @@ std::string lower(const std::string& s) {
   return out;
 }
 
+// Python's str.lower() applied to a string value: the value itself when nothing changes (the
+// common case, no copy), else the lowered text kept in `store`.
+RValue lowered(const RValue& v, detail::ValueStore& store) {
+  bool unchanged = true;
+  for (unsigned char c : v.s()) unchanged = unchanged && c < 0x80 && !(c >= 'A' && c <= 'Z');
+  if (unchanged) return v;
+  return store.string(lower(std::string(v.s())));
+}
+
+// The record under construction: field values, and rationale lines as views (of the rule
+// set's constant text, or of text rendered into the evaluation's store).
 struct WorkingRecord {
-  std::vector<RValue> fields;
-  std::vector<std::string> rationale;
+  explicit WorkingRecord(detail::ValueStore& store) : rationale(store.resource()) {}
+  RValue* fields = nullptr;
+  std::pmr::vector<std::string_view> rationale;
 };
 
+// Facts of one evaluation by slot: inputs bound up front, `let` values computed on first use.
 class Frame {
  public:
-  explicit Frame(const CompiledRules& rules)
-      : rules_(rules), values_(rules.slot_count()), state_(rules.slot_count(), kPending) {}
-
-  void set_input(int slot, RValue value) {
-    values_[static_cast<std::size_t>(slot)] = std::move(value);
-    state_[static_cast<std::size_t>(slot)] = kReady;
+  Frame(const CompiledRules& rules, detail::ValueStore& store)
+      : rules_(&rules), values_(store.values(rules.slot_count())),
+        state_(static_cast<std::uint8_t*>(store.resource()->allocate(rules.slot_count() + 1, 1))) {
+    std::uninitialized_fill_n(values_, rules.slot_count(), RValue{});
+    std::fill_n(state_, rules.slot_count(), kPending);
   }
-  // A copy with the same inputs and no derived values computed (for fallback).
-  Frame with_inputs_only() const {
-    Frame copy(rules_);
-    for (std::size_t k = 0; k < rules_.inputs.size(); ++k) copy.set_input(static_cast<int>(k), values_[k]);
+
+  void set_input(int slot, const RValue& value) {
+    values_[slot] = value;
+    state_[slot] = kReady;
+  }
+  // A frame with the same inputs and no derived values computed (for fallback).
+  Frame with_inputs_only(detail::ValueStore& store) const {
+    Frame copy(*rules_, store);
+    for (std::size_t k = 0; k < rules_->inputs.size(); ++k) copy.set_input(static_cast<int>(k), values_[k]);
     return copy;
   }
 
-  // `compute(let_index, frame)` produces a derived value the first time it is needed.
+  // `compute(let_index)` produces a derived value the first time it is needed.
   template <typename Compute>
   const RValue& get(int slot, Compute&& compute) {
-    const auto k = static_cast<std::size_t>(slot);
-    if (state_[k] == kReady) return values_[k];
+    if (state_[slot] == kReady) return values_[slot];
     // Derived values are computed on first use, after what they use (so in dependency
     // order); the checker refuses cycles, this guard only protects against misuse.
-    if (state_[k] == kComputing) rule_failure(messages::let_cycle(rules_.slot_name(slot)));
-    state_[k] = kComputing;
-    RValue v = compute(k - rules_.inputs.size(), *this);
-    values_[k] = std::move(v);
-    state_[k] = kReady;
-    return values_[k];
+    if (state_[slot] == kComputing) rule_failure(messages::let_cycle(rules_->slot_name(slot)));
+    state_[slot] = kComputing;
+    try {
+      values_[slot] = compute(static_cast<std::size_t>(slot) - rules_->inputs.size());
+    } catch (...) {
+      state_[slot] = kPending;  // a failed computation may be asked again (rule-index fallback)
+      throw;
+    }
+    state_[slot] = kReady;
+    return values_[slot];
   }
 
  private:
   enum : std::uint8_t { kPending, kComputing, kReady };
-  const CompiledRules& rules_;
-  std::vector<RValue> values_;
-  std::vector<std::uint8_t> state_;
+  const CompiledRules* rules_;
+  RValue* values_;
+  std::uint8_t* state_;
 };
 
 // Strings quoted, so a trace shows 'memory' == 'speed' rather than memory == speed.
 std::string repr(const RValue& v) {
-  if (v.kind == Kind::string) return "'" + v.s + "'";
+  if (v.kind == Kind::string) {
+    std::string out(1, '\'');
+    out += v.s();
+    out += '\'';
+    return out;
+  }
   if (v.kind == Kind::list) {
     std::string out = "[";
-    for (std::size_t k = 0; k < v.list->size(); ++k) out += (k ? ", " : "") + repr((*v.list)[k]);
+    for (std::size_t k = 0; k < v.items.size; ++k) out += (k ? ", " : "") + repr(v.items.data[k]);
     return out + "]";
   }
   return detail::display(v);
@@ -158,224 +186,302 @@ const char* symbol(syntax::MatchOp op) {
 
 class Evaluator {
  public:
-  Evaluator(const CompiledRules& rules, std::vector<TraceStep>* trace) : rules_(rules), trace_(trace) {}
+  Evaluator(const CompiledRules& rules, std::vector<TraceStep>* trace, detail::ValueStore& store)
+      : rules_(rules), trace_(trace), store_(store) {}
 
-  Record run(const Inputs& inputs) { return finish(run_frame(bind(inputs))); }
+  EvaluationResult run(const Inputs& inputs) {
+    Frame frame(rules_, store_);
+    WorkingRecord record(store_);
+    if (!bind(inputs, frame) || !run_frame(frame, record, 0)) return std::move(*failure_);
+    return finish(record);
+  }
 
   // Evaluation of this rule set on behalf of another (a `let` with `call`): the record as
   // a value, its rationale lines (header included) in the rationale field.
-  RValue run_call(std::vector<std::optional<RValue>> given, int depth) {
+  RValue run_call(std::span<RValue> given, int depth) {
     depth_ = depth;
-    WorkingRecord record = run_frame(bind_values(std::move(given)), depth);
-    auto value = std::make_shared<detail::RecordValue>();
-    value->names = rules_.field_names;
-    value->values = std::move(record.fields);
+    Frame frame(rules_, store_);
+    WorkingRecord record(store_);
+    if (!bind_values(given, frame) || !run_frame(frame, record, depth)) {
+      throw Failure{failure_->kind, std::move(failure_->message)};
+    }
+    const std::size_t count = rules_.fields.size();
     if (rules_.rationale_field >= 0) {
-      RValue::List lines;
-      for (std::string& line : record.rationale) lines.push_back(RValue::of_string(std::move(line)));
-      value->values[static_cast<std::size_t>(rules_.rationale_field)] = RValue::of_list(std::move(lines));
+      RValue* lines = store_.values(record.rationale.size());
+      for (std::size_t k = 0; k < record.rationale.size(); ++k) lines[k] = RValue::of_view(record.rationale[k]);
+      record.fields[rules_.rationale_field] = RValue::of_items({lines, record.rationale.size()});
     }
     RValue out;
     out.kind = Kind::record;
-    out.record = std::move(value);
+    out.record = store_.record(rules_.field_names.get(), {record.fields, count});
     return out;
   }
 
  private:
+  // Records why the evaluation stops; callers return false up to run(). (Rule errors and bad
+  // inputs are ordinary outcomes, so they are values; only failures deep inside expressions
+  // unwind as a Failure exception.)
+  bool fail(EvaluationErrorKind kind, std::string message) {
+    failure_ = EvaluationError{kind, std::move(message)};
+    return false;
+  }
+
   void note(TraceStep::Kind kind, const std::string& table, const std::string& rule, const SourceLocation& at,
             std::string detail) {
     trace_->push_back(TraceStep{kind, depth_, table, rule, at, std::move(detail)});
   }
 
-  // ---- inputs --------------------------------------------------------------------------
-  WorkingRecord run_frame(Frame frame, int depth = 0) {
-    WorkingRecord record = new_record(frame);
+  bool run_frame(Frame& frame, WorkingRecord& record, int depth) {
+    if (!new_record(frame, record)) return false;
     if (rules_.header) record.rationale.push_back(render(*rules_.header, frame));
-    run_table(rules_.start, frame, record, depth);
-    return record;
+    return run_table(rules_.start, frame, record, depth);
   }
 
-  Frame bind(const Inputs& inputs) {
-    std::vector<const Value*> given(rules_.inputs.size(), nullptr);
+  // ---- inputs --------------------------------------------------------------------------
+  int input_slot(std::string_view name) const {
+    // A linear scan of a few names beats hashing the name.
+    constexpr std::size_t kScanUpTo = 16;
+    if (rules_.inputs.size() <= kScanUpTo) {
+      for (std::size_t k = 0; k < rules_.inputs.size(); ++k)
+        if (rules_.inputs[k].name == name) return static_cast<int>(k);
+      return -1;
+    }
+    auto it = rules_.input_slots.find(std::string(name));
+    return it == rules_.input_slots.end() ? -1 : it->second;
+  }
+
+  bool bind(const Inputs& inputs, Frame& frame) {
+    const std::size_t count = rules_.inputs.size();
+    RValue* given = store_.values(count);
+    std::uninitialized_fill_n(given, count, RValue{});
     for (const auto& [name, value] : inputs) {
-      auto it = rules_.input_slots.find(name);
-      if (it == rules_.input_slots.end()) {
+      const int slot = input_slot(name);
+      if (slot < 0) {
         std::vector<std::string> names;
         for (const auto& input : rules_.inputs) names.push_back(input.name);
-        input_failure(messages::unknown_input(name, messages::closest_match(name, names)));
+        return fail(EvaluationErrorKind::bad_input, messages::unknown_input(name, messages::closest_match(name, names)));
       }
-      check_length(name, value);
-      if (!value.is_null()) given[static_cast<std::size_t>(it->second)] = &value;
+      if (!check_length(name, value)) return false;
+      if (!value.is_null()) given[slot] = detail::from_public(value, store_);
     }
-    std::vector<std::optional<RValue>> values(rules_.inputs.size());
-    for (std::size_t k = 0; k < given.size(); ++k)
-      if (given[k]) values[k] = detail::from_public(*given[k]);
-    return bind_values(std::move(values));
+    return bind_values({given, count}, frame);
   }
 
-  static void check_length(const std::string& name, const Value& value) {
+  bool check_length(const std::string& name, const Value& value) {
     if (value.is_string() && value.as_string().size() > kMaxInputStringBytes)
-      input_failure(messages::input_too_long(name, value.as_string().size(), kMaxInputStringBytes));
+      return fail(EvaluationErrorKind::bad_input,
+                  messages::input_too_long(name, value.as_string().size(), kMaxInputStringBytes));
     if (value.is_list())
-      for (const Value& item : value.as_list()) check_length(name, item);
+      for (const Value& item : value.as_list())
+        if (!check_length(name, item)) return false;
+    return true;
   }
 
-  // Inputs by slot (nullopt: not given) -> a frame with defaults applied, values
+  // Inputs by slot (null: not given) -> the frame's inputs with defaults applied, values
   // normalised and checked against their allowed values.
-  Frame bind_values(std::vector<std::optional<RValue>> given) {
-    Frame frame(rules_);
+  bool bind_values(std::span<RValue> given, Frame& frame) {
     for (std::size_t k = 0; k < rules_.inputs.size(); ++k) {
       const auto& input = rules_.inputs[k];
       RValue v;
-      if (given[k] && given[k]->kind != Kind::null) {
-        v = std::move(*given[k]);
+      if (given[k].kind != Kind::null) {
+        v = given[k];
       } else if (input.default_value) {
         v = *input.default_value;
       } else {
-        input_failure(messages::missing_input(input.name));
+        return fail(EvaluationErrorKind::bad_input, messages::missing_input(input.name));
       }
-      frame.set_input(static_cast<int>(k), normalise(k, std::move(v)));
+      if (!normalise(k, v)) return false;
+      frame.set_input(static_cast<int>(k), v);
     }
     // Allowed values are checked once every input is bound, so messages may mention any.
-    for (std::size_t k = 0; k < rules_.inputs.size(); ++k) validate(k, frame);
-    return frame;
+    for (int k : rules_.restricted_inputs)
+      if (!validate(static_cast<std::size_t>(k), frame)) return false;
+    return true;
   }
 
-  RValue normalise(std::size_t k, RValue v) {
+  bool normalise(std::size_t k, RValue& v) {
     const auto& input = rules_.inputs[k];
     if (!(detail::kind_bit(v) & input.type.kinds)) {
-      input_failure(messages::input_type(input.name, syntax::describe(input.type.kinds), detail::kind_name(v)));
+      return fail(EvaluationErrorKind::bad_input,
+                  messages::input_type(input.name, syntax::describe(input.type.kinds), detail::kind_name(v)));
     }
-    if (input.lower && v.kind == Kind::string) v.s = lower(v.s);
-    return v;
+    if (input.lower && v.kind == Kind::string) v = lowered(v, store_);
+    return true;
   }
 
-  void validate(std::size_t k, Frame& frame) {
+  bool validate(std::size_t k, Frame& frame) {
     const auto& input = rules_.inputs[k];
-    if (input.one_of.empty()) return;
+    if (input.one_of.empty()) return true;
     const RValue& v = lookup(static_cast<int>(k), frame);
     for (const RValue& option : input.one_of)
-      if (detail::values_equal(v, option)) return;
-    if (input.error) rule_failure(render(*input.error, frame));
-    rule_failure(messages::not_allowed(input.name, detail::display(v)));
+      if (detail::values_equal(v, option)) return true;
+    if (input.error) return fail(EvaluationErrorKind::rule_error, std::string(render(*input.error, frame)));
+    return fail(EvaluationErrorKind::rule_error, messages::not_allowed(input.name, detail::display(v)));
   }
 
   // ---- record --------------------------------------------------------------------------
-  WorkingRecord new_record(Frame& frame) {
-    WorkingRecord record;
-    record.fields.reserve(rules_.fields.size());
-    for (const auto& field : rules_.fields) {
+  bool new_record(Frame& frame, WorkingRecord& record) {
+    record.fields = store_.values(rules_.fields.size());
+    for (std::size_t k = 0; k < rules_.fields.size(); ++k) {
+      const auto& field = rules_.fields[k];
       if (field.init) {
         RValue v = eval(*field.init, frame);
         check_field(field, v, field.init->location);
-        record.fields.push_back(std::move(v));
+        new (record.fields + k) RValue(v);
       } else {
-        record.fields.push_back(field.default_value);
+        new (record.fields + k) RValue(field.default_value);
       }
     }
-    return record;
+    return true;
   }
 
   void check_field(const detail::CompiledField& field, const RValue& v, const SourceLocation& at) {
     bool ok = detail::kind_bit(v) & field.type.kinds;
     if (ok && v.kind == Kind::list)
-      for (const RValue& item : *v.list) ok = ok && (detail::kind_bit(item) & field.type.element_kinds);
+      for (const RValue& item : v.list()) ok = ok && (detail::kind_bit(item) & field.type.element_kinds);
     if (!ok) {
       type_failure(at, messages::type_mismatch(fmt::format("record field '{}'", field.name),
                                                syntax::describe(field.type.kinds), detail::display(v)));
     }
   }
 
-  Record finish(WorkingRecord record) {
+  EvaluationResult finish(const WorkingRecord& record) {
     std::vector<Value> values;
-    values.reserve(record.fields.size());
-    for (std::size_t k = 0; k < record.fields.size(); ++k) {
+    values.reserve(rules_.fields.size());
+    for (std::size_t k = 0; k < rules_.fields.size(); ++k) {
       if (static_cast<int>(k) == rules_.rationale_field) {
         Value::List lines;
         lines.reserve(record.rationale.size());
-        for (std::string& line : record.rationale) lines.emplace_back(std::move(line));
+        for (std::string_view line : record.rationale) lines.emplace_back(std::string(line));
         values.emplace_back(std::move(lines));
-      } else {
-        values.push_back(to_public(record.fields[k], rules_.fields[k].name));
+      } else if (!append_public(record.fields[k], rules_.fields[k].name, values)) {
+        return std::move(*failure_);
       }
     }
     return Record(rules_.field_names, std::move(values));
   }
 
-  static Value to_public(const RValue& v, const std::string& field) {
+  // Appends the public form of `v` to `out`.
+  bool append_public(const RValue& v, const std::string& field, std::vector<Value>& out) {
     switch (v.kind) {
-      case Kind::null: return Value();
-      case Kind::boolean: return Value(v.b);
+      case Kind::null: out.emplace_back(); return true;
+      case Kind::boolean: out.emplace_back(v.b); return true;
       case Kind::integer:
         if (!detail::fits_int64(v.i))
-          rule_failure(messages::out_of_64_bits(fmt::format("record field '{}' = {}", field, detail::wide_to_string(v.i))));
-        return Value(static_cast<std::int64_t>(v.i));
-      case Kind::floating: return Value(v.f);
-      case Kind::string: return Value(v.s);
+          return fail(EvaluationErrorKind::rule_error,
+                      messages::out_of_64_bits(fmt::format("record field '{}' = {}", field, detail::wide_to_string(v.i))));
+        out.emplace_back(static_cast<std::int64_t>(v.i));
+        return true;
+      case Kind::floating: out.emplace_back(v.f); return true;
+      case Kind::string: out.emplace_back(std::string(v.s())); return true;
       case Kind::list: {
         Value::List items;
-        items.reserve(v.list->size());
-        for (const RValue& item : *v.list) items.push_back(to_public(item, field));
-        return Value(std::move(items));
+        items.reserve(v.items.size);
+        for (const RValue& item : v.list())
+          if (!append_public(item, field, items)) return false;
+        out.emplace_back(std::move(items));
+        return true;
       }
       case Kind::record:
-        rule_failure(fmt::format("record field '{}' holds a record; records cannot be output", field));
+        return fail(EvaluationErrorKind::rule_error,
+                    fmt::format("record field '{}' holds a record; records cannot be output", field));
     }
-    return Value();
+    return true;
   }
 
   // ---- tables --------------------------------------------------------------------------
-  void run_table(int table_index, Frame& frame, WorkingRecord& record, int depth) {
-    if (depth > detail::kMaxCallDepth) rule_failure(messages::chain_too_deep(detail::kMaxCallDepth));
+  bool run_table(int table_index, Frame& frame, WorkingRecord& record, int depth) {
+    if (depth > detail::kMaxCallDepth) return fail(EvaluationErrorKind::rule_error, messages::chain_too_deep(detail::kMaxCallDepth));
     const auto& table = rules_.tables[static_cast<std::size_t>(table_index)];
     depth_ = depth;
     if (trace_) note(TraceStep::Kind::enter_table, table.name, "", SourceLocation{}, "");
-    for (const auto& rule : table.rules) {
-      if (!fires(rule, frame, table.name)) continue;
-      if (trace_) note(TraceStep::Kind::rule_fired, table.name, rule.name, rule.location, "");
-      for (const auto& assignment : rule.set) {
-        RValue v = eval(assignment.value, frame);
-        const auto& field = rules_.fields[static_cast<std::size_t>(assignment.target)];
-        check_field(field, v, assignment.value.location);
-        record.fields[static_cast<std::size_t>(assignment.target)] = std::move(v);
+    // The index only skips rules the plain walk would reject on their first conditions; a
+    // trace must show every rule, so explain() always walks.
+    if (table.index && !trace_) {
+      if (const int fired = first_indexed(*table.index, table, frame); fired != kNotDecided) {
+        if (fired < 0) return fail(EvaluationErrorKind::rule_error, messages::no_rule_matched(table.name));
+        return act(table.rules[static_cast<std::size_t>(fired)], frame, record, depth, table.name);
       }
-      for (const auto& line : rule.because) record.rationale.push_back(render(line, frame));
-      if (rule.error) rule_failure(render(*rule.error, frame));
-      if (rule.next >= 0) run_table(rule.next, frame, record, depth + 1);
-      if (rule.fallback) run_fallback(*rule.fallback, frame, record, depth, table.name, rule);
-      return;
     }
-    rule_failure(messages::no_rule_matched(table.name));
+    for (const auto& rule : table.rules)
+      if (fires(rule, frame, table.name)) return act(rule, frame, record, depth, table.name);
+    return fail(EvaluationErrorKind::rule_error, messages::no_rule_matched(table.name));
+  }
+
+  static constexpr int kNotDecided = -2;
+
+  // The first rule that fires among those the index leaves for the inputs' key (-1: none),
+  // or kNotDecided when the key cannot be computed and the plain walk must decide.
+  int first_indexed(const detail::RuleIndex& index, const detail::CompiledTable& table, Frame& frame) {
+    std::pmr::string key(store_.resource());
+    try {
+      for (int slot : index.key_slots)
+        if (!compile::append_index_key(key, lookup(slot, frame))) return kNotDecided;
+    } catch (const Failure&) {
+      return kNotDecided;  // the plain walk reports the failure where it reaches it
+    }
+    static const std::vector<int> kNone;
+    auto found = index.keyed.find(std::string_view(key));
+    const std::vector<int>& keyed = found == index.keyed.end() ? kNone : found->second;
+    const std::size_t key_matchers = index.key_slots.size();
+    // Merge the two ascending lists: the first hit in table order.
+    std::size_t a = 0, b = 0;
+    while (a < keyed.size() || b < index.unkeyed.size()) {
+      const bool take_keyed = b == index.unkeyed.size() || (a < keyed.size() && keyed[a] < index.unkeyed[b]);
+      const int r = take_keyed ? keyed[a++] : index.unkeyed[b++];
+      // A keyed rule's first conditions are its key, which the lookup has already matched.
+      if (fires(table.rules[static_cast<std::size_t>(r)], frame, table.name, take_keyed ? key_matchers : 0)) return r;
+    }
+    return -1;
+  }
+
+  bool act(const detail::CompiledRule& rule, Frame& frame, WorkingRecord& record, int depth, const std::string& table) {
+    if (trace_) note(TraceStep::Kind::rule_fired, table, rule.name, rule.location, "");
+    for (const auto& assignment : rule.set) {
+      RValue v = eval(assignment.value, frame);
+      const auto& field = rules_.fields[static_cast<std::size_t>(assignment.target)];
+      check_field(field, v, assignment.value.location);
+      record.fields[assignment.target] = v;
+    }
+    for (const auto& line : rule.because) record.rationale.push_back(render(line, frame));
+    if (rule.error) return fail(EvaluationErrorKind::rule_error, std::string(render(*rule.error, frame)));
+    if (rule.next >= 0 && !run_table(rule.next, frame, record, depth + 1)) return false;
+    if (rule.fallback) return run_fallback(*rule.fallback, frame, record, depth, table, rule);
+    return true;
   }
 
   // Evaluates another table with some inputs overridden and adopts its result: every field
   // not kept, and its rationale lines (without a header) appended.
-  void run_fallback(const detail::CompiledFallback& fallback, Frame& frame, WorkingRecord& record, int depth,
+  bool run_fallback(const detail::CompiledFallback& fallback, Frame& frame, WorkingRecord& record, int depth,
                     const std::string& table, const detail::CompiledRule& rule) {
-    Frame callee = frame.with_inputs_only();
+    Frame callee = frame.with_inputs_only(store_);
     std::string overrides;
     for (const auto& override_ : fallback.with) {
       const auto k = static_cast<std::size_t>(override_.target);
-      RValue v = normalise(k, eval(override_.value, frame));
+      RValue v = eval(override_.value, frame);
+      if (!normalise(k, v)) return false;
       if (trace_) overrides += fmt::format("{}{} = {}", overrides.empty() ? "" : ", ", rules_.inputs[k].name, repr(v));
-      callee.set_input(override_.target, std::move(v));
+      callee.set_input(override_.target, v);
     }
     if (trace_) {
       note(TraceStep::Kind::fallback, table, rule.name, rule.location,
            fmt::format("to table '{}' with {}", rules_.tables[static_cast<std::size_t>(fallback.table)].name,
                        overrides.empty() ? "no overrides" : overrides));
     }
-    for (const auto& override_ : fallback.with) validate(static_cast<std::size_t>(override_.target), callee);
-    WorkingRecord result = new_record(callee);
-    run_table(fallback.table, callee, result, depth + 1);
-    for (std::size_t k = 0; k < record.fields.size(); ++k) {
-      if (!fallback.keep[k] && static_cast<int>(k) != rules_.rationale_field) record.fields[k] = std::move(result.fields[k]);
+    for (const auto& override_ : fallback.with)
+      if (!validate(static_cast<std::size_t>(override_.target), callee)) return false;
+    WorkingRecord result(store_);
+    if (!new_record(callee, result) || !run_table(fallback.table, callee, result, depth + 1)) return false;
+    for (std::size_t k = 0; k < rules_.fields.size(); ++k) {
+      if (!fallback.keep[k] && static_cast<int>(k) != rules_.rationale_field) record.fields[k] = result.fields[k];
     }
-    for (std::string& line : result.rationale) record.rationale.push_back(std::move(line));
+    record.rationale.insert(record.rationale.end(), result.rationale.begin(), result.rationale.end());
+    return true;
   }
 
-  bool fires(const detail::CompiledRule& rule, Frame& frame, const std::string& table) {
-    for (const auto& matcher : rule.when) {
+  bool fires(const detail::CompiledRule& rule, Frame& frame, const std::string& table, std::size_t from = 0) {
+    for (std::size_t k = from; k < rule.when.size(); ++k) {
+      const auto& matcher = rule.when[k];
       if (matches(matcher, frame)) continue;
       if (trace_) {
         RValue operand = matcher.operand.kind == ExprKind::literal ? matcher.operand.constant : eval(matcher.operand, frame);
@@ -390,28 +496,23 @@ class Evaluator {
 
   bool matches(const detail::CompiledMatcher& m, Frame& frame) {
     const RValue& fact = lookup(m.slot, frame);
-    RValue computed;
-    const RValue* operand = &m.operand.constant;
-    if (m.operand.kind != ExprKind::literal) {
-      computed = eval(m.operand, frame);
-      operand = &computed;
-    }
+    const RValue operand = m.operand.kind == ExprKind::literal ? m.operand.constant : eval(m.operand, frame);
     using syntax::MatchOp;
     switch (m.op) {
-      case MatchOp::eq: return detail::values_equal(fact, *operand);
-      case MatchOp::ne: return !detail::values_equal(fact, *operand);
-      case MatchOp::lt: return compare(fact, *operand, m.operand.location, "lt") < 0;
-      case MatchOp::le: return compare(fact, *operand, m.operand.location, "le") <= 0;
-      case MatchOp::gt: return compare(fact, *operand, m.operand.location, "gt") == 1;
+      case MatchOp::eq: return detail::values_equal(fact, operand);
+      case MatchOp::ne: return !detail::values_equal(fact, operand);
+      case MatchOp::lt: return compare(fact, operand, m.operand.location, "lt") < 0;
+      case MatchOp::le: return compare(fact, operand, m.operand.location, "le") <= 0;
+      case MatchOp::gt: return compare(fact, operand, m.operand.location, "gt") == 1;
       case MatchOp::ge: {
-        const int c = compare(fact, *operand, m.operand.location, "ge");
+        const int c = compare(fact, operand, m.operand.location, "ge");
         return c == 0 || c == 1;
       }
       case MatchOp::one_of:
       case MatchOp::not_one_of: {
-        if (operand->kind != Kind::list) type_failure(m.operand.location, "one_of needs a list");
+        if (operand.kind != Kind::list) type_failure(m.operand.location, "one_of needs a list");
         bool found = false;
-        for (const RValue& option : *operand->list) found = found || detail::values_equal(fact, option);
+        for (const RValue& option : operand.list()) found = found || detail::values_equal(fact, option);
         return found == (m.op == MatchOp::one_of);
       }
     }
@@ -420,8 +521,8 @@ class Evaluator {
 
   // ---- expressions ---------------------------------------------------------------------
   const RValue& lookup(int slot, Frame& frame) {
-    return frame.get(slot, [this, slot](std::size_t let, Frame& f) {
-      RValue v = rules_.calls[let] ? call(*rules_.calls[let], f) : eval(rules_.lets[let], f);
+    return frame.get(slot, [this, slot, &frame](std::size_t let) {
+      RValue v = rules_.calls[let] ? call(*rules_.calls[let], frame) : eval(rules_.lets[let], frame);
       if (trace_) {
         note(TraceStep::Kind::derived_value, "", "", rules_.lets[let].location,
              fmt::format("{} = {}", rules_.slot_name(slot), repr(v)));
@@ -433,18 +534,21 @@ class Evaluator {
   RValue call(const detail::CompiledCall& call, Frame& frame) {
     const CompiledRules& callee = *rules_.used[static_cast<std::size_t>(call.rules)];
     if (depth_ >= detail::kMaxCallDepth) rule_failure(messages::chain_too_deep(detail::kMaxCallDepth));
-    std::vector<std::optional<RValue>> given(callee.inputs.size());
-    for (const auto& assignment : call.with) given[static_cast<std::size_t>(assignment.target)] = eval(assignment.value, frame);
-    return Evaluator(callee, trace_).run_call(std::move(given), depth_ + 1);
+    RValue* given = store_.values(callee.inputs.size());
+    std::uninitialized_fill_n(given, callee.inputs.size(), RValue{});
+    for (const auto& assignment : call.with) given[assignment.target] = eval(assignment.value, frame);
+    return Evaluator(callee, trace_, store_).run_call({given, callee.inputs.size()}, depth_ + 1);
   }
 
-  std::string render(const CompiledTemplate& t, Frame& frame) {
-    std::string out;
+  std::string_view render(const CompiledTemplate& t, Frame& frame) {
+    if (t.is_fixed) return t.fixed_text;
+    std::pmr::string out(store_.resource());
+    out.reserve(256);
     for (const auto& piece : t.pieces) {
       if (piece.slot < 0) out += piece.text;
-      else out += detail::display(lookup(piece.slot, frame));
+      else detail::append_display(out, lookup(piece.slot, frame));
     }
-    return out;
+    return store_.keep(out);
   }
 
   // -1, 0 or 1; 2 when unordered (NaN), so callers test for the outcome they need.
@@ -460,7 +564,10 @@ class Evaluator {
       if (c == 2 || c == -2) return 2;  // NaN: every ordering comparison is false
       return c;
     }
-    if (a.kind == Kind::string && b.kind == Kind::string) return a.s.compare(b.s) < 0 ? -1 : a.s == b.s ? 0 : 1;
+    if (a.kind == Kind::string && b.kind == Kind::string) {
+      const int c = a.s().compare(b.s());
+      return c < 0 ? -1 : c == 0 ? 0 : 1;
+    }
     type_failure(at, messages::incomparable(op, detail::kind_name(a), detail::kind_name(b)));
   }
 
@@ -469,10 +576,9 @@ class Evaluator {
       case ExprKind::literal: return n.constant;
       case ExprKind::name: return lookup(n.slot, frame);
       case ExprKind::list: {
-        RValue::List items;
-        items.reserve(n.children.size());
-        for (const Node& child : n.children) items.push_back(eval(child, frame));
-        return RValue::of_list(std::move(items));
+        RValue* items = store_.values(n.children.size());
+        for (std::size_t k = 0; k < n.children.size(); ++k) new (items + k) RValue(eval(n.children[k], frame));
+        return RValue::of_items({items, n.children.size()});
       }
       case ExprKind::unary: {
         RValue v = eval(n.children[0], frame);
@@ -528,7 +634,7 @@ class Evaluator {
     }
   }
 
-  static RValue arithmetic(const Node& n, const RValue& a, const RValue& b) {
+  RValue arithmetic(const Node& n, const RValue& a, const RValue& b) {
     const char* op = syntax::spelling(n.op);
     if (a.kind == Kind::integer && b.kind == Kind::integer) {
       Wide r = 0;
@@ -576,19 +682,25 @@ class Evaluator {
         default: break;
       }
     }
-    if (n.op == Op::add && a.kind == Kind::string && b.kind == Kind::string) return RValue::of_string(a.s + b.s);
+    if (n.op == Op::add && a.kind == Kind::string && b.kind == Kind::string) {
+      std::string joined;
+      joined.reserve(a.text.size + b.text.size);
+      joined += a.s();
+      joined += b.s();
+      return store_.string(joined);
+    }
     if (n.op == Op::add && a.kind == Kind::list && b.kind == Kind::list) {
-      RValue::List items(*a.list);
-      items.insert(items.end(), b.list->begin(), b.list->end());
-      return RValue::of_list(std::move(items));
+      RValue* items = store_.values(a.items.size + b.items.size);
+      std::uninitialized_copy_n(a.items.data, a.items.size, items);
+      std::uninitialized_copy_n(b.items.data, b.items.size, items + a.items.size);
+      return RValue::of_items({items, a.items.size + b.items.size});
     }
     type_failure(n.location, fmt::format("cannot apply '{}' to {} and {}", op, detail::kind_name(a), detail::kind_name(b)));
   }
 
   RValue call_builtin(const Node& n, Frame& frame) {
-    std::vector<RValue> args;
-    args.reserve(n.children.size());
-    for (const Node& child : n.children) args.push_back(eval(child, frame));
+    RValue* args = store_.values(n.children.size());
+    for (std::size_t k = 0; k < n.children.size(); ++k) new (args + k) RValue(eval(n.children[k], frame));
     auto need = [&](std::size_t k, Kind kind, const char* what) -> const RValue& {
       if (args[k].kind != kind)
         type_failure(n.children[k].location, messages::type_mismatch(fmt::format("argument {} of {}()", k + 1, n.name), what, detail::kind_name(args[k])));
@@ -596,31 +708,23 @@ class Evaluator {
     };
     using syntax::Builtin;
     switch (n.builtin) {
-      case Builtin::starts_with: {
-        const std::string& s = need(0, Kind::string, "string").s;
-        const std::string& p = need(1, Kind::string, "string").s;
-        return RValue::of_bool(s.compare(0, p.size(), p) == 0 && s.size() >= p.size());
-      }
-      case Builtin::ends_with: {
-        const std::string& s = need(0, Kind::string, "string").s;
-        const std::string& p = need(1, Kind::string, "string").s;
-        return RValue::of_bool(s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0);
-      }
+      case Builtin::starts_with: return RValue::of_bool(need(0, Kind::string, "string").s().starts_with(need(1, Kind::string, "string").s()));
+      case Builtin::ends_with: return RValue::of_bool(need(0, Kind::string, "string").s().ends_with(need(1, Kind::string, "string").s()));
       case Builtin::contains: {
-        if (args[0].kind == Kind::string) return RValue::of_bool(args[0].s.find(need(1, Kind::string, "string").s) != std::string::npos);
+        if (args[0].kind == Kind::string) return RValue::of_bool(args[0].s().find(need(1, Kind::string, "string").s()) != std::string_view::npos);
         const RValue& list = need(0, Kind::list, "string or list");
-        for (const RValue& item : *list.list)
+        for (const RValue& item : list.list())
           if (detail::values_equal(item, args[1])) return RValue::of_bool(true);
         return RValue::of_bool(false);
       }
-      case Builtin::lower: return RValue::of_string(lower(need(0, Kind::string, "string").s));
+      case Builtin::lower: return lowered(need(0, Kind::string, "string"), store_);
       case Builtin::len:
-        if (args[0].kind == Kind::string) return RValue::of_int(static_cast<Wide>(args[0].s.size()));
-        return RValue::of_int(static_cast<Wide>(need(0, Kind::list, "string or list").list->size()));
+        if (args[0].kind == Kind::string) return RValue::of_int(static_cast<Wide>(args[0].text.size));
+        return RValue::of_int(static_cast<Wide>(need(0, Kind::list, "string or list").items.size));
       case Builtin::min:
       case Builtin::max: {
         std::size_t best = 0;
-        for (std::size_t k = 1; k < args.size(); ++k) {
+        for (std::size_t k = 1; k < n.children.size(); ++k) {
           const int c = compare(args[k], args[best], n.children[k].location, n.name.c_str());
           if (n.builtin == Builtin::min ? c == -1 : c == 1) best = k;
         }
@@ -628,8 +732,8 @@ class Evaluator {
       }
       case Builtin::index_of: {
         const RValue& list = need(0, Kind::list, "list");
-        for (std::size_t k = 0; k < list.list->size(); ++k)
-          if (detail::values_equal((*list.list)[k], args[1])) return RValue::of_int(static_cast<Wide>(k));
+        for (std::size_t k = 0; k < list.items.size; ++k)
+          if (detail::values_equal(list.items.data[k], args[1])) return RValue::of_int(static_cast<Wide>(k));
         return RValue{};
       }
       case Builtin::pipeline_microbatches: {
@@ -643,14 +747,21 @@ class Evaluator {
 
   const CompiledRules& rules_;
   std::vector<TraceStep>* trace_;
+  detail::ValueStore& store_;
+  std::optional<EvaluationError> failure_;
   int depth_ = 0;
 };
 
 }  // namespace
 
 EvaluationResult evaluate(const detail::CompiledRules& rules, const Inputs& inputs, std::vector<TraceStep>* trace) {
+  // Everything one evaluation computes lives here: on this stack first, then the heap.
+  alignas(detail::RValue) std::byte buffer[kEvaluationStackBytes];
+  detail::ValueStore store(buffer, sizeof buffer);
   try {
-    return Evaluator(rules, trace).run(inputs);
+    EvaluationResult result = Evaluator(rules, trace, store).run(inputs);
+    if (trace && !result.ok()) trace->push_back(TraceStep{TraceStep::Kind::error, 0, "", "", SourceLocation{}, result.error().message});
+    return result;
   } catch (Failure& failure) {
     if (trace) trace->push_back(TraceStep{TraceStep::Kind::error, 0, "", "", SourceLocation{}, failure.message});
     return EvaluationError{failure.kind, std::move(failure.message)};

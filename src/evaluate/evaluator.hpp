@@ -11,6 +11,8 @@ namespace snnplan::evaluate {
 
 /// The longest string an input (or an item of a list input) may have, in bytes.
 inline constexpr std::size_t kMaxInputStringBytes = 64 * 1024;
+/// Room on the stack for one evaluation's computed values; beyond it, the heap.
+inline constexpr std::size_t kEvaluationStackBytes = 4096;
 
 /// Evaluates `rules` for `inputs`. Thread-safe: all state lives on this call's stack.
 /// When `trace` is given, every step is appended to it (for `explain`).
