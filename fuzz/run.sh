@@ -31,7 +31,7 @@ for target in "${targets[@]}"; do
   artifacts=$build/artifacts/$target
   mkdir -p "$corpus" "$artifacts"
   log=$build/fuzz-$target.log
-  options=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2560 -print_final_stats=1
+  options=(-max_total_time="$seconds" -timeout=20 -rss_limit_mb=2560 -print_final_stats=1
            -artifact_prefix="$artifacts/" -dict="$root/fuzz/dict/$target.dict")
   [ "$target" = rule_file ] && options+=(-max_len=16384)
   echo "fuzz $target: ${seconds}s"

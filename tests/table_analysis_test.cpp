@@ -149,7 +149,10 @@ TEST_SUITE("table analysis") {
   }
 
   TEST_CASE("the default rules produce no analysis diagnostics") {
-    for (const snnplan::Diagnostic& d : snnplan::RuleSet::from_string(snnplan::RuleSet::builtin_text(), "rules/snn_distributed.yaml", {.analyse_tables = true}).warnings()) {
+    // The RuleSet must outlive the loop: warnings() refers into it (a temporary in the range
+    // expression would be destroyed before the first iteration; ASan caught that).
+    const auto rules = snnplan::RuleSet::from_string(snnplan::RuleSet::builtin_text(), "rules/snn_distributed.yaml", {.analyse_tables = true});
+    for (const snnplan::Diagnostic& d : rules.warnings()) {
       CAPTURE(snnplan::format(d));
       CHECK_FALSE(from_analysis(d));
     }

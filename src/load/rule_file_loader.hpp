@@ -17,7 +17,7 @@ inline constexpr std::size_t kMaxRuleFileBytes = 4 * 1024 * 1024;
 inline constexpr int kMaxYamlDepth = 64;
 /// YAML nodes of the whole file with every alias expanded where it is used: a file whose
 /// aliases multiply ("billion laughs") is refused after this many steps, never expanded.
-inline constexpr std::size_t kMaxYamlNodes = 250000;
+inline constexpr std::size_t kMaxYamlNodes = 100000;
 
 struct LoadedFile {
   syntax::RuleFile file;
