@@ -158,7 +158,27 @@ inline std::string input_assignment(std::string_view text) {
 inline std::string batch_with_flags(std::string_view flag) {
   return fmt::format("{} cannot be combined with --batch (batch inputs come from the JSON lines)", flag);
 }
-inline std::string cannot_open_batch(std::string_view path) { return fmt::format("cannot open batch file '{}'", path); }
+/// `why` is empty for a file that does not exist or cannot be read.
+inline std::string cannot_open_batch(std::string_view path, std::string_view why = {}) {
+  if (why.empty()) return fmt::format("cannot open batch file '{}'", path);
+  return fmt::format("cannot open batch file '{}': {}", path, why);
+}
+inline std::string cannot_read_tests(std::string_view path, std::string_view why) {
+  return fmt::format("cannot read test file '{}': {}", path, why);
+}
+/// `first` is how the input was given first, e.g. "--model" or "--input model=...".
+inline std::string input_given_twice(std::string_view name, std::string_view first) {
+  return fmt::format("input '{}' is given twice (first by {})", name, first);
+}
+inline std::string flag_not_percentage(std::string_view text) {
+  return fmt::format("expected a number from 0 to 100, got '{}'", text);
+}
+inline std::string unknown_subcommand(std::string_view name, std::string_view suggestion) {
+  const std::string base = fmt::format("unknown subcommand '{}' (the subcommands are recommend, explain, check, test, "
+                                       "graph, microbatches, plan)", name);
+  if (suggestion.empty()) return base;
+  return fmt::format("{}; did you mean '{}'?", base, suggestion);
+}
 
 // ---- plan: topology, feature set, `snnplan plan` ---------------------------------------------
 // (The plan's own refusals -- unknown objective or mode, pp, no TP candidates -- are data in
@@ -208,6 +228,9 @@ inline std::string unknown_feature(std::string_view name, std::string_view sugge
   if (suggestion.empty()) return base;
   return fmt::format("{}; did you mean '{}'?", base, suggestion);
 }
+inline std::string feature_given_twice(std::string_view name) {
+  return fmt::format("--feature {}: given more than once", name);
+}
 inline std::string feature_assignment(std::string_view text) {
   return fmt::format("--feature: expected NAME=true|false, got '{}'", text);
 }
@@ -224,6 +247,10 @@ inline std::string plan_flag_required(std::string_view flag) {
   return fmt::format("{} is required (or give --batch FILE with one JSON object per line)", flag);
 }
 inline std::string batch_empty_line() { return "empty line (expected a JSON object)"; }
+/// `column` counts from 1. JSON text never holds a raw NUL byte (a string may hold \u0000).
+inline std::string batch_nul_byte(std::size_t column) {
+  return fmt::format("a NUL byte at column {} (JSON text cannot contain one; inside a string write \\u0000)", column);
+}
 inline std::string batch_not_json(std::string_view what) { return fmt::format("not valid JSON: {}", what); }
 inline std::string batch_line_not_object(std::string_view got) {
   return fmt::format("a batch line must be a JSON object, got {}", got);

@@ -3,11 +3,15 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "cli/batch.hpp"
@@ -77,20 +81,41 @@ std::string parse_string(const std::string& flag, const std::string& text) {
   return text;
 }
 
+// The value of an option when it was given on the command line, even as '' (so that
+// `--rules "$UNSET"` is refused rather than silently meaning "the default").
+std::optional<std::string> given_value(const CLI::Option* option, const std::string& value) {
+  if (option == nullptr || option->count() == 0) return std::nullopt;
+  return value;
+}
+
+// The rule file chosen by --rules, else SNNPLAN_RULES (empty counts as unset); nullopt: none.
+std::optional<std::string> rules_path(const std::optional<std::string>& flag) {
+  if (flag) return flag;
+  if (const char* env = std::getenv("SNNPLAN_RULES"); env && *env) return std::string(env);
+  return std::nullopt;
+}
+
 // Reads a rule file chosen by --rules, then SNNPLAN_RULES, else the built-in table.
 // Prints every diagnostic (one line each) and returns nullopt when it cannot be used.
-std::optional<RuleSet> load_rules(const std::string& path_flag, std::ostream& err) {
-  std::string path = path_flag;
-  if (path.empty()) {
-    if (const char* env = std::getenv("SNNPLAN_RULES"); env && *env) path = env;
-  }
+std::optional<RuleSet> load_rules(const std::optional<std::string>& path_flag, std::ostream& err) {
+  const std::optional<std::string> path = rules_path(path_flag);
   try {
-    if (path.empty()) return RuleSet::builtin();
-    return RuleSet::from_file(path);
+    if (!path) return RuleSet::builtin();
+    return RuleSet::from_file(*path);
   } catch (const LoadError& e) {
     for (const Diagnostic& d : e.diagnostics()) err << format(d) << '\n';
     return std::nullopt;
   }
+}
+
+// A batch file named by --batch; a missing file or a directory is a usage error (reading a
+// directory would otherwise look like an empty batch and succeed).
+std::ifstream open_batch(const std::string& path) {
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored)) throw UsageError{messages::cannot_open_batch(path, "it is a directory")};
+  std::ifstream file(path);
+  if (!file) throw UsageError{messages::cannot_open_batch(path)};
+  return file;
 }
 
 render::Format parse_format(const std::string& text) {
@@ -127,12 +152,17 @@ struct InputFlags {
   std::string batch;
   bool trace = false;
   bool watch = false;
+  CLI::Option* rules_option = nullptr;
+  CLI::Option* batch_option = nullptr;  // recommend only
 
   void attach(CLI::App* command) {
     for (auto& f : flags) f.option = command->add_option(f.flag, f.value, f.help);
     command->add_option("--input", extra_inputs, "NAME=VALUE for inputs of custom rule files (repeatable)");
-    command->add_option("--rules", rules, "rule file (default: $SNNPLAN_RULES, else the built-in table)");
+    rules_option = command->add_option("--rules", rules, "rule file (default: $SNNPLAN_RULES, else the built-in table)");
   }
+
+  std::optional<std::string> rules_flag() const { return given_value(rules_option, rules); }
+  std::optional<std::string> batch_flag() const { return given_value(batch_option, batch); }
 
   bool any_given() const {
     for (const auto& f : flags)
@@ -168,12 +198,20 @@ Value typed_value(const std::string& flag, const std::string& kind, const std::s
 
 Inputs InputFlags::collect(const RuleSet& rule_set) const {
   Inputs inputs;
+  std::map<std::string, std::string> given_by;  // input name -> the flag that set it
   for (const auto& f : flags)
-    if (f.option->count()) inputs.emplace_back(f.input, typed_value(f.flag, f.kind, f.value));
+    if (f.option->count()) {
+      inputs.emplace_back(f.input, typed_value(f.flag, f.kind, f.value));
+      given_by.emplace(f.input, f.flag);
+    }
   for (const std::string& assignment : extra_inputs) {
     const auto eq = assignment.find('=');
     if (eq == std::string::npos || eq == 0) throw UsageError{messages::input_assignment(assignment)};
     const std::string name = assignment.substr(0, eq);
+    // The same input twice (--model and --input model=..., or --input twice) is refused:
+    // silently keeping one of them would hide a mistake in a launcher's command line.
+    if (auto [at, fresh] = given_by.emplace(name, "--input " + name + "=..."); !fresh)
+      throw UsageError{messages::input_given_twice(name, at->second)};
     std::string kind = "string";
     for (const InputInfo& info : rule_set.inputs())
       if (info.name == name) kind = info.type;
@@ -218,7 +256,7 @@ std::string trace_text(const std::vector<TraceStep>& steps) {
 }
 
 ExitCode explain(const InputFlags& options, std::ostream& out, std::ostream& err) {
-  std::optional<RuleSet> rules = load_rules(options.rules, err);
+  std::optional<RuleSet> rules = load_rules(options.rules_flag(), err);
   if (!rules) return ExitCode::rules_unusable;
   const Explanation explanation = rules->explain(options.collect(*rules));
   const EvaluationResult& result = explanation.result;
@@ -237,20 +275,20 @@ ExitCode explain(const InputFlags& options, std::ostream& out, std::ostream& err
 }
 
 ExitCode recommend(const InputFlags& options, std::istream& in, std::ostream& out, std::ostream& err) {
-  if (!options.batch.empty()) {
+  const std::optional<std::string> batch = options.batch_flag();
+  if (batch) {
     for (const auto& f : options.flags)
       if (f.option->count()) throw UsageError{messages::batch_with_flags(f.flag)};
     if (!options.extra_inputs.empty()) throw UsageError{messages::batch_with_flags("--input")};
     if (options.trace) throw UsageError{messages::batch_with_flags("--trace")};
   }
   if (options.watch) {
-    if (options.batch.empty()) throw UsageError{"--watch needs --batch (it re-reads the rule file between lines)"};
-    std::string path = options.rules;
-    if (const char* env = std::getenv("SNNPLAN_RULES"); path.empty() && env && *env) path = env;
-    if (path.empty()) throw UsageError{"--watch needs a rule file (--rules FILE or SNNPLAN_RULES)"};
+    if (!batch) throw UsageError{"--watch needs --batch (it re-reads the rule file between lines)"};
+    const std::optional<std::string> path = rules_path(options.rules_flag());
+    if (!path) throw UsageError{"--watch needs a rule file (--rules FILE or SNNPLAN_RULES)"};
     std::optional<LiveRuleSet> live;
     try {
-      live.emplace(path);
+      live.emplace(*path);
     } catch (const LoadError& e) {
       for (const Diagnostic& d : e.diagnostics()) err << format(d) << '\n';
       return ExitCode::rules_unusable;
@@ -259,19 +297,17 @@ ExitCode recommend(const InputFlags& options, std::istream& in, std::ostream& ou
       err << "snnplan: rejected an edit of the rule file; the previous rules stay in use:\n";
       for (const Diagnostic& d : diagnostics) err << format(d) << '\n';
     });
-    if (options.batch == "-") return run_batch(in, out, err, *live, "<stdin>");
-    std::ifstream file(options.batch);
-    if (!file) throw UsageError{messages::cannot_open_batch(options.batch)};
-    return run_batch(file, out, err, *live, options.batch);
+    if (*batch == "-") return run_batch(in, out, err, *live, "<stdin>");
+    std::ifstream file = open_batch(*batch);
+    return run_batch(file, out, err, *live, *batch);
   }
-  std::optional<RuleSet> rules = load_rules(options.rules, err);
+  std::optional<RuleSet> rules = load_rules(options.rules_flag(), err);
   if (!rules) return ExitCode::rules_unusable;
 
-  if (!options.batch.empty()) {
-    if (options.batch == "-") return run_batch(in, out, err, *rules, "<stdin>");
-    std::ifstream file(options.batch);
-    if (!file) throw UsageError{messages::cannot_open_batch(options.batch)};
-    return run_batch(file, out, err, *rules, options.batch);
+  if (batch) {
+    if (*batch == "-") return run_batch(in, out, err, *rules, "<stdin>");
+    std::ifstream file = open_batch(*batch);
+    return run_batch(file, out, err, *rules, *batch);
   }
 
   const Inputs inputs = options.collect(*rules);
@@ -340,15 +376,17 @@ ExitCode check(const std::vector<std::string>& files, bool strict, const std::st
   return failed ? ExitCode::rules_unusable : ExitCode::ok;
 }
 
-ExitCode test(const std::string& rules_path, const std::vector<std::string>& files, bool show_coverage,
+ExitCode test(const std::string& rules_file, const std::vector<std::string>& files, bool show_coverage,
               double min_coverage, std::ostream& out, std::ostream& err) {
-  std::optional<RuleSet> rules = load_rules(rules_path, err);
+  std::optional<RuleSet> rules = load_rules(rules_file, err);  // the file named, even '' (no fallback)
   if (!rules) return ExitCode::rules_unusable;
   std::vector<RuleTestCase> cases;
   std::vector<Diagnostic> problems;
   for (const std::string& path : files) {
+    std::error_code ignored;
+    if (std::filesystem::is_directory(path, ignored)) throw UsageError{messages::cannot_read_tests(path, "it is a directory")};
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw UsageError{messages::cannot_read(path, "no such file or not readable")};
+    if (!in) throw UsageError{messages::cannot_read_tests(path, "no such file or not readable")};
     std::stringstream text;
     text << in.rdbuf();
     auto loaded = load_rule_tests(text.str(), path, problems);
@@ -386,8 +424,8 @@ ExitCode test(const std::string& rules_path, const std::vector<std::string>& fil
   return ExitCode::ok;
 }
 
-ExitCode graph(const std::string& rules_path, const std::string& only, std::ostream& out, std::ostream& err) {
-  std::optional<RuleSet> rules = load_rules(rules_path, err);
+ExitCode graph(const std::optional<std::string>& rules_file, const std::string& only, std::ostream& out, std::ostream& err) {
+  std::optional<RuleSet> rules = load_rules(rules_file, err);
   if (!rules) return ExitCode::rules_unusable;
   const render::GraphPart part = only == "tables" ? render::GraphPart::tables
                                  : only == "values" ? render::GraphPart::values : render::GraphPart::all;
@@ -405,6 +443,11 @@ struct PlanFlags {
   std::string rules;
   std::string format = "json";
   std::string batch;
+  CLI::Option* rules_option = nullptr;
+  CLI::Option* batch_option = nullptr;
+
+  std::optional<std::string> rules_flag() const { return given_value(rules_option, rules); }
+  std::optional<std::string> batch_flag() const { return given_value(batch_option, batch); }
 
   void attach(CLI::App* command) {
     auto input = [&](const char* flag, std::string& value, const char* help) {
@@ -421,9 +464,9 @@ struct PlanFlags {
     input("--tp-candidates", tp_candidates, "yes|no: whether the model has tensor-parallel candidate layers (default: yes)");
     input_options.push_back(command->add_option("--feature", features, "NAME=true|false for a feature-set flag (repeatable)"));
     input_options.push_back(command->add_option("--note", notes, "analysis note to carry into the plan (repeatable)"));
-    command->add_option("--rules", rules, "plan rule file (default: the built-in rules/snn_plan.yaml)");
+    rules_option = command->add_option("--rules", rules, "plan rule file (default: the built-in rules/snn_plan.yaml)");
     command->add_option("--format", format, "output format")->check(CLI::IsMember({"json", "yaml", "text"}));
-    command->add_option("--batch", batch, "JSON Lines file of inputs, or - for stdin; writes one JSON line per input");
+    batch_option = command->add_option("--batch", batch, "JSON Lines file of inputs, or - for stdin; writes one JSON line per input");
   }
 };
 
@@ -437,10 +480,10 @@ bool parse_yes_no(const std::string& flag, const std::string& text) {
 }
 
 // The plan rules chosen by --rules, else the built-in ones; diagnostics printed as load_rules does.
-std::optional<RuleSet> load_plan_rules(const std::string& path, std::ostream& err) {
+std::optional<RuleSet> load_plan_rules(const std::optional<std::string>& path, std::ostream& err) {
   try {
-    if (path.empty()) return plan_rules();
-    return RuleSet::from_file(path);
+    if (!path) return plan_rules();
+    return RuleSet::from_file(*path);
   } catch (const LoadError& e) {
     for (const Diagnostic& d : e.diagnostics()) err << format(d) << '\n';
     return std::nullopt;
@@ -470,10 +513,12 @@ plan_io::Request plan_request(const PlanFlags& f) {
     }
     options.tensor_parallel_roots = std::move(roots);
   }
+  std::set<std::string> features_given;
   for (const std::string& assignment : f.features) {
     const auto eq = assignment.find('=');
     if (eq == std::string::npos || eq == 0) throw UsageError{messages::feature_assignment(assignment)};
     const std::string name = assignment.substr(0, eq);
+    if (!features_given.insert(name).second) throw UsageError{messages::feature_given_twice(name)};
     try {
       options.features.set(name, parse_bool("--feature " + name, assignment.substr(eq + 1)));
     } catch (const InputError& e) {
@@ -524,20 +569,20 @@ ExitCode plan_batch(std::istream& in, std::ostream& out, std::ostream& err, cons
 }
 
 ExitCode plan_command(const PlanFlags& f, std::istream& in, std::ostream& out, std::ostream& err) {
-  if (!f.batch.empty()) {
+  const std::optional<std::string> batch = f.batch_flag();
+  if (batch) {
     for (const CLI::Option* option : f.input_options)
       if (option->count()) throw UsageError{messages::batch_with_flags(option->get_name())};
   }
   // Flags are checked before the rules are loaded, as for recommend.
   std::optional<plan_io::Request> request;
-  if (f.batch.empty()) request = plan_request(f);
-  std::optional<RuleSet> rules = load_plan_rules(f.rules, err);
+  if (!batch) request = plan_request(f);
+  std::optional<RuleSet> rules = load_plan_rules(f.rules_flag(), err);
   if (!rules) return ExitCode::rules_unusable;
-  if (!f.batch.empty()) {
-    if (f.batch == "-") return plan_batch(in, out, err, *rules, "<stdin>");
-    std::ifstream file(f.batch);
-    if (!file) throw UsageError{messages::cannot_open_batch(f.batch)};
-    return plan_batch(file, out, err, *rules, f.batch);
+  if (batch) {
+    if (*batch == "-") return plan_batch(in, out, err, *rules, "<stdin>");
+    std::ifstream file = open_batch(*batch);
+    return plan_batch(file, out, err, *rules, *batch);
   }
   try {
     const Plan result = plan(request->objective, request->topology, request->batch_size, request->options, *rules);
@@ -565,7 +610,7 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
   CLI::App* recommend_cmd = app.add_subcommand("recommend", "Recommend a strategy for one input (flags) or many (--batch).");
   rec.attach(recommend_cmd);
   recommend_cmd->add_option("--format", rec.format, "output format")->check(CLI::IsMember({"json", "yaml", "text"}));
-  recommend_cmd->add_option("--batch", rec.batch, "JSON Lines file of inputs, or - for stdin; writes one JSON line per input");
+  rec.batch_option = recommend_cmd->add_option("--batch", rec.batch, "JSON Lines file of inputs, or - for stdin; writes one JSON line per input");
   recommend_cmd->add_flag("--trace", rec.trace, "add the evaluation steps (as `explain` shows them) to the JSON output");
   recommend_cmd->add_flag("--watch", rec.watch, "with --batch: re-read the rule file between lines when it changed");
 
@@ -599,18 +644,39 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
   test_cmd->add_option("rules", test_rules, "rule file under test")->required();
   test_cmd->add_option("tests", test_files, "test files")->required();
   test_cmd->add_flag("--coverage", show_coverage, "print how often each rule fired");
-  test_cmd->add_option("--min-coverage", min_coverage, "fail when fewer than this percentage of rules fired")->check(CLI::Range(0.0, 100.0));
+  // A percentage from 0 to 100; CLI::Range would let "nan" through (every comparison with NaN is false).
+  const CLI::Validator percentage(
+      [](std::string& text) -> std::string {
+        double value = 0;
+        const char* last = text.data() + text.size();
+        const auto [ptr, ec] = std::from_chars(text.data(), last, value);
+        if (ec != std::errc() || ptr != last || !(value >= 0.0 && value <= 100.0)) return messages::flag_not_percentage(text);
+        return {};
+      },
+      "0-100");
+  test_cmd->add_option("--min-coverage", min_coverage, "fail when fewer than this percentage of rules fired")->check(percentage);
 
   std::string graph_rules;
   std::string graph_only = "all";
   CLI::App* graph_cmd = app.add_subcommand("graph", "Print the table-call and derived-value graphs as Graphviz DOT.");
-  graph_cmd->add_option("--rules", graph_rules, "rule file (default: $SNNPLAN_RULES, else the built-in table)");
+  CLI::Option* graph_rules_option =
+      graph_cmd->add_option("--rules", graph_rules, "rule file (default: $SNNPLAN_RULES, else the built-in table)");
   graph_cmd->add_option("--only", graph_only, "which part to draw")->check(CLI::IsMember({"all", "tables", "values"}));
 
   PlanFlags plan_flags;
   CLI::App* plan_cmd = app.add_subcommand("plan", "The full distributed plan (mode, mesh, optimizer) for a topology (flags) or many (--batch).");
   plan_flags.attach(plan_cmd);
 
+  // `snnplan recomend ...`: CLI11 would only say that a subcommand is required.
+  if (argc > 1 && argv[1][0] != '-') {
+    std::vector<std::string> names;
+    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) names.push_back(sub->get_name());
+    if (std::find(names.begin(), names.end(), argv[1]) == names.end()) {
+      err << "error: " << messages::unknown_subcommand(argv[1], messages::closest_match(argv[1], names))
+          << "\nRun with --help for usage.\n";
+      return as_int(ExitCode::bad_input);
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -635,7 +701,7 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
     if (micro_cmd->parsed()) return as_int(microbatches(batch_size, num_stages, mb_format, out, err));
     if (check_cmd->parsed()) return as_int(check(check_files, strict, check_format, out));
     if (test_cmd->parsed()) return as_int(test(test_rules, test_files, show_coverage, min_coverage, out, err));
-    if (graph_cmd->parsed()) return as_int(graph(graph_rules, graph_only, out, err));
+    if (graph_cmd->parsed()) return as_int(graph(given_value(graph_rules_option, graph_rules), graph_only, out, err));
     if (plan_cmd->parsed()) return as_int(plan_command(plan_flags, in, out, err));
   } catch (const UsageError& e) {
     err << "error: " << e.message << '\n';

@@ -311,6 +311,9 @@ std::variant<Request, std::string> request_from_json(const json& object) {
 
 std::variant<Request, std::string> request_from_json_line(const std::string& line) {
   if (line.find_first_not_of(" \t\r") == std::string::npos) return messages::batch_empty_line();
+  // nlohmann's lexer takes a NUL byte for the end of the input, so "{...}\0anything" would
+  // parse as the object alone.
+  if (const auto nul = line.find('\0'); nul != std::string::npos) return messages::batch_nul_byte(nul + 1);
   // The callback tracks the keys of each open object so a repeated key is refused rather
   // than silently replacing the first (a topology given as {"dp": 4, "dp": 2}).
   std::vector<std::set<std::string>> open;

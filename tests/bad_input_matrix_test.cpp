@@ -1,0 +1,929 @@
+// The bad-input matrix (issue 7): every subcommand x every flag x bad values, JSON Lines batch
+// inputs, and the broken rule corpus, each row with the exit code and message that the README's
+// "Errors and exit codes" section promises. Rows are generated per kind of flag (integer,
+// boolean, string, choice, path, ...); a failing row is named in the failure output.
+//
+// The last test case reads each subcommand's --help and fails when a flag has no row, so a new
+// flag cannot slip past the matrix.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli_runner.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using snnplan::testing::CliRun;
+using snnplan::testing::run_cli;
+using snnplan::testing::TempFile;
+
+const std::string kRules = std::string(SNNPLAN_RULES_DIR) + "/snn_distributed.yaml";
+const std::string kRuleTests = std::string(SNNPLAN_RULES_DIR) + "/snn_distributed.test.yaml";
+const std::string kPlanRules = std::string(SNNPLAN_RULES_DIR) + "/snn_plan.yaml";
+const std::string kDirectory = SNNPLAN_TEST_DATA;
+const std::string kMissing = "/nonexistent/snnplan/file.yaml";
+const fs::path kBrokenCorpus = fs::path(SNNPLAN_TEST_DATA) / "broken";
+
+// The exit codes of the README's table.
+constexpr int kOk = 0;
+constexpr int kRuleError = 1;
+constexpr int kBadInput = 2;
+constexpr int kRulesUnusable = 3;
+
+// One command line and what it must do. `err` and `out` are substrings that must appear on
+// stderr and stdout; an empty `err` means stderr must be empty.
+struct Row {
+  std::string what;
+  std::vector<std::string> args;
+  int code = 0;
+  std::string err;
+  std::string out = {};
+  std::string stdin_text = {};
+};
+
+// Without SNNPLAN_RULES, whatever the environment of the test run holds.
+class NoRulesVariable {
+ public:
+  NoRulesVariable() {
+    if (const char* old = std::getenv("SNNPLAN_RULES")) old_ = old;
+    ::unsetenv("SNNPLAN_RULES");
+  }
+  ~NoRulesVariable() {
+    if (old_) ::setenv("SNNPLAN_RULES", old_->c_str(), 1);
+  }
+  NoRulesVariable(const NoRulesVariable&) = delete;
+  NoRulesVariable& operator=(const NoRulesVariable&) = delete;
+
+ private:
+  std::optional<std::string> old_;
+};
+
+std::string quoted(const std::string& arg) {
+  if (!arg.empty() && arg.find_first_of(" '\"\\$") == std::string::npos && arg.size() < 80) return arg;
+  if (arg.size() >= 80) return "'" + arg.substr(0, 20) + "...(" + std::to_string(arg.size()) + " bytes)'";
+  return "'" + arg + "'";
+}
+
+std::string command_line(const std::vector<std::string>& args) {
+  std::string line = "snnplan";
+  for (const std::string& arg : args) line += " " + quoted(arg);
+  return line;
+}
+
+std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+// `args` without the flag `flag` and its value.
+std::vector<std::string> without(const std::vector<std::string>& args, const std::string& flag) {
+  std::vector<std::string> kept;
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    if (args[k] == flag) {
+      ++k;
+      continue;
+    }
+    kept.push_back(args[k]);
+  }
+  return kept;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+void check_row(const Row& row) {
+  INFO("row: ", row.what);
+  INFO("command: ", command_line(row.args));
+  const CliRun run = run_cli(row.args, row.stdin_text);
+  INFO("exit code: ", run.code);
+  INFO("stderr: ", run.err);
+  INFO("stdout: ", run.out.substr(0, 2000));
+  CHECK(run.code == row.code);
+  if (row.err.empty()) CHECK(run.err.empty());
+  else CHECK(contains(run.err, row.err));
+  if (!row.out.empty()) CHECK(contains(run.out, row.out));
+  // Refusals print nothing on stdout, except where stdout is the report: check's diagnostics,
+  // explain's trace (which ends with the error), a batch's output lines.
+  const bool reports_on_stdout = !row.args.empty() && (row.args[0] == "check" || row.args[0] == "explain");
+  if (row.code == kBadInput && row.out.empty() && row.stdin_text.empty() && !reports_on_stdout) CHECK(run.out.empty());
+}
+
+void check_rows(const std::vector<Row>& rows) {
+  REQUIRE_FALSE(rows.empty());
+  for (const Row& row : rows) check_row(row);
+}
+
+// ---- rows by kind of flag ----------------------------------------------------------------------
+// `base` is a valid command line that already holds `flag` with a good value `good`; each row
+// replaces that value. `missing` is CLI11's word for the value's type in "1 required ... missing".
+
+std::string usage_error(const std::string& message) { return "error: " + message + "\nRun with --help for usage.\n"; }
+
+void add_common_rows(std::vector<Row>& rows, const std::vector<std::string>& base, const std::string& flag,
+                     const std::string& good, const std::string& missing = "TEXT") {
+  const std::vector<std::string> rest = without(base, flag);
+  rows.push_back({flag + " without its value (last on the line)", with(rest, {flag}), kBadInput,
+                  usage_error(flag + ": 1 required " + missing + " missing")});
+  rows.push_back({flag + " given twice", with(rest, {flag, good, flag, good}), kBadInput,
+                  usage_error(flag + ": At Most 1 required but received 2")});
+}
+
+void add_integer_rows(std::vector<Row>& rows, const std::vector<std::string>& base, const std::string& flag,
+                      const std::string& good) {
+  const std::vector<std::string> rest = without(base, flag);
+  for (const std::string bad : {"", "abc", "8x", "1.5", "1e3", "0x10", "+8", " 8", "8 ", "\xef\xbc\x98" /* fullwidth 8 */})
+    rows.push_back({flag + " = '" + bad + "' is not an integer", with(rest, {flag, bad}), kBadInput,
+                    "error: " + flag + ": expected an integer, got '" + bad + "'\n"});
+  for (const std::string huge : {"9223372036854775808", "-9223372036854775809", "99999999999999999999",
+                                 "-99999999999999999999", "340282366920938463463374607431768211456"})
+    rows.push_back({flag + " = " + huge + " is beyond 64 bits", with(rest, {flag, huge}), kBadInput,
+                    "error: " + flag + ": " + huge + " does not fit in a 64-bit integer\n"});
+  add_common_rows(rows, base, flag, good);
+}
+
+void add_boolean_rows(std::vector<Row>& rows, const std::vector<std::string>& base, const std::string& flag) {
+  const std::vector<std::string> rest = without(base, flag);
+  for (const std::string bad : {"", "yes", "no", "1", "0", "on", "off", "t", "truee", " true"})
+    rows.push_back({flag + " = '" + bad + "' is not true or false", with(rest, {flag, bad}), kBadInput,
+                    "error: " + flag + ": expected true or false, got '" + bad + "'\n"});
+  for (const std::string spelling : {"TRUE", "False"})
+    rows.push_back({flag + " = " + spelling + " is accepted (case-insensitive)", with(rest, {flag, spelling}), kOk, ""});
+  add_common_rows(rows, base, flag, "true");
+}
+
+// A free-text flag: the value must be UTF-8; what it means is up to the rules.
+void add_text_rows(std::vector<Row>& rows, const std::vector<std::string>& base, const std::string& flag,
+                   const std::string& good) {
+  const std::vector<std::string> rest = without(base, flag);
+  for (const std::string bad : {"\xff", "m\xc3\x28", "\xed\xa0\x80" /* a UTF-16 surrogate */, "\xc0\xae" /* overlong */})
+    rows.push_back({flag + " with invalid UTF-8", with(rest, {flag, bad}), kBadInput,
+                    "error: " + flag + ": value is not valid UTF-8\n"});
+  add_common_rows(rows, base, flag, good);
+}
+
+void add_choice_rows(std::vector<Row>& rows, const std::vector<std::string>& base, const std::string& flag,
+                     const std::vector<std::string>& choices) {
+  const std::vector<std::string> rest = without(base, flag);
+  std::string set;
+  for (const std::string& c : choices) set += (set.empty() ? "" : ",") + c;
+  for (const std::string bad : {"", "xml", "JSON", "text "})
+    rows.push_back({flag + " = '" + bad + "' is not one of " + set, with(rest, {flag, bad}), kBadInput,
+                    usage_error(flag + ": " + bad + " not in {" + set + "}")});
+  add_common_rows(rows, base, flag, choices.front(), "TEXT:{" + set + "}");
+}
+
+// --rules FILE: a file that cannot be used is exit 3, reported where the file is named.
+void add_rules_flag_rows(std::vector<Row>& rows, const std::vector<std::string>& base) {
+  const std::vector<std::string> rest = without(base, "--rules");
+  rows.push_back({"--rules '' is a file that cannot be read, not the built-in rules", with(rest, {"--rules", ""}),
+                  kRulesUnusable, ": error: cannot read rule file '': no such file or not readable\n"});
+  rows.push_back({"--rules naming a missing file", with(rest, {"--rules", kMissing}), kRulesUnusable,
+                  kMissing + ": error: cannot read rule file '" + kMissing + "': no such file or not readable\n"});
+  rows.push_back({"--rules naming a file that is not a rule file", with(rest, {"--rules", kRuleTests}), kRulesUnusable,
+                  kRuleTests + ":3:1: error: unknown key 'tests' in the rule file\n" + kRuleTests +
+                      ":1:1: error: missing required key 'snnplan' in the rule file (the format version, 1)\n"});
+  add_common_rows(rows, base, "--rules", kRules);
+}
+
+// Flags and arguments no subcommand has.
+void add_unknown_rows(std::vector<Row>& rows, const std::vector<std::string>& base) {
+  for (const std::string bad : {"--bogus", "--world_size", "-x"})
+    rows.push_back({"unknown flag " + bad, with(base, {bad}), kBadInput,
+                    usage_error("The following argument was not expected: " + bad)});
+  rows.push_back({"an unexpected positional argument", with(base, {"extra"}), kBadInput,
+                  usage_error("The following argument was not expected: extra")});
+}
+
+// ---- subcommands -------------------------------------------------------------------------------
+
+const std::vector<std::string> kRecommend = {"recommend", "--model", "spikformer", "--world-size", "8",
+                                             "--prefer", "memory", "--batch-size", "64"};
+
+const std::vector<std::string> kAvailabilityFlags = {"--zero-redundancy-optimizer-available", "--pipelining-available",
+                                                     "--fsdp2-available", "--tensor-parallel-available"};
+
+// The input flags shared by recommend and explain (`base` holds the four required ones).
+void add_input_flag_rows(std::vector<Row>& rows, const std::vector<std::string>& base) {
+  add_integer_rows(rows, base, "--world-size", "8");
+  add_integer_rows(rows, base, "--batch-size", "64");
+  for (const std::string& flag : kAvailabilityFlags) add_boolean_rows(rows, with(base, {flag, "true"}), flag);
+  add_text_rows(rows, base, "--model", "spikformer");
+  add_text_rows(rows, base, "--prefer", "memory");
+  add_text_rows(rows, with(base, {"--backend", "inductor"}), "--backend", "inductor");
+
+  // Values the command line accepts and the rules judge, as the reference does.
+  rows.push_back({"a negative --world-size goes to the rules, which answer mode none like the reference",
+                  with(without(base, "--world-size"), {"--world-size", "-1"}), kOk, ""});
+  rows.push_back({"a negative --batch-size goes to the rules, which accept it like the reference",
+                  with(without(base, "--batch-size"), {"--batch-size", "-64"}), kOk, ""});
+  rows.push_back({"an empty --prefer is the reference's ValueError (exit 1)", with(without(base, "--prefer"), {"--prefer", ""}),
+                  kRuleError, "error: Unsupported prefer=''. Expected one of ('speed', 'memory', 'capacity').\n"});
+  rows.push_back({"an unknown --prefer is the reference's ValueError (exit 1)",
+                  with(without(base, "--prefer"), {"--prefer", "fast"}), kRuleError,
+                  "error: Unsupported prefer='fast'. Expected one of ('speed', 'memory', 'capacity').\n"});
+  rows.push_back({"an input string longer than 64 KiB", with(without(base, "--model"), {"--model", std::string(65537, 'a')}),
+                  kBadInput, "error: input 'model' has a string of 65537 bytes, longer than the limit of 65536 bytes\n"});
+  for (const std::string required : {"--model", "--world-size", "--prefer", "--batch-size"}) {
+    std::string input = required.substr(2);
+    std::replace(input.begin(), input.end(), '-', '_');
+    rows.push_back({"without " + required, without(base, required), kBadInput, "error: missing required input '" + input + "'\n"});
+  }
+
+  // --input NAME=VALUE
+  for (const std::string bad : {"", "model", "=3", "=", " model=x"})
+    rows.push_back({"--input '" + bad + "' is not NAME=VALUE", with(base, {"--input", bad}), kBadInput,
+                    bad == " model=x" ? "error: unknown input ' model' (did you mean 'model'?)\n"
+                                      : "error: --input: expected NAME=VALUE, got '" + bad + "'\n"});
+  rows.push_back({"--input naming an input the rules do not have", with(base, {"--input", "colour=red"}), kBadInput,
+                  "error: unknown input 'colour'\n"});
+  rows.push_back({"--input with a misspelt input name gets a suggestion", with(base, {"--input", "batchsize=8"}), kBadInput,
+                  "error: unknown input 'batchsize' (did you mean 'batch_size'?)\n"});
+  rows.push_back({"--input with a value of the wrong type", with(without(base, "--world-size"), {"--input", "world_size=abc"}),
+                  kBadInput, "error: --input world_size: expected an integer, got 'abc'\n"});
+  rows.push_back({"--input with an integer beyond 64 bits",
+                  with(without(base, "--world-size"), {"--input", "world_size=99999999999999999999"}), kBadInput,
+                  "error: --input world_size: 99999999999999999999 does not fit in a 64-bit integer\n"});
+  rows.push_back({"--input with a boolean spelt wrong", with(base, {"--input", "fsdp2_available=yes"}), kBadInput,
+                  "error: --input fsdp2_available: expected true or false, got 'yes'\n"});
+  rows.push_back({"--input setting an input that a flag already set", with(base, {"--input", "model=resnet"}), kBadInput,
+                  "error: input 'model' is given twice (first by --model)\n"});
+  rows.push_back({"--input setting the same input twice",
+                  with(without(base, "--world-size"), {"--input", "world_size=8", "--input", "world_size=4"}), kBadInput,
+                  "error: input 'world_size' is given twice (first by --input world_size=...)\n"});
+  rows.push_back({"--input without its value", with(base, {"--input"}), kBadInput, usage_error("--input: 1 required TEXT missing")});
+  rows.push_back({"--input accepts a valid assignment", with(without(base, "--world-size"), {"--input", "world_size=8"}), kOk, ""});
+
+  add_rules_flag_rows(rows, base);
+  add_unknown_rows(rows, base);
+}
+
+std::vector<Row> recommend_rows() {
+  std::vector<Row> rows;
+  add_input_flag_rows(rows, kRecommend);
+  add_choice_rows(rows, with(kRecommend, {"--format", "json"}), "--format", {"json", "yaml", "text"});
+
+  // --batch FILE|-
+  const std::vector<std::string> batch = {"recommend", "--batch"};
+  rows.push_back({"--batch '' names no file", with(batch, {""}), kBadInput, "error: cannot open batch file ''\n"});
+  rows.push_back({"--batch naming a missing file", with(batch, {kMissing}), kBadInput,
+                  "error: cannot open batch file '" + kMissing + "'\n"});
+  rows.push_back({"--batch naming a directory", with(batch, {kDirectory}), kBadInput,
+                  "error: cannot open batch file '" + kDirectory + "': it is a directory\n"});
+  rows.push_back({"--batch without its value", batch, kBadInput, usage_error("--batch: 1 required TEXT missing")});
+  rows.push_back({"--batch given twice", with(batch, {"-", "--batch", "-"}), kBadInput,
+                  usage_error("--batch: At Most 1 required but received 2")});
+  for (const std::string flag : {"--model", "--world-size", "--prefer", "--batch-size", "--backend"})
+    rows.push_back({"--batch with the input flag " + flag, with(batch, {"-", flag, "8"}), kBadInput,
+                    "error: " + flag + " cannot be combined with --batch (batch inputs come from the JSON lines)\n"});
+  for (const std::string& flag : kAvailabilityFlags)
+    rows.push_back({"--batch with the input flag " + flag, with(batch, {"-", flag, "true"}), kBadInput,
+                    "error: " + flag + " cannot be combined with --batch (batch inputs come from the JSON lines)\n"});
+  rows.push_back({"--batch with --input", with(batch, {"-", "--input", "model=x"}), kBadInput,
+                  "error: --input cannot be combined with --batch (batch inputs come from the JSON lines)\n"});
+  rows.push_back({"--batch with --trace", with(batch, {"-", "--trace"}), kBadInput,
+                  "error: --trace cannot be combined with --batch (batch inputs come from the JSON lines)\n"});
+
+  // --trace and --watch are switches: they take no value; repeating one is harmless.
+  rows.push_back({"--trace given a value", with(kRecommend, {"--trace", "yes"}), kBadInput,
+                  usage_error("The following argument was not expected: yes")});
+  rows.push_back({"--trace=maybe", with(kRecommend, {"--trace=maybe"}), kBadInput,
+                  usage_error("Could not convert: --trace = maybe")});
+  rows.push_back({"--trace given twice is the same as once", with(kRecommend, {"--trace", "--trace"}), kOk, "", "\"trace\""});
+  rows.push_back({"--watch without --batch", with(kRecommend, {"--watch"}), kBadInput,
+                  "error: --watch needs --batch (it re-reads the rule file between lines)\n"});
+  rows.push_back({"--watch with --batch but no rule file", {"recommend", "--batch", "-", "--watch"}, kBadInput,
+                  "error: --watch needs a rule file (--rules FILE or SNNPLAN_RULES)\n"});
+  rows.push_back({"--watch with --rules '' names no file", {"recommend", "--batch", "-", "--watch", "--rules", ""},
+                  kRulesUnusable, ": error: cannot read rule file '': no such file or not readable\n"});
+  rows.push_back({"--watch=maybe", {"recommend", "--batch", "-", "--watch=maybe"}, kBadInput,
+                  usage_error("Could not convert: --watch = maybe")});
+  return rows;
+}
+
+std::vector<Row> explain_rows() {
+  std::vector<Row> rows;
+  std::vector<std::string> base = kRecommend;
+  base[0] = "explain";
+  add_input_flag_rows(rows, base);
+  add_choice_rows(rows, with(base, {"--format", "text"}), "--format", {"text", "json"});
+  for (const std::string flag : {"--batch", "--trace", "--watch"})
+    rows.push_back({flag + " belongs to recommend only", with(base, {flag}), kBadInput,
+                    usage_error("The following argument was not expected: " + flag)});
+  // With --format json the error is part of the JSON on stdout; nothing goes to stderr.
+  rows.push_back({"a rule error with --format json is in the JSON, exit 1",
+                  with(without(base, "--prefer"), {"--prefer", "fast", "--format", "json"}), kRuleError, "",
+                  "\"error\": \"Unsupported prefer='fast'. Expected one of ('speed', 'memory', 'capacity').\""});
+  rows.push_back({"a bad input with --format json is in the JSON, exit 2",
+                  with(without(base, "--world-size"), {"--format", "json"}), kBadInput, "",
+                  "\"error\": \"missing required input 'world_size'\""});
+  return rows;
+}
+
+std::vector<Row> microbatches_rows() {
+  std::vector<Row> rows;
+  const std::vector<std::string> base = {"microbatches", "--batch-size", "64", "--num-stages", "4"};
+  add_integer_rows(rows, base, "--batch-size", "64");
+  add_integer_rows(rows, base, "--num-stages", "4");
+  add_choice_rows(rows, with(base, {"--format", "text"}), "--format", {"text", "json"});
+  // Numbers the command line accepts and the reference refuses (its ValueError: exit 1).
+  for (const std::string value : {"0", "-1", "-9223372036854775808"}) {
+    rows.push_back({"--batch-size " + value + " is the reference's ValueError", with(without(base, "--batch-size"), {"--batch-size", value}),
+                    kRuleError, "error: batch_size must be positive, but got " + value + ".\n"});
+    rows.push_back({"--num-stages " + value + " is the reference's ValueError", with(without(base, "--num-stages"), {"--num-stages", value}),
+                    kRuleError, "error: num_stages must be positive, but got " + value + ".\n"});
+  }
+  rows.push_back({"a batch smaller than the stages is the reference's ValueError", {"microbatches", "--batch-size", "3", "--num-stages", "4"},
+                  kRuleError, "error: batch_size (3) must be >= num_stages (4)"});
+  rows.push_back({"the largest 64-bit batch size is accepted", {"microbatches", "--batch-size", "9223372036854775807", "--num-stages", "1"},
+                  kOk, "", "\n"});
+  rows.push_back({"without --batch-size", without(base, "--batch-size"), kBadInput, usage_error("--batch-size is required")});
+  rows.push_back({"without --num-stages", without(base, "--num-stages"), kBadInput, usage_error("--num-stages is required")});
+  add_unknown_rows(rows, base);
+  return rows;
+}
+
+std::vector<Row> check_rows_for_subcommand() {
+  std::vector<Row> rows;
+  const std::vector<std::string> base = {"check", kRules};
+  // check's diagnostics are its report: they go to stdout, with exit 3.
+  rows.push_back({"check '' names a file that cannot be read", {"check", ""}, kRulesUnusable, "",
+                  ": error: cannot read rule file '': no such file or not readable\n"});
+  rows.push_back({"check of a missing file", {"check", kMissing}, kRulesUnusable, "",
+                  kMissing + ": error: cannot read rule file '" + kMissing + "': no such file or not readable\n"});
+  rows.push_back({"check of a good and a missing file still fails", {"check", kRules, kMissing}, kRulesUnusable, "",
+                  "cannot read rule file '" + kMissing + "'"});
+  rows.push_back({"check without a file", {"check"}, kBadInput, usage_error("files is required")});
+  rows.push_back({"--strict=maybe", with(base, {"--strict=maybe"}), kBadInput, usage_error("Could not convert: --strict = maybe")});
+  rows.push_back({"--strict given a value is a second file name", with(base, {"--strict", "yes"}), kRulesUnusable, "",
+                  "yes: error: cannot read rule file 'yes'"});
+  rows.push_back({"--strict given twice is the same as once", with(base, {"--strict", "--strict"}), kOk, ""});
+  add_choice_rows(rows, with(base, {"--format", "text"}), "--format", {"text", "json"});
+  for (const std::string bad : {"--bogus", "--world_size", "-x"})
+    rows.push_back({"unknown flag " + bad, with(base, {bad}), kBadInput,
+                    usage_error("The following argument was not expected: " + bad)});
+  return rows;
+}
+
+std::vector<Row> test_rows() {
+  std::vector<Row> rows;
+  const std::vector<std::string> base = {"test", kRules, kRuleTests};
+  rows.push_back({"test '' RULES names a rule file that cannot be read, not the built-in rules", {"test", "", kRuleTests},
+                  kRulesUnusable, ": error: cannot read rule file '': no such file or not readable\n"});
+  rows.push_back({"test of a missing rule file", {"test", kMissing, kRuleTests}, kRulesUnusable,
+                  "error: cannot read rule file '" + kMissing + "'"});
+  rows.push_back({"test with an empty test file name", {"test", kRules, ""}, kBadInput,
+                  "error: cannot read test file '': no such file or not readable\n"});
+  rows.push_back({"test with a missing test file", {"test", kRules, kMissing}, kBadInput,
+                  "error: cannot read test file '" + kMissing + "': no such file or not readable\n"});
+  rows.push_back({"test with a directory as the test file", {"test", kRules, kDirectory}, kBadInput,
+                  "error: cannot read test file '" + kDirectory + "': it is a directory\n"});
+  rows.push_back({"test with a rule file as the test file", {"test", kRules, kRules}, kBadInput,
+                  kRules + ":1:1: error: a test file must be a mapping with a list under 'tests'\n"});
+  rows.push_back({"test without files", {"test"}, kBadInput, usage_error("rules is required")});
+  rows.push_back({"test without a test file", {"test", kRules}, kBadInput, usage_error("tests is required")});
+  rows.push_back({"--coverage=maybe", with(base, {"--coverage=maybe"}), kBadInput, usage_error("Could not convert: --coverage = maybe")});
+  rows.push_back({"--coverage given twice is the same as once", with(base, {"--coverage", "--coverage"}), kOk, "", "rule coverage:\n"});
+  for (const std::string bad : {"", "abc", "-1", "100.5", "101", "1e999", "nan", "NaN", "inf", "-inf", "50%", "+50", "0x10"})
+    rows.push_back({"--min-coverage '" + bad + "' is not a number from 0 to 100", with(base, {"--min-coverage", bad}), kBadInput,
+                    usage_error("--min-coverage: expected a number from 0 to 100, got '" + bad + "'")});
+  for (const std::string good : {"0", "100", "99.5", "1e2"})
+    rows.push_back({"--min-coverage " + good + " is accepted", with(base, {"--min-coverage", good}), kOk, "", "15 passed, 0 failed"});
+  add_common_rows(rows, with(base, {"--min-coverage", "50"}), "--min-coverage", "50", "FLOAT:0-100");
+  for (const std::string bad : {"--bogus", "--world_size", "-x"})
+    rows.push_back({"unknown flag " + bad, with(base, {bad}), kBadInput,
+                    usage_error("The following argument was not expected: " + bad)});
+  return rows;
+}
+
+std::vector<Row> graph_rows() {
+  std::vector<Row> rows;
+  const std::vector<std::string> base = {"graph"};
+  add_rules_flag_rows(rows, with(base, {"--rules", kRules}));
+  const std::vector<std::string> only = {"graph", "--only", "tables"};
+  for (const std::string bad : {"", "bogus", "Tables", "tables,values"})
+    rows.push_back({"--only '" + bad + "' is not a part of the graph", with(base, {"--only", bad}), kBadInput,
+                    usage_error("--only: " + bad + " not in {all,tables,values}")});
+  add_common_rows(rows, only, "--only", "tables", "TEXT:{all,tables,values}");
+  add_unknown_rows(rows, base);
+  return rows;
+}
+
+const std::vector<std::string> kPlan = {"plan", "--objective", "memory", "--topology", "dp=4,tp=2", "--batch-size", "64"};
+
+std::vector<Row> plan_rows() {
+  std::vector<Row> rows;
+  const std::vector<std::string>& base = kPlan;
+  auto replaced = [&](const std::string& flag, const std::string& value) { return with(without(base, flag), {flag, value}); };
+
+  // --objective: free text that the plan rules judge.
+  add_text_rows(rows, base, "--objective", "memory");
+  for (const std::string bad : {"", "fast", "Speedy"}) {  // the reference's message shows the value lower-cased
+    std::string lowered = bad;
+    std::transform(lowered.begin(), lowered.end(), lowered.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    rows.push_back({"--objective '" + bad + "' is the reference's ValueError", replaced("--objective", bad), kRuleError,
+                    "error: Unsupported objective='" + lowered + "'. Expected one of ('speed', 'memory', 'capacity').\n"});
+  }
+
+  // --topology NAME=SIZE,...
+  const std::string expected_form = " (expected NAME=SIZE,NAME=SIZE,..., e.g. dp=4,tp=2)\n";
+  const std::vector<std::pair<std::string, std::string>> topologies = {
+      {"", "error: topology must have at least one dimension, e.g. dp=4,tp=2\n"},
+      {"dp", "error: cannot parse topology 'dp': entry 'dp' has no '='" + expected_form},
+      {"dp=", "error: cannot parse topology 'dp=': dimension 'dp' has no size" + expected_form},
+      {"=4", "error: cannot parse topology '=4': entry '=4' has no dimension name" + expected_form},
+      {"dp=4,,tp=2", "error: cannot parse topology 'dp=4,,tp=2': entry 2 is empty" + expected_form},
+      {"dp=abc", "error: cannot parse topology 'dp=abc': the size of dimension 'dp' is not an integer: 'abc'" + expected_form},
+      {"dp=4.5", "error: cannot parse topology 'dp=4.5': the size of dimension 'dp' is not an integer: '4.5'" + expected_form},
+      {"dp=99999999999999999999", "error: cannot parse topology 'dp=99999999999999999999': the size of dimension 'dp' does not "
+                                  "fit in a 64-bit integer: '99999999999999999999'" + expected_form},
+      {"dp=4,dp=2", "error: cannot parse topology 'dp=4,dp=2': dimension 'dp' is given more than once" + expected_form},
+      {"dp=0", "error: topology dimension 'dp' must have a positive integer size, got 0\n"},
+      {"dp=-4", "error: topology dimension 'dp' must have a positive integer size, got -4\n"},
+      {"dp=4294967296,tp=4294967296", "error: topology sizes dp=4294967296 x tp=4294967296 multiply to more than a 64-bit "
+                                      "integer holds\n"},
+  };
+  for (const auto& [topology, message] : topologies)
+    rows.push_back({"--topology '" + topology + "'", replaced("--topology", topology), kBadInput, message});
+  add_text_rows(rows, base, "--topology", "dp=4,tp=2");
+
+  // --world-size: an integer that must match the topology.
+  add_integer_rows(rows, with(base, {"--world-size", "8"}), "--world-size", "8");
+  for (const std::string bad : {"0", "-8"})
+    rows.push_back({"--world-size " + bad + " is not positive", with(base, {"--world-size", bad}), kBadInput,
+                    "error: topology world_size must be a positive integer, got " + bad + "\n"});
+  rows.push_back({"--world-size that is not the product of the sizes", with(base, {"--world-size", "16"}), kBadInput,
+                  "error: topology sizes dp=4 x tp=2 multiply to 8, but world_size is 16\n"});
+
+  add_integer_rows(rows, base, "--batch-size", "64");
+  rows.push_back({"a negative --batch-size goes to the rules, which accept it like the reference", replaced("--batch-size", "-64"), kOk, ""});
+
+  add_text_rows(rows, with(base, {"--model-family", "generic"}), "--model-family", "generic");
+  add_text_rows(rows, with(base, {"--backend", "inductor"}), "--backend", "inductor");
+  add_text_rows(rows, with(base, {"--mode", "dp"}), "--mode", "dp");
+  for (const std::string bad : {"", "bogus", "DP "}) {
+    std::string lowered = bad;
+    std::transform(lowered.begin(), lowered.end(), lowered.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    rows.push_back({"--mode '" + bad + "' is the plan rules' error", with(base, {"--mode", bad}), kRuleError,
+                    "error: Unsupported mode='" + lowered + "'. Expected one of ('none', 'dp', 'tp', 'fsdp2', 'fsdp2_tp').\n"});
+  }
+  rows.push_back({"--mode pp is refused for the pipeline path", with(base, {"--mode", "pp"}), kRuleError,
+                  "error: Unsupported mode='pp' for this plan: pipeline plans need the dedicated pipeline path"});
+
+  for (const std::string bad : {",", "a,,b", "a,", ",a"})
+    rows.push_back({"--tp-roots '" + bad + "' has an empty name", with(base, {"--tp-roots", bad}), kBadInput,
+                    "error: --tp-roots: empty name in '" + bad + "' (expected NAME,NAME,...)\n"});
+  rows.push_back({"--tp-roots '' is an empty list", with(base, {"--tp-roots", ""}), kOk, "", "\"tensor_parallel_roots\": []"});
+  add_text_rows(rows, with(base, {"--tp-roots", "a,b"}), "--tp-roots", "a,b");
+
+  for (const std::string bad : {"", "1", "0", "y", "maybe", "on"})
+    rows.push_back({"--tp-candidates '" + bad + "' is not yes or no", with(base, {"--tp-candidates", bad}), kBadInput,
+                    "error: --tp-candidates: expected yes or no, got '" + bad + "'\n"});
+  for (const std::string good : {"YES", "true"})
+    rows.push_back({"--tp-candidates " + good + " is accepted", with(base, {"--tp-candidates", good}), kOk, ""});
+  add_common_rows(rows, with(base, {"--tp-candidates", "yes"}), "--tp-candidates", "yes");
+
+  // --feature NAME=true|false (repeatable, each feature once)
+  for (const std::string bad : {"", "allow_pipeline", "=true", "="})
+    rows.push_back({"--feature '" + bad + "' is not NAME=true|false", with(base, {"--feature", bad}), kBadInput,
+                    "error: --feature: expected NAME=true|false, got '" + bad + "'\n"});
+  for (const std::string bad : {"", "yes", "1", "off"})
+    rows.push_back({"--feature allow_pipeline='" + bad + "' is not true or false", with(base, {"--feature", "allow_pipeline=" + bad}),
+                    kBadInput, "error: --feature allow_pipeline: expected true or false, got '" + bad + "'\n"});
+  rows.push_back({"--feature with an unknown feature name gets a suggestion", with(base, {"--feature", "allow_pipelines=true"}),
+                  kBadInput, "error: unknown feature 'allow_pipelines' (the features are"});
+  rows.push_back({"--feature naming the same feature twice", with(base, {"--feature", "allow_pipeline=true", "--feature", "allow_pipeline=false"}),
+                  kBadInput, "error: --feature allow_pipeline: given more than once\n"});
+  rows.push_back({"--feature may be repeated for different features",
+                  with(base, {"--feature", "allow_pipeline=true", "--feature", "allow_zero_optimizer=false"}), kOk, ""});
+  rows.push_back({"--feature without its value", with(base, {"--feature"}), kBadInput, usage_error("--feature: 1 required TEXT missing")});
+
+  // --note TEXT (repeatable)
+  rows.push_back({"--note with invalid UTF-8", with(base, {"--note", "\xff"}), kBadInput, "error: --note: value is not valid UTF-8\n"});
+  rows.push_back({"--note may be repeated", with(base, {"--note", "a", "--note", "b"}), kOk, "", "\"notes\": [\n    \"a\",\n    \"b\"\n  ]"});
+  rows.push_back({"--note without its value", with(base, {"--note"}), kBadInput, usage_error("--note: 1 required TEXT missing")});
+
+  add_rules_flag_rows(rows, with(base, {"--rules", kPlanRules}));
+  add_choice_rows(rows, with(base, {"--format", "json"}), "--format", {"json", "yaml", "text"});
+
+  // --batch
+  rows.push_back({"--batch '' names no file", {"plan", "--batch", ""}, kBadInput, "error: cannot open batch file ''\n"});
+  rows.push_back({"--batch naming a missing file", {"plan", "--batch", kMissing}, kBadInput, "error: cannot open batch file '" + kMissing + "'\n"});
+  rows.push_back({"--batch naming a directory", {"plan", "--batch", kDirectory}, kBadInput,
+                  "error: cannot open batch file '" + kDirectory + "': it is a directory\n"});
+  for (const std::string flag : {"--objective", "--topology", "--world-size", "--batch-size", "--model-family", "--backend",
+                                  "--mode", "--tp-roots", "--tp-candidates", "--feature", "--note"})
+    rows.push_back({"--batch with the input flag " + flag, {"plan", "--batch", "-", flag, "x"}, kBadInput,
+                    "error: " + flag + " cannot be combined with --batch (batch inputs come from the JSON lines)\n"});
+  add_common_rows(rows, {"plan", "--batch", "-"}, "--batch", "-");
+
+  for (const std::string required : {"--objective", "--topology", "--batch-size"})
+    rows.push_back({"without " + required, without(base, required), kBadInput,
+                    "error: " + required + " is required (or give --batch FILE with one JSON object per line)\n"});
+  for (const std::string flag : {"--objective", "--topology", "--batch-size"}) {
+    const auto at = std::find(base.begin(), base.end(), flag);
+    add_common_rows(rows, base, flag, *(at + 1));
+  }
+  add_unknown_rows(rows, base);
+  return rows;
+}
+
+std::vector<Row> top_level_rows() {
+  return {
+      {"no subcommand", {}, kBadInput, usage_error("A subcommand is required")},
+      {"only a flag", {"--bogus"}, kBadInput, usage_error("A subcommand is required")},
+      {"a misspelt subcommand gets a suggestion", {"recomend"}, kBadInput,
+       usage_error("unknown subcommand 'recomend' (the subcommands are recommend, explain, check, test, graph, microbatches, "
+                   "plan); did you mean 'recommend'?")},
+      {"an unknown subcommand", {"deploy", "--model", "x"}, kBadInput,
+       usage_error("unknown subcommand 'deploy' (the subcommands are recommend, explain, check, test, graph, microbatches, plan)")},
+      {"an empty subcommand", {""}, kBadInput, "error: unknown subcommand ''"},
+  };
+}
+
+// ---- JSON Lines ----------------------------------------------------------------------------------
+
+// One batch line and what becomes of it: refused (exit 2, an error line with "line": 1 and
+// the same message on stderr), or answered (`message` empty: exit `code`).
+struct LineRow {
+  std::string what;
+  std::string line;
+  std::string message;  // substring of the refusal; empty: the line is answered
+  int code = -1;        // -1: kBadInput when `message` is set, else kOk
+};
+
+void check_batch_rows(const std::vector<std::string>& command, const std::vector<LineRow>& rows) {
+  REQUIRE_FALSE(rows.empty());
+  for (const LineRow& row : rows) {
+    INFO("row: ", row.what);
+    INFO("command: ", command_line(command));
+    INFO("line: ", row.line);
+    const CliRun run = run_cli(command, row.line + "\n");
+    INFO("exit code: ", run.code);
+    INFO("stdout: ", run.out);
+    INFO("stderr: ", run.err);
+    const int code = row.code != -1 ? row.code : row.message.empty() ? kOk : kBadInput;
+    CHECK(run.code == code);
+    REQUIRE(std::count(run.out.begin(), run.out.end(), '\n') == 1);  // one output line per input line
+    const auto output = nlohmann::json::parse(run.out, nullptr, false);
+    REQUIRE_FALSE(output.is_discarded());
+    if (code == kRuleError) {  // the rules' error: an error line without a line number, nothing on stderr
+      CHECK(output.contains("error"));
+      CHECK_FALSE(output.contains("line"));
+      CHECK(run.err.empty());
+    } else if (row.message.empty()) {
+      CHECK_FALSE(output.contains("error"));
+      CHECK(run.err.empty());
+    } else {
+      REQUIRE(output.contains("error"));
+      CHECK(output.at("line") == 1);
+      CHECK(contains(output.at("error").get<std::string>(), row.message));
+      CHECK(run.err.rfind("<stdin>:1: error: ", 0) == 0);
+      CHECK(contains(run.err, row.message));
+      CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
+    }
+  }
+}
+
+const std::string kGood = R"("model": "spikformer", "world_size": 8, "prefer": "memory", "batch_size": 64)";
+const std::string kGoodPlan = R"("objective": "memory", "topology": {"dp": 4, "tp": 2}, "batch_size": 64)";
+
+// Malformed JSON is refused the same way on both batch paths.
+// `nul_inside_string` is the message for a raw NUL byte inside a string.
+std::vector<LineRow> malformed_json_rows(const std::string& good, const std::string& nul_inside_string) {
+  const std::string object = "{" + good + "}";
+  return {
+      {"an empty line", "", "empty line (expected a JSON object)"},
+      {"a line of blanks", " \t \r", "empty line (expected a JSON object)"},
+      {"truncated after a key", R"({"model": )", "not valid JSON: parse error at line 1, column 11: syntax error while parsing value - unexpected end of input"},
+      {"truncated inside a string", R"({"model": "spik)", "invalid string: missing closing quote"},
+      {"truncated before the closing brace", "{" + good, "syntax error while parsing object - unexpected end of input; expected '}'"},
+      {"an extra closing brace", object + "}", "unexpected '}'; expected end of input"},
+      {"two objects on one line", object + " " + object, "unexpected '{'; expected end of input"},
+      {"a trailing comma", "{" + good + ",}", "syntax error while parsing object key - unexpected '}'; expected string literal"},
+      {"single quotes", "{'model': 'x'}", "syntax error while parsing object key - invalid literal"},
+      {"a key without quotes", "{model: 1}", "syntax error while parsing object key - invalid literal"},
+      {"a comment", object + " // note", "invalid literal"},
+      {"an array instead of an object", "[" + object + "]", "a batch line must be a JSON object, got an array"},
+      {"a string instead of an object", R"("spikformer")", "a batch line must be a JSON object, got a string"},
+      {"a number instead of an object", "8", "a batch line must be a JSON object, got a number"},
+      {"null instead of an object", "null", "a batch line must be a JSON object, got null"},
+      {"arrays nested 10,000 deep", std::string(10000, '[') + std::string(10000, ']'), "a batch line must be a JSON object, got an array"},
+      {"a number beyond the double range", R"({"batch_size": 1e400})", "not valid JSON: number overflow parsing '1e400'"},
+      {"a raw NUL byte inside a string", std::string("{\"model\": \"a") + '\0' + "b\"}", nul_inside_string},
+      {"a raw control character inside a string", "{\"model\": \"a\tb\"}", "control character U+0009 (HT) must be escaped"},
+      {"invalid UTF-8 in a string (a lone continuation byte)", "{\"model\": \"a\x80\"}", "invalid string: ill-formed UTF-8 byte"},
+      {"invalid UTF-8 in a string (0xFF)", "{\"model\": \"\xff\"}", "invalid string: ill-formed UTF-8 byte"},
+      {"invalid UTF-8 in a string (an overlong '/')", "{\"model\": \"\xc0\xaf\"}", "invalid string: ill-formed UTF-8 byte"},
+      {"invalid UTF-8 in a string (a truncated sequence)", "{\"model\": \"\xe2\x82\"}", "invalid string: ill-formed UTF-8 byte"},
+      {"invalid UTF-8 in a key", "{\"mod\xffl\": 1}", "syntax error while parsing object key - invalid string: ill-formed UTF-8 byte"},
+      {"a lone UTF-16 surrogate escape", R"({"model": "\ud800"})", "surrogate U+D800..U+DBFF must be followed by U+DC00..U+DFFF"},
+      {"invalid UTF-8 outside strings", object + "\xff", "invalid literal"},
+  };
+}
+
+std::vector<LineRow> recommend_line_rows() {
+  std::vector<LineRow> rows = malformed_json_rows(kGood, "control character U+0000 (NUL) must be escaped to \\u0000");
+  auto line = [](const std::string& fields) { return "{" + kGood + ", " + fields + "}"; };
+  auto replaced = [](const std::string& key, const std::string& value) {
+    std::string fields = kGood;
+    const auto at = fields.find("\"" + key + "\": ");
+    const auto end = fields.find(',', at);
+    fields.replace(at, (end == std::string::npos ? fields.size() : end) - at, "\"" + key + "\": " + value);
+    return "{" + fields + "}";
+  };
+  const std::vector<LineRow> more = {
+      {"the good line", "{" + kGood + "}", ""},
+      {"an unknown key is refused, not ignored", line(R"("colour": "red")"), "unknown input 'colour'"},
+      {"a misspelt key is refused with a suggestion", R"({"model": "m", "world_size": 8, "prefer": "speed", "batchsize": 64})",
+       "unknown input 'batchsize' (did you mean 'batch_size'?)"},
+      {"a key that differs in case", R"({"Model": "m", "world_size": 8, "prefer": "speed", "batch_size": 64})",
+       "unknown input 'Model' (did you mean 'model'?)"},
+      {"an empty key", line(R"("": 1)"), "unknown input ''"},
+      {"an object for a string input", replaced("model", R"({"name": "spikformer"})"),
+       "input 'model' must be a string, number, boolean or null, got an object"},
+      {"an array for a string input", replaced("model", R"(["spikformer"])"),
+       "input 'model' must be a string, number, boolean or null, got an array"},
+      {"a number for a string input", replaced("model", "5"), "input 'model' must be string, got int"},
+      {"a string for an integer input", replaced("world_size", R"("8")"), "input 'world_size' must be int, got string"},
+      {"a boolean for an integer input", replaced("world_size", "true"), "input 'world_size' must be int, got bool"},
+      {"a float for an integer input", replaced("world_size", "8.5"), "input 'world_size' must be an integer that fits in 64 bits, got 8.5"},
+      {"a whole float for an integer input", replaced("world_size", "8.0"), "input 'world_size' must be an integer that fits in 64 bits, got 8.0"},
+      {"an integer beyond 64 bits", replaced("world_size", "9223372036854775808"),
+       "input 'world_size': 9223372036854775808 does not fit in a 64-bit integer"},
+      {"a negative integer beyond 64 bits", replaced("world_size", "-99999999999999999999"),
+       "input 'world_size': -99999999999999999999 does not fit in a 64-bit integer"},
+      {"a string for a boolean input", line(R"("fsdp2_available": "true")"), "input 'fsdp2_available' must be bool, got string"},
+      {"a number for a boolean input", line(R"("fsdp2_available": 1)"), "input 'fsdp2_available' must be bool, got int"},
+      {"null for a required input", replaced("model", "null"), "missing required input 'model'"},
+      {"a missing required input", R"({"model": "m", "prefer": "speed", "batch_size": 64})", "missing required input 'world_size'"},
+      {"a string longer than 64 KiB", replaced("model", "\"" + std::string(65537, 'a') + "\""),
+       "input 'model' has a string of 65537 bytes, longer than the limit of 65536 bytes"},
+      {"null for an optional input takes the default", line(R"("fsdp2_available": null, "backend": null)"), ""},
+      {"a negative world size goes to the rules, like the reference", replaced("world_size", "-8"), ""},
+      {"an escaped NUL (\\u0000) is a character of the string", replaced("model", R"("spik\u0000former")"), ""},
+      {"a byte order mark before the object is skipped", "\xef\xbb\xbf{" + kGood + "}", ""},
+      {"a CR before the newline is skipped", "{" + kGood + "}\r", ""},
+      {"an unknown prefer is the reference's ValueError, without a line number", replaced("prefer", R"("fast")"), "", kRuleError},
+  };
+  rows.insert(rows.end(), more.begin(), more.end());
+  return rows;
+}
+
+std::vector<LineRow> plan_line_rows() {
+  std::vector<LineRow> rows = malformed_json_rows(kGoodPlan, "a NUL byte at column 13 (JSON text cannot contain one; inside a string write \\u0000)");
+  auto line = [](const std::string& fields) { return "{" + kGoodPlan + ", " + fields + "}"; };
+  const std::vector<LineRow> more = {
+      {"the good line", "{" + kGoodPlan + "}", ""},
+      {"an unknown key is refused, not ignored", line(R"("colour": "red")"), "unknown input 'colour'"},
+      {"a misspelt key is refused with a suggestion", line(R"("wrld_size": 8)"), "unknown input 'wrld_size' (did you mean 'world_size'?)"},
+      {"a repeated key is refused", line(R"("objective": "speed")"), "duplicate key 'objective' in a JSON object"},
+      {"a repeated dimension is refused", R"({"objective": "memory", "topology": {"dp": 4, "dp": 2}, "batch_size": 64})",
+       "duplicate key 'dp' in a JSON object"},
+      {"a NUL byte after the object is refused, not taken for the end of the line", "{" + kGoodPlan + "}" + '\0' + "garbage",
+       "a NUL byte at column " + std::to_string(kGoodPlan.size() + 3) + " (JSON text cannot contain one; inside a string write \\u0000)"},
+      {"a topology string instead of an object", R"({"objective": "memory", "topology": "dp=4,tp=2", "batch_size": 64})",
+       "input 'topology' must be an object of dimension sizes such as {\"dp\": 4, \"tp\": 2}, got a string"},
+      {"a nested object as a dimension size", R"({"objective": "memory", "topology": {"dp": {"size": 4}}, "batch_size": 64})",
+       "topology dimension 'dp' must have a positive integer size, got an object"},
+      {"a float batch size", R"({"objective": "memory", "topology": {"dp": 4}, "batch_size": 6.5})",
+       "input 'batch_size' must be an integer that fits in 64 bits, got 6.5"},
+      {"a string batch size", R"({"objective": "memory", "topology": {"dp": 4}, "batch_size": "64"})",
+       "input 'batch_size' must be an integer, got a string"},
+      {"a batch size beyond 64 bits", R"({"objective": "memory", "topology": {"dp": 4}, "batch_size": 18446744073709551616})",
+       "input 'batch_size' must be an integer that fits in 64 bits, got 1.8446744073709552e+19"},
+      {"a string for a boolean", line(R"("tp_candidates": "yes")"), "input 'tp_candidates' must be true or false, got a string"},
+      {"a string for a list", line(R"("tp_roots": "a,b")"), "input 'tp_roots' must be an array of strings, got a string"},
+      {"a feature that is not a boolean", line(R"("features": {"allow_pipeline": "no"})"),
+       "feature 'allow_pipeline' must be true or false, got \"no\""},
+      {"an unknown objective is the plan rules' error, without a line number", R"({"objective": "fast", "topology": {"dp": 4}, "batch_size": 64})",
+       "", kRuleError},
+  };
+  rows.insert(rows.end(), more.begin(), more.end());
+  return rows;
+}
+
+// ---- the broken rule corpus --------------------------------------------------------------------
+
+struct BrokenFile {
+  std::string path;
+  std::string first_error;  // "<path>:LINE:COL: error: MESSAGE"
+};
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Each tests/data/broken/<case>.yaml with the first line of <case>.expected, the file name in
+// it replaced by the path the CLI is given.
+std::vector<BrokenFile> broken_files() {
+  std::vector<BrokenFile> files;
+  for (const auto& entry : fs::directory_iterator(kBrokenCorpus)) {
+    if (entry.path().extension() != ".yaml") continue;
+    const std::string name = entry.path().filename().string();
+    const std::string path = entry.path().string();
+    std::string expected = read_text(fs::path(entry.path()).replace_extension(".expected"));
+    expected = expected.substr(0, expected.find('\n'));
+    for (auto at = expected.find(name); at != std::string::npos; at = expected.find(name, at + path.size()))
+      expected.replace(at, name.size(), path);
+    files.push_back({path, expected});
+  }
+  std::sort(files.begin(), files.end(), [](const BrokenFile& a, const BrokenFile& b) { return a.path < b.path; });
+  return files;
+}
+
+// The first line of `text` that reports an error (warnings about the same file may come first).
+std::string first_error_line(const std::string& text) {
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (contains(line, ": error: ")) return line;
+  return "(no error line)";
+}
+
+// "file:line:column: error: message" of one diagnostic of `check --format json`.
+std::string fmt_location(const nlohmann::json& d) {
+  return d.at("file").get<std::string>() + ":" + std::to_string(d.at("line").get<int>()) + ":" +
+         std::to_string(d.at("column").get<int>()) + ": error: " + d.at("message").get<std::string>();
+}
+
+// The flags a subcommand's --help lists (without --help itself).
+std::set<std::string> flags_in_help(const std::string& subcommand) {
+  const CliRun help = run_cli({subcommand, "--help"});
+  std::set<std::string> flags;
+  const std::regex flag(R"((^|[\s,])(--[a-z0-9][a-z0-9-]*))");
+  for (auto it = std::sregex_iterator(help.out.begin(), help.out.end(), flag); it != std::sregex_iterator(); ++it)
+    flags.insert((*it)[2].str());
+  flags.erase("--help");
+  return flags;
+}
+
+std::set<std::string> flags_in_rows(const std::vector<Row>& rows) {
+  std::set<std::string> flags;
+  for (const Row& row : rows)
+    for (const std::string& arg : row.args)
+      if (arg.rfind("--", 0) == 0) flags.insert(arg.substr(0, arg.find('=')));
+  return flags;
+}
+
+}  // namespace
+
+TEST_SUITE("bad-input matrix") {
+  TEST_CASE("recommend answers every bad flag value with exit code 2 and a message naming the flag") {
+    const NoRulesVariable no_rules;
+    check_rows(recommend_rows());
+  }
+
+  TEST_CASE("explain answers every bad flag value as recommend does") {
+    const NoRulesVariable no_rules;
+    check_rows(explain_rows());
+  }
+
+  TEST_CASE("microbatches refuses bad numbers with exit code 2 and leaves non-positive ones to the reference's error") {
+    check_rows(microbatches_rows());
+  }
+
+  TEST_CASE("check reports unreadable files on stdout with exit code 3 and bad flags with exit code 2") {
+    check_rows(check_rows_for_subcommand());
+  }
+
+  TEST_CASE("test refuses unusable rule files with exit code 3 and bad test files or percentages with exit code 2") {
+    const NoRulesVariable no_rules;
+    check_rows(test_rows());
+  }
+
+  TEST_CASE("graph refuses an unusable rule file with exit code 3 and a bad --only with exit code 2") {
+    const NoRulesVariable no_rules;
+    check_rows(graph_rows());
+  }
+
+  TEST_CASE("plan answers every bad flag value with exit code 2 and leaves objective and mode to the plan rules") {
+    check_rows(plan_rows());
+  }
+
+  TEST_CASE("an unknown or missing subcommand is a usage error with exit code 2") { check_rows(top_level_rows()); }
+
+  TEST_CASE("recommend --batch refuses each malformed JSON line on its own output line with exit code 2") {
+    check_batch_rows({"recommend", "--batch", "-"}, recommend_line_rows());
+  }
+
+  TEST_CASE("plan --batch refuses each malformed JSON line on its own output line with exit code 2") {
+    check_batch_rows({"plan", "--batch", "-"}, plan_line_rows());
+  }
+
+  TEST_CASE("a batch exits with its worst line: 2 for any bad line, else 1 for any rule error, else 0") {
+    const std::string ok = "{" + kGood + "}\n";
+    const std::string rule_error = R"({"model": "m", "world_size": 8, "prefer": "fast", "batch_size": 64})" "\n";
+    const std::string bad = "{\"colour\": 1}\n";
+    const std::vector<std::pair<std::string, int>> batches = {
+        {"", kOk}, {ok + ok, kOk}, {ok + rule_error + ok, kRuleError}, {rule_error + bad, kBadInput}, {bad + rule_error + ok, kBadInput}};
+    for (const auto& [input, code] : batches) {
+      INFO("batch: ", input);
+      const CliRun run = run_cli({"recommend", "--batch", "-"}, input);
+      CHECK(run.code == code);
+      CHECK(std::count(run.out.begin(), run.out.end(), '\n') == std::count(input.begin(), input.end(), '\n'));
+    }
+  }
+
+  TEST_CASE("every broken rule file makes check exit 3 with its expected first error on stdout") {
+    const auto files = broken_files();
+    REQUIRE(files.size() >= 30);
+    for (const BrokenFile& file : files) {
+      INFO("file: ", file.path);
+      const CliRun run = run_cli({"check", file.path});
+      INFO("stdout: ", run.out);
+      CHECK(run.code == kRulesUnusable);
+      CHECK(first_error_line(run.out) == file.first_error);
+      CHECK(run.err.empty());
+
+      const CliRun json = run_cli({"check", "--format", "json", file.path});
+      CHECK(json.code == kRulesUnusable);
+      const auto diagnostics = nlohmann::json::parse(json.out, nullptr, false);
+      REQUIRE(diagnostics.is_array());
+      const auto error = std::find_if(diagnostics.begin(), diagnostics.end(), [](const auto& d) { return d.at("severity") == "error"; });
+      REQUIRE(error != diagnostics.end());
+      CHECK(error->at("file") == file.path);
+      CHECK(file.first_error == fmt_location(*error));
+    }
+  }
+
+  TEST_CASE("every broken rule file makes recommend, explain, graph, test and plan exit 3 with the same first error on stderr") {
+    const NoRulesVariable no_rules;
+    for (const BrokenFile& file : broken_files()) {
+      const std::vector<std::vector<std::string>> commands = {
+          with(kRecommend, {"--rules", file.path}),
+          {"recommend", "--rules", file.path, "--batch", "-"},
+          {"explain", "--rules", file.path, "--model", "m"},
+          {"graph", "--rules", file.path},
+          {"test", file.path, kRuleTests},
+          with(kPlan, {"--rules", file.path}),
+      };
+      for (const auto& command : commands) {
+        INFO("command: ", command_line(command));
+        const CliRun run = run_cli(command, "{" + kGood + "}\n");
+        INFO("stderr: ", run.err);
+        CHECK(run.code == kRulesUnusable);
+        CHECK(first_error_line(run.err) == file.first_error);
+        CHECK(run.out.empty());
+      }
+    }
+  }
+
+  TEST_CASE("the matrix has rows for every flag that each subcommand's --help lists") {
+    const std::vector<std::pair<std::string, std::vector<Row>>> subcommands = {
+        {"recommend", recommend_rows()}, {"explain", explain_rows()}, {"microbatches", microbatches_rows()},
+        {"check", check_rows_for_subcommand()}, {"test", test_rows()}, {"graph", graph_rows()}, {"plan", plan_rows()}};
+    for (const auto& [name, rows] : subcommands) {
+      INFO("subcommand: ", name);
+      const std::set<std::string> listed = flags_in_help(name);
+      CHECK(listed.size() >= 2);
+      const std::set<std::string> covered = flags_in_rows(rows);
+      for (const std::string& flag : listed) {
+        INFO("flag: ", flag);
+        CHECK(covered.count(flag) == 1);
+      }
+    }
+    std::size_t total = top_level_rows().size() + recommend_line_rows().size() + plan_line_rows().size() + 5 /* worst-line batches */;
+    for (const auto& [name, rows] : subcommands) total += rows.size();
+    total += broken_files().size() * 8;  // check (text and JSON) and six commands with --rules
+    MESSAGE("the bad-input matrix has ", total, " rows");
+    CHECK(total >= 700);
+  }
+}
+
+// Known bugs outside the CLI's own code, reported to their owners. Each case states the
+// behaviour the README promises and is expected to fail until the bug is fixed; when it starts
+// passing, doctest reports it as a failure so that the `should_fail` can be removed.
+TEST_SUITE("bad-input matrix: known bugs") {
+  TEST_CASE("recommend --batch refuses a line that repeats a key, as plan --batch does (src/cli/json_inputs.cpp)" *
+            doctest::should_fail()) {
+    check_batch_rows({"recommend", "--batch", "-"},
+                     {{"a repeated key", "{" + kGood + R"(, "model": "resnet"})", "duplicate key 'model' in a JSON object"}});
+  }
+
+  TEST_CASE("recommend --batch refuses a NUL byte after the object instead of ignoring the rest (src/cli/json_inputs.cpp)" *
+            doctest::should_fail()) {
+    check_batch_rows({"recommend", "--batch", "-"},
+                     {{"a NUL byte after the object", "{" + kGood + "}" + '\0' + "garbage", "a NUL byte at column"}});
+  }
+
+  TEST_CASE("a directory given as the rule file is reported as unreadable (src/api/rule_set.cpp)" * doctest::should_fail()) {
+    const NoRulesVariable no_rules;
+    check_row({"--rules naming a directory", with(kRecommend, {"--rules", kDirectory}), kRulesUnusable,
+               kDirectory + ": error: cannot read rule file '" + kDirectory + "': it is a directory\n"});
+  }
+}
