@@ -48,7 +48,7 @@ ExitCode batch_loop(std::istream& in, std::ostream& out, std::ostream& err, cons
     if (auto* inputs = std::get_if<Inputs>(&parsed)) {
       EvaluationResult result = rules.evaluate(*inputs);
       if (result.ok()) {
-        buffer += render::json_line(render::to_json(result.record()));
+        render::append_json_line(buffer, result.record());
         buffer += '\n';
         flush_if_large();
         continue;

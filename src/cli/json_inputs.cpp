@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <limits>
 #include <map>
+#include <vector>
 
 namespace snnplan::cli {
 namespace {
@@ -61,56 +63,176 @@ std::variant<Inputs, std::string> inputs_from_json(const nlohmann::json& object,
 
 namespace {
 
-// nlohmann's DOM builder, plus the spelling of each top-level number that arrived as a float:
-// an integer too long for 64 bits is reported with the digits the user wrote, not 1e+20.
-class RawNumbers : public nlohmann::detail::json_sax_dom_parser<nlohmann::json> {
- public:
-  using Base = nlohmann::detail::json_sax_dom_parser<nlohmann::json>;
-  explicit RawNumbers(nlohmann::json& result) : Base(result, true) {}
+// One top-level member of the line, as the SAX events gave it.
+struct Member {
+  std::string key;
+  nlohmann::json::value_t type = nlohmann::json::value_t::null;
+  Value value;              // strings, booleans, null, integers
+  std::uint64_t unsigned_value = 0;
+  double float_value = 0;
+};
 
-  bool start_object(std::size_t size) {
-    ++depth_;
-    return Base::start_object(size);
+// Builds the line's members straight from nlohmann's SAX events -- no JSON tree -- and keeps
+// the spelling of each top-level number that arrived as a float, so an integer too long for
+// 64 bits is reported with the digits the user wrote, not 1e+20. The result is what the DOM
+// gives: members in key order, the last of duplicate keys winning.
+class MemberReader {
+ public:
+  using number_integer_t = nlohmann::json::number_integer_t;
+  using number_unsigned_t = nlohmann::json::number_unsigned_t;
+  using number_float_t = nlohmann::json::number_float_t;
+  using string_t = nlohmann::json::string_t;
+  using binary_t = nlohmann::json::binary_t;
+
+  bool null() { return scalar(nlohmann::json::value_t::null, Value()); }
+  bool boolean(bool v) { return scalar(nlohmann::json::value_t::boolean, Value(v)); }
+  bool number_integer(number_integer_t v) { return scalar(nlohmann::json::value_t::number_integer, Value(std::int64_t{v})); }
+  bool number_unsigned(number_unsigned_t v) {
+    if (member_level()) {
+      add(nlohmann::json::value_t::number_unsigned, Value());
+      members_.back().unsigned_value = v;
+    }
+    return true;
   }
+  bool number_float(number_float_t v, const string_t& spelling) {
+    if (objects_ == 1) spellings_[key_] = spelling;  // arrays do not count as a level here
+    if (member_level()) {
+      add(nlohmann::json::value_t::number_float, Value());
+      members_.back().float_value = v;
+    }
+    return true;
+  }
+  bool string(string_t& v) { return scalar(nlohmann::json::value_t::string, Value(std::move(v))); }
+  bool binary(binary_t&) { return scalar(nlohmann::json::value_t::binary, Value()); }
+  bool start_object(std::size_t) { return open(nlohmann::json::value_t::object, true); }
   bool end_object() {
+    --objects_;
     --depth_;
-    return Base::end_object();
+    return true;
+  }
+  bool start_array(std::size_t) { return open(nlohmann::json::value_t::array, false); }
+  bool end_array() {
+    --depth_;
+    return true;
   }
   bool key(string_t& name) {
-    if (depth_ == 1) key_ = name;
-    return Base::key(name);
+    if (objects_ == 1) key_ = name;
+    return true;
   }
-  bool number_float(number_float_t value, const string_t& spelling) {
-    if (depth_ == 1) spelling_[key_] = spelling;
-    return Base::number_float(value, spelling);
+  template <class Exception>
+  bool parse_error(std::size_t, const std::string&, const Exception& e) {
+    error_ = e.what();
+    return false;
   }
-  const std::map<std::string, std::string>& spellings() const { return spelling_; }
+
+  [[nodiscard]] const std::string& error() const { return error_; }
+  [[nodiscard]] nlohmann::json::value_t top_type() const { return top_; }
+  [[nodiscard]] const std::map<std::string, std::string>& spellings() const { return spellings_; }
+  // Members in key order, the last of duplicates winning (as a JSON object holds them).
+  std::vector<Member*> members() {
+    std::vector<Member*> order;
+    order.reserve(members_.size());
+    for (Member& m : members_) order.push_back(&m);
+    std::stable_sort(order.begin(), order.end(), [](const Member* a, const Member* b) { return a->key < b->key; });
+    std::size_t kept = 0;
+    for (Member* m : order) {
+      if (kept > 0 && order[kept - 1]->key == m->key) order[kept - 1] = m;
+      else order[kept++] = m;
+    }
+    order.resize(kept);
+    return order;
+  }
 
  private:
-  int depth_ = 0;
+  // A value directly inside the top-level object (depth 1), not inside a nested value.
+  [[nodiscard]] bool member_level() const { return depth_ == 1 && top_ == nlohmann::json::value_t::object; }
+
+  bool scalar(nlohmann::json::value_t type, Value v) {
+    if (depth_ == 0) top_ = type;
+    else if (member_level()) add(type, std::move(v));
+    return true;
+  }
+  bool open(nlohmann::json::value_t type, bool object) {
+    if (depth_ == 0) top_ = type;
+    else if (member_level()) add(type, Value());
+    ++depth_;
+    if (object) ++objects_;
+    return true;
+  }
+  void add(nlohmann::json::value_t type, Value v) {
+    if (members_.empty()) members_.reserve(16);
+    Member m;
+    m.key = key_;
+    m.type = type;
+    m.value = std::move(v);
+    members_.push_back(std::move(m));
+  }
+
+  int depth_ = 0;    // objects and arrays
+  int objects_ = 0;  // objects only
+  nlohmann::json::value_t top_ = nlohmann::json::value_t::discarded;
   std::string key_;
-  std::map<std::string, std::string> spelling_;
+  std::string error_;
+  std::vector<Member> members_;
+  std::map<std::string, std::string> spellings_;
 };
+
+const char* kind_of(nlohmann::json::value_t type) {
+  switch (type) {
+    case nlohmann::json::value_t::object: return "an object";
+    case nlohmann::json::value_t::array: return "an array";
+    case nlohmann::json::value_t::string: return "a string";
+    case nlohmann::json::value_t::boolean: return "a boolean";
+    case nlohmann::json::value_t::null: return "null";
+    case nlohmann::json::value_t::number_float: return "a float";
+    default: return "a number";
+  }
+}
 
 }  // namespace
 
 std::variant<Inputs, std::string> inputs_from_json_line(const std::string& line, const RuleSet& rules) {
   if (line.find_first_not_of(" \t\r") == std::string::npos) return std::string("empty line (expected a JSON object)");
-  nlohmann::json parsed;
-  RawNumbers builder(parsed);
-  try {
-    nlohmann::json::sax_parse(line, &builder);
-  } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for a number like 1e400
-    std::string what = e.what();
+  MemberReader reader;
+  // parse_error and out_of_range (a number like 1e400) both arrive at reader.parse_error.
+  if (!nlohmann::json::sax_parse(line, &reader)) {
+    std::string what = reader.error();
     // Drop nlohmann's "[json.exception.parse_error.101] " prefix: operators need the rest.
     if (auto close = what.find("] "); what.rfind("[json.exception", 0) == 0 && close != std::string::npos) what.erase(0, close + 2);
     return fmt::format("not valid JSON: {}", what);
   }
-  for (const auto& [key, spelling] : builder.spellings()) {
+  for (const auto& [key, spelling] : reader.spellings()) {
     const bool integer = spelling.find_first_not_of("-0123456789") == std::string::npos;
     if (integer && declared_type(rules, key) == "int") return fmt::format("input '{}': {} does not fit in a 64-bit integer", key, spelling);
   }
-  return inputs_from_json(parsed, rules);
+  if (reader.top_type() != nlohmann::json::value_t::object)
+    return fmt::format("a batch line must be a JSON object, got {}", kind_of(reader.top_type()));
+  Inputs inputs;
+  for (Member* member : reader.members()) {
+    Member& m = *member;
+    switch (m.type) {
+      case nlohmann::json::value_t::string:
+      case nlohmann::json::value_t::boolean:
+      case nlohmann::json::value_t::null:
+      case nlohmann::json::value_t::number_integer: inputs.emplace_back(std::move(m.key), std::move(m.value)); break;
+      case nlohmann::json::value_t::number_unsigned:
+        if (m.unsigned_value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+          return fmt::format("input '{}': {} does not fit in a 64-bit integer", m.key, m.unsigned_value);
+        inputs.emplace_back(std::move(m.key), static_cast<std::int64_t>(m.unsigned_value));
+        break;
+      case nlohmann::json::value_t::number_float:
+        if (declared_type(rules, m.key) == "int") {
+          // JSON numbers beyond 64 bits arrive here as floats, so say both things.
+          return fmt::format("input '{}' must be an integer that fits in 64 bits, got {}", m.key,
+                             nlohmann::json(m.float_value).dump());
+        }
+        inputs.emplace_back(std::move(m.key), m.float_value);
+        break;
+      default:
+        return fmt::format("input '{}' must be a string, number, boolean or null, got {}", m.key, kind_of(m.type));
+    }
+  }
+  return inputs;
 }
 
 }  // namespace snnplan::cli

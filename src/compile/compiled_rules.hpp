@@ -96,8 +96,17 @@ struct RuleIndex {
     using is_transparent = void;
     std::size_t operator()(std::string_view key) const noexcept { return std::hash<std::string_view>{}(key); }
   };
+  /// A keyed rule, with its first condition after the key when that is an integer
+  /// comparison with a constant: the walk decides it from this compact copy, in one
+  /// contiguous array, before touching the rule.
+  struct Entry {
+    Wide constant = 0;
+    int rule = -1;
+    int slot = -1;  // -1: no such condition
+    syntax::MatchOp op = syntax::MatchOp::eq;
+  };
   std::vector<int> key_slots;  // facts whose values form the key, in key order
-  std::unordered_map<std::string, std::vector<int>, Hash, std::equal_to<>> keyed;  // ascending rule indices
+  std::unordered_map<std::string, std::vector<Entry>, Hash, std::equal_to<>> keyed;  // ascending rules
   std::vector<int> unkeyed;  // ascending rule indices
 };
 

@@ -51,7 +51,18 @@ std::optional<detail::RuleIndex> build_rule_index(const detail::CompiledTable& t
     }
     std::string key;
     for (const auto* m : by_fact) append_index_key(key, m->operand.constant);
-    index.keyed[key].push_back(static_cast<int>(r));
+    detail::RuleIndex::Entry entry;
+    entry.rule = static_cast<int>(r);
+    if (when.size() > width) {
+      const auto& next = when[width];
+      const bool ordering = next.op != syntax::MatchOp::one_of && next.op != syntax::MatchOp::not_one_of;
+      if (ordering && next.operand.kind == syntax::ExprKind::literal && next.operand.constant.kind == RValue::Kind::integer) {
+        entry.slot = next.slot;
+        entry.op = next.op;
+        entry.constant = next.operand.constant.i;
+      }
+    }
+    index.keyed[key].push_back(entry);
   }
   // An index that keys next to nothing only adds a lookup.
   if (2 * index.unkeyed.size() > table.rules.size()) return std::nullopt;

@@ -129,6 +129,9 @@ class Frame {
     return copy;
   }
 
+  [[nodiscard]] bool ready(int slot) const { return state_[slot] == kReady; }
+  [[nodiscard]] const RValue& value(int slot) const { return values_[slot]; }
+
   // `compute(let_index)` produces a derived value the first time it is needed.
   template <typename Compute>
   const RValue& get(int slot, Compute&& compute) {
@@ -420,19 +423,39 @@ class Evaluator {
     } catch (const Failure&) {
       return kNotDecided;  // the plain walk reports the failure where it reaches it
     }
-    static const std::vector<int> kNone;
+    static const std::vector<detail::RuleIndex::Entry> kNone;
     auto found = index.keyed.find(std::string_view(key));
-    const std::vector<int>& keyed = found == index.keyed.end() ? kNone : found->second;
+    const auto& keyed = found == index.keyed.end() ? kNone : found->second;
     const std::size_t key_matchers = index.key_slots.size();
     // Merge the two ascending lists: the first hit in table order.
     std::size_t a = 0, b = 0;
     while (a < keyed.size() || b < index.unkeyed.size()) {
-      const bool take_keyed = b == index.unkeyed.size() || (a < keyed.size() && keyed[a] < index.unkeyed[b]);
-      const int r = take_keyed ? keyed[a++] : index.unkeyed[b++];
-      // A keyed rule's first conditions are its key, which the lookup has already matched.
-      if (fires(table.rules[static_cast<std::size_t>(r)], frame, table.name, take_keyed ? key_matchers : 0)) return r;
+      if (a < keyed.size() && (b == index.unkeyed.size() || keyed[a].rule < index.unkeyed[b])) {
+        const auto& entry = keyed[a++];
+        if (entry.slot >= 0 && frame.ready(entry.slot) && !holds(frame.value(entry.slot), entry)) continue;
+        // A keyed rule's first conditions are its key, which the lookup has already matched.
+        if (fires(table.rules[static_cast<std::size_t>(entry.rule)], frame, table.name, key_matchers)) return entry.rule;
+      } else {
+        const int r = index.unkeyed[b++];
+        if (fires(table.rules[static_cast<std::size_t>(r)], frame, table.name)) return r;
+      }
     }
     return -1;
+  }
+
+  // The entry's integer condition on `fact`, when both are integers; true (undecided here)
+  // otherwise, so the rule's own walk decides.
+  static bool holds(const RValue& fact, const detail::RuleIndex::Entry& entry) {
+    if (fact.kind != Kind::integer) return true;
+    switch (entry.op) {
+      case syntax::MatchOp::eq: return fact.i == entry.constant;
+      case syntax::MatchOp::ne: return fact.i != entry.constant;
+      case syntax::MatchOp::lt: return fact.i < entry.constant;
+      case syntax::MatchOp::le: return fact.i <= entry.constant;
+      case syntax::MatchOp::gt: return fact.i > entry.constant;
+      case syntax::MatchOp::ge: return fact.i >= entry.constant;
+      default: return true;
+    }
   }
 
   bool act(const detail::CompiledRule& rule, Frame& frame, WorkingRecord& record, int depth, const std::string& table) {
@@ -497,6 +520,18 @@ class Evaluator {
   bool matches(const detail::CompiledMatcher& m, Frame& frame) {
     const RValue& fact = lookup(m.slot, frame);
     const RValue operand = m.operand.kind == ExprKind::literal ? m.operand.constant : eval(m.operand, frame);
+    if (fact.kind == Kind::integer && operand.kind == Kind::integer) {
+      // Thresholds on integers are most of what long tables test: decided here directly.
+      switch (m.op) {
+        case syntax::MatchOp::eq: return fact.i == operand.i;
+        case syntax::MatchOp::ne: return fact.i != operand.i;
+        case syntax::MatchOp::lt: return fact.i < operand.i;
+        case syntax::MatchOp::le: return fact.i <= operand.i;
+        case syntax::MatchOp::gt: return fact.i > operand.i;
+        case syntax::MatchOp::ge: return fact.i >= operand.i;
+        default: break;
+      }
+    }
     using syntax::MatchOp;
     switch (m.op) {
       case MatchOp::eq: return detail::values_equal(fact, operand);
@@ -521,6 +556,11 @@ class Evaluator {
 
   // ---- expressions ---------------------------------------------------------------------
   const RValue& lookup(int slot, Frame& frame) {
+    if (frame.ready(slot)) return frame.value(slot);
+    return compute(slot, frame);
+  }
+
+  [[gnu::noinline]] const RValue& compute(int slot, Frame& frame) {
     return frame.get(slot, [this, slot, &frame](std::size_t let) {
       RValue v = rules_.calls[let] ? call(*rules_.calls[let], frame) : eval(rules_.lets[let], frame);
       if (trace_) {

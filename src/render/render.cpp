@@ -4,6 +4,10 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
 
 namespace snnplan::render {
 
@@ -26,6 +30,91 @@ nlohmann::ordered_json to_json(const Record& record) {
 
 std::string json_line(const nlohmann::ordered_json& value) {
   return value.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+namespace {
+
+// A string JSON needs no escapes for: printable ASCII without quote or backslash.
+// A string JSON needs no escapes for: printable ASCII without quote or backslash. Eight bytes
+// at a time (a record's rationale lines are most of a JSON line's bytes); the word test may
+// flag a plain string as not plain, never the reverse, and a flagged string only takes the
+// library's exact path.
+bool is_plain(const std::string& s) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101u, kHighs = 0x8080808080808080u;
+  auto has_zero_byte = [](std::uint64_t w) { return ((w - kOnes) & ~w & kHighs) != 0; };
+  std::size_t k = 0;
+  for (; k + 8 <= s.size(); k += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, s.data() + k, 8);
+    const bool control = ((w - kOnes * 0x20) & ~w & kHighs) != 0;  // a byte below 0x20
+    const bool high = ((w | (w + kOnes)) & kHighs) != 0;           // a byte of 0x7F or more
+    if (control || high || has_zero_byte(w ^ (kOnes * '"')) || has_zero_byte(w ^ (kOnes * '\\'))) return false;
+  }
+  for (; k < s.size(); ++k) {
+    const auto c = static_cast<unsigned char>(s[k]);
+    if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\') return false;
+  }
+  return true;
+}
+
+void append_json_string(std::string& out, const std::string& s) {
+  if (is_plain(s)) {
+    out += '"';
+    out += s;
+    out += '"';
+    return;
+  }
+  // Escapes, non-ASCII and invalid UTF-8: exactly as nlohmann's serializer writes them.
+  out += json_line(nlohmann::ordered_json(s));
+}
+
+void append_json_value(std::string& out, const Value& value) {
+  switch (value.storage().index()) {
+    case 0: out += "null"; return;
+    case 1: out += value.as_bool() ? "true" : "false"; return;
+    case 2: {
+      const fmt::format_int digits(value.as_int());
+      out.append(digits.data(), digits.size());
+      return;
+    }
+    case 3: {
+      // The JSON library's own float format: null for NaN and infinities, else its shortest
+      // round-trip digits (the function its serializer calls, so the bytes are the same).
+      const double x = value.as_float();
+      if (!std::isfinite(x)) {
+        out += "null";
+        return;
+      }
+      std::array<char, 64> digits{};
+      char* end = nlohmann::detail::to_chars(digits.data(), digits.data() + digits.size(), x);
+      out.append(digits.data(), static_cast<std::size_t>(end - digits.data()));
+      return;
+    }
+    case 4: append_json_string(out, value.as_string()); return;
+    default: {
+      out += '[';
+      bool first = true;
+      for (const Value& item : value.as_list()) {
+        if (!first) out += ',';
+        first = false;
+        append_json_value(out, item);
+      }
+      out += ']';
+    }
+  }
+}
+
+}  // namespace
+
+void append_json_line(std::string& out, const Record& record) {
+  out += '{';
+  for (std::size_t k = 0; k < record.names().size(); ++k) {
+    if (k) out += ',';
+    append_json_string(out, record.names()[k]);
+    out += ':';
+    append_json_value(out, record.values()[k]);
+  }
+  out += '}';
 }
 
 static void emit(YAML::Emitter& out, const Value& value) {

@@ -18,6 +18,10 @@ nlohmann::ordered_json to_json(const Value& value);
 /// One JSON line (no newline); invalid UTF-8 is replaced rather than throwing.
 std::string json_line(const nlohmann::ordered_json& value);
 
+/// Appends json_line(to_json(record)) to `out`, byte for byte the same, without building the
+/// JSON tree (the batch loop's hot path: most fields are plain ASCII written as they are).
+void append_json_line(std::string& out, const Record& record);
+
 std::string to_yaml(const Record& record);
 std::string to_text(const Record& record);
 
