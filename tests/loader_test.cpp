@@ -310,6 +310,30 @@ tables:
           "(rule 'only' above matches every input)");
   }
 
+  TEST_CASE("the alias expansion limit counts only what aliases repeat, so a long plain file loads") {
+    // 101,000 list items written out: more nodes than the limit allows aliases to add.
+    std::string items;
+    for (int k = 0; k < 101000; ++k) items += (k ? ", " : "") + std::to_string(k);
+    const std::string plain = "snnplan: 1\ninputs:\n  n: {type: int, one_of: [" + items +
+                              "]}\nrecord:\n  r: {type: int, default: 0}\nstart: t\ntables:\n  t:\n    - {name: any, set: {r: 1}}\n";
+    const RuleSet rules = RuleSet::from_string(plain);
+    const auto result = rules.evaluate({{"n", 100999}});
+    REQUIRE(result.ok());
+    CHECK(result.record().find("r")->as_int() == 1);
+    CHECK_FALSE(rules.evaluate({{"n", 101000}}).ok());  // the list is really there
+
+    // The same number of items reached through aliases is refused.
+    std::string aliased = "snnplan: 1\nlet:\n  a: &a [" + items.substr(0, items.find(", 1000,")) + "]\n  b: [";
+    for (int k = 0; k < 110; ++k) aliased += (k ? ", " : "") + std::string("*a");
+    aliased += "]\n";
+    try {
+      (void)RuleSet::from_string(aliased, "aliased.yaml");
+      FAIL("aliases adding 110,000 nodes were accepted");
+    } catch (const LoadError& e) {
+      CHECK(std::string(e.what()).find("has more than 100000 YAML nodes once aliases are expanded") != std::string::npos);
+    }
+  }
+
   TEST_CASE("a missing rule file is a LoadError that names the path") {
     try {
       (void)RuleSet::from_file("/nonexistent/dir/rules.yaml");

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <set>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <variant>
 
@@ -62,11 +63,15 @@ class Loader {
 
  private:
   // Walks the tree as the reader below does, aliases expanded where they are used, without
-  // recursion; stops at the first limit. So an alias that contains itself, or aliases that
-  // multiply, are refused after at most kMaxYamlNodes steps instead of crashing or hanging.
+  // recursion; stops at the first limit. A node met for the first time is text of the file
+  // (bounded by the file size); a node met again was reached through an alias, and those
+  // repeats are counted. So an alias that contains itself, or aliases that multiply, are
+  // refused after at most kMaxYamlNodes repeats instead of crashing or hanging, while a long
+  // plain file (10,000 rules) loads.
   bool within_limits(const YAML::Node& root) {
     std::vector<std::pair<YAML::Node, int>> pending{{root, 1}};
-    std::size_t nodes = 0;
+    std::unordered_set<std::size_t> seen;  // where each node starts: one node per position
+    std::size_t repeats = 0;
     while (!pending.empty()) {
       const auto [node, depth] = std::move(pending.back());
       pending.pop_back();
@@ -74,7 +79,7 @@ class Loader {
         error(at(node), "yaml-too-deep", messages::yaml_too_deep(kMaxYamlDepth));
         return false;
       }
-      if (++nodes > kMaxYamlNodes) {
+      if (!seen.insert(static_cast<std::size_t>(node.Mark().pos)).second && ++repeats > kMaxYamlNodes) {
         error(at(node), "yaml-too-many-nodes", messages::yaml_too_many_nodes(kMaxYamlNodes));
         return false;
       }

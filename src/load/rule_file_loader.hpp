@@ -15,8 +15,9 @@ namespace snnplan::load {
 inline constexpr std::size_t kMaxRuleFileBytes = 4 * 1024 * 1024;
 /// YAML nesting (mappings and lists inside each other), counted from the top-level mapping.
 inline constexpr int kMaxYamlDepth = 64;
-/// YAML nodes of the whole file with every alias expanded where it is used: a file whose
-/// aliases multiply ("billion laughs") is refused after this many steps, never expanded.
+/// YAML nodes that aliases add when expanded where they are used (the file's own nodes are
+/// bounded by its size): a file whose aliases multiply ("billion laughs") is refused after
+/// this many steps, never expanded.
 inline constexpr std::size_t kMaxYamlNodes = 100000;
 
 struct LoadedFile {
