@@ -635,7 +635,7 @@ std::vector<LineRow> malformed_json_rows(const std::string& good, const std::str
 }
 
 std::vector<LineRow> recommend_line_rows() {
-  std::vector<LineRow> rows = malformed_json_rows(kGood, "control character U+0000 (NUL) must be escaped to \\u0000");
+  std::vector<LineRow> rows = malformed_json_rows(kGood, "a NUL byte at column 13 (JSON text cannot contain one; inside a string write \\u0000)");
   auto line = [](const std::string& fields) { return "{" + kGood + ", " + fields + "}"; };
   auto replaced = [](const std::string& key, const std::string& value) {
     std::string fields = kGood;
@@ -905,23 +905,19 @@ TEST_SUITE("bad-input matrix") {
   }
 }
 
-// Known bugs outside the CLI's own code, reported to their owners. Each case states the
-// behaviour the README promises and is expected to fail until the bug is fixed; when it starts
-// passing, doctest reports it as a failure so that the `should_fail` can be removed.
-TEST_SUITE("bad-input matrix: known bugs") {
-  TEST_CASE("recommend --batch refuses a line that repeats a key, as plan --batch does (src/cli/json_inputs.cpp)" *
-            doctest::should_fail()) {
+// Bugs the matrix found outside the CLI's own code, now fixed; kept as their regression tests.
+TEST_SUITE("bad-input matrix: fixed bugs") {
+  TEST_CASE("recommend --batch refuses a line that repeats a key, as plan --batch does (src/cli/json_inputs.cpp)") {
     check_batch_rows({"recommend", "--batch", "-"},
                      {{"a repeated key", "{" + kGood + R"(, "model": "resnet"})", "duplicate key 'model' in a JSON object"}});
   }
 
-  TEST_CASE("recommend --batch refuses a NUL byte after the object instead of ignoring the rest (src/cli/json_inputs.cpp)" *
-            doctest::should_fail()) {
+  TEST_CASE("recommend --batch refuses a NUL byte after the object instead of ignoring the rest (src/cli/json_inputs.cpp)") {
     check_batch_rows({"recommend", "--batch", "-"},
                      {{"a NUL byte after the object", "{" + kGood + "}" + '\0' + "garbage", "a NUL byte at column"}});
   }
 
-  TEST_CASE("a directory given as the rule file is reported as unreadable (src/api/rule_set.cpp)" * doctest::should_fail()) {
+  TEST_CASE("a directory given as the rule file is reported as unreadable (src/api/rule_set.cpp)") {
     const NoRulesVariable no_rules;
     check_row({"--rules naming a directory", with(kRecommend, {"--rules", kDirectory}), kRulesUnusable,
                kDirectory + ": error: cannot read rule file '" + kDirectory + "': it is a directory\n"});

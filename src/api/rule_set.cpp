@@ -162,10 +162,15 @@ RuleSet RuleSet::from_string(std::string_view text, std::string file_name, const
 }
 
 RuleSet RuleSet::from_file(const std::string& path, const LoadOptions& options) {
-  auto text = read_file(path);
+  // A directory opens as a stream on Linux and reads as nothing: name it rather than report
+  // an empty rule file.
+  std::error_code ignored;
+  const bool directory_given = fs::is_directory(path, ignored);
+  auto text = directory_given ? std::nullopt : read_file(path);
   if (!text) {
     throw LoadError({Diagnostic{Severity::error, SourceLocation{path, 0, 0}, "cannot-read",
-                                messages::cannot_read(path, "no such file or not readable")}});
+                                messages::cannot_read(path, directory_given ? "it is a directory"
+                                                                            : "no such file or not readable")}});
   }
   const std::string directory = fs::path(path).parent_path().string();
   return build_or_throw(*text, path, directory.empty() ? "." : directory, options);

@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 #include <vector>
+
+#include "messages.hpp"
 
 namespace snnplan::cli {
 namespace {
@@ -74,8 +77,8 @@ struct Member {
 
 // Builds the line's members straight from nlohmann's SAX events -- no JSON tree -- and keeps
 // the spelling of each top-level number that arrived as a float, so an integer too long for
-// 64 bits is reported with the digits the user wrote, not 1e+20. The result is what the DOM
-// gives: members in key order, the last of duplicate keys winning.
+// 64 bits is reported with the digits the user wrote, not 1e+20. Members come out in key
+// order, as a JSON object holds them; a key repeated in any object is refused.
 class MemberReader {
  public:
   using number_integer_t = nlohmann::json::number_integer_t;
@@ -104,8 +107,12 @@ class MemberReader {
   }
   bool string(string_t& v) { return scalar(nlohmann::json::value_t::string, Value(std::move(v))); }
   bool binary(binary_t&) { return scalar(nlohmann::json::value_t::binary, Value()); }
-  bool start_object(std::size_t) { return open(nlohmann::json::value_t::object, true); }
+  bool start_object(std::size_t) {
+    open_keys_.emplace_back();
+    return open(nlohmann::json::value_t::object, true);
+  }
   bool end_object() {
+    open_keys_.pop_back();
     --objects_;
     --depth_;
     return true;
@@ -116,6 +123,13 @@ class MemberReader {
     return true;
   }
   bool key(string_t& name) {
+    // A repeated key would silently replace the first value: remember the first repeat.
+    auto& keys = open_keys_.back();
+    if (std::find(keys.begin(), keys.end(), name) != keys.end()) {
+      if (!repeated_) repeated_ = name;
+    } else {
+      keys.push_back(name);
+    }
     if (objects_ == 1) key_ = name;
     return true;
   }
@@ -126,20 +140,16 @@ class MemberReader {
   }
 
   [[nodiscard]] const std::string& error() const { return error_; }
+  [[nodiscard]] const std::optional<std::string>& repeated_key() const { return repeated_; }
   [[nodiscard]] nlohmann::json::value_t top_type() const { return top_; }
   [[nodiscard]] const std::map<std::string, std::string>& spellings() const { return spellings_; }
-  // Members in key order, the last of duplicates winning (as a JSON object holds them).
+  // Members in key order (as a JSON object holds them; keys are unique once repeated_key()
+  // is empty).
   std::vector<Member*> members() {
     std::vector<Member*> order;
     order.reserve(members_.size());
     for (Member& m : members_) order.push_back(&m);
-    std::stable_sort(order.begin(), order.end(), [](const Member* a, const Member* b) { return a->key < b->key; });
-    std::size_t kept = 0;
-    for (Member* m : order) {
-      if (kept > 0 && order[kept - 1]->key == m->key) order[kept - 1] = m;
-      else order[kept++] = m;
-    }
-    order.resize(kept);
+    std::sort(order.begin(), order.end(), [](const Member* a, const Member* b) { return a->key < b->key; });
     return order;
   }
 
@@ -175,6 +185,8 @@ class MemberReader {
   std::string error_;
   std::vector<Member> members_;
   std::map<std::string, std::string> spellings_;
+  std::vector<std::vector<std::string>> open_keys_;  // keys seen in each open object
+  std::optional<std::string> repeated_;
 };
 
 const char* kind_of(nlohmann::json::value_t type) {
@@ -192,21 +204,25 @@ const char* kind_of(nlohmann::json::value_t type) {
 }  // namespace
 
 std::variant<Inputs, std::string> inputs_from_json_line(const std::string& line, const RuleSet& rules) {
-  if (line.find_first_not_of(" \t\r") == std::string::npos) return std::string("empty line (expected a JSON object)");
+  if (line.find_first_not_of(" \t\r") == std::string::npos) return messages::batch_empty_line();
+  // nlohmann's lexer takes a NUL byte for the end of the input, so "{...}\0anything" would
+  // parse as the object alone.
+  if (const auto nul = line.find('\0'); nul != std::string::npos) return messages::batch_nul_byte(nul + 1);
   MemberReader reader;
   // parse_error and out_of_range (a number like 1e400) both arrive at reader.parse_error.
   if (!nlohmann::json::sax_parse(line, &reader)) {
     std::string what = reader.error();
     // Drop nlohmann's "[json.exception.parse_error.101] " prefix: operators need the rest.
     if (auto close = what.find("] "); what.rfind("[json.exception", 0) == 0 && close != std::string::npos) what.erase(0, close + 2);
-    return fmt::format("not valid JSON: {}", what);
+    return messages::batch_not_json(what);
   }
+  if (reader.repeated_key()) return messages::batch_duplicate_key(*reader.repeated_key());
   for (const auto& [key, spelling] : reader.spellings()) {
     const bool integer = spelling.find_first_not_of("-0123456789") == std::string::npos;
     if (integer && declared_type(rules, key) == "int") return fmt::format("input '{}': {} does not fit in a 64-bit integer", key, spelling);
   }
   if (reader.top_type() != nlohmann::json::value_t::object)
-    return fmt::format("a batch line must be a JSON object, got {}", kind_of(reader.top_type()));
+    return messages::batch_line_not_object(kind_of(reader.top_type()));
   Inputs inputs;
   for (Member* member : reader.members()) {
     Member& m = *member;
