@@ -71,9 +71,6 @@ RValue from_public(const Value& value, ValueStore& store) {
   return RValue{};
 }
 
-bool fits_int64(Wide value) {
-  return value >= std::numeric_limits<std::int64_t>::min() && value <= std::numeric_limits<std::int64_t>::max();
-}
 
 std::string wide_to_string(Wide value) {
   if (fits_int64(value)) return std::to_string(static_cast<std::int64_t>(value));

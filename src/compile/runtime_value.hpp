@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory_resource>
 #include <span>
 #include <string>
@@ -108,7 +109,9 @@ const char* kind_name(const RValue& value);
 /// A view of `value`: strings point into `value` (which must outlive the result), lists are
 /// built in `store`.
 RValue from_public(const Value& value, ValueStore& store);
-bool fits_int64(Wide value);
+inline bool fits_int64(Wide value) {
+  return value >= std::numeric_limits<std::int64_t>::min() && value <= std::numeric_limits<std::int64_t>::max();
+}
 std::string wide_to_string(Wide value);
 /// Python-like text for `{name}` placeholders: strings raw, lists "[2, 4]".
 std::string display(const RValue& value);

@@ -690,9 +690,11 @@ class Evaluator {
           if (b.i == 0) rule_failure(messages::runtime_type(to_string(n.location), messages::division_by_zero()));
           if (b.i == -1) return n.op == Op::modulo ? RValue::of_int(0) : (__builtin_sub_overflow(Wide{0}, a.i, &r) ? overflow() : RValue::of_int(r));
           // Python semantics: the quotient rounds toward negative infinity and the remainder
-          // takes the divisor's sign.
-          Wide q = a.i / b.i;
-          Wide m = a.i % b.i;
+          // takes the divisor's sign. (64-bit operands divide natively: 128-bit division is a
+          // library call.)
+          const bool narrow = detail::fits_int64(a.i) && detail::fits_int64(b.i);
+          Wide q = narrow ? Wide{static_cast<std::int64_t>(a.i) / static_cast<std::int64_t>(b.i)} : a.i / b.i;
+          Wide m = narrow ? Wide{static_cast<std::int64_t>(a.i) % static_cast<std::int64_t>(b.i)} : a.i % b.i;
           if (m != 0 && ((m < 0) != (b.i < 0))) {
             q -= 1;
             m += b.i;
