@@ -6,7 +6,8 @@
 //
 // recommend_snn_distributed_strategy() is a drop-in for the reference Python function: same
 // parameters, a frozen dataclass with the same 16 fields (so dataclasses.asdict/replace work),
-// ValueError with the same messages. The value classes and the exception are plain Python
+// ValueError with the same messages. plan() gives the full distributed plan, as `snnplan plan`
+// does, as a frozen SNNDistributedPlan. The value classes and the exception are plain Python
 // classes (defined below in kPythonPart); the work is done by the C++ library with the GIL
 // released, so evaluations in several Python threads run in parallel.
 
@@ -22,6 +23,7 @@
 
 #include "snnplan/diagnostic.hpp"
 #include "snnplan/microbatches.hpp"
+#include "snnplan/plan.hpp"
 #include "snnplan/recommendation.hpp"
 #include "snnplan/rule_set.hpp"
 #include "snnplan/version.hpp"
@@ -55,6 +57,54 @@ class SNNDistributedRecommendation:
     pp_layout: _Optional[_Tuple[int, ...]] = None
     pp_delay_wgrad: bool = False
     rationale: _Tuple[str, ...] = ()
+
+
+@_dataclasses.dataclass(frozen=True)
+class SNNDistributedTopology:
+    """A checked device mesh, as `snnplan plan` prints it: world_size, dims as (name, size)
+    pairs in the order given, and mesh_shape (the sizes ordered dp, tp, pp, vpp first, then
+    the others). str() gives "dp=4,tp=2", which plan() accepts back."""
+    world_size: int
+    dims: _Tuple[_Tuple[str, int], ...]
+    mesh_shape: _Tuple[int, ...]
+
+    def __str__(self):
+        return ",".join(f"{name}={size}" for name, size in self.dims)
+
+
+@_dataclasses.dataclass(frozen=True)
+class DistributedFeatureSet:
+    """Which optional features a plan may use: the reference's DistributedFeatureSet."""
+    allow_experimental_conv_tp: bool = False
+    allow_experimental_spikformer_tp: bool = False
+    allow_pipeline: bool = True
+    allow_zero_optimizer: bool = True
+
+
+@_dataclasses.dataclass(frozen=True)
+class SNNDistributedPlan:
+    """The full distributed plan: the reference's SNNDistributedPlan, field for field (the
+    topology as `snnplan plan` prints it, an SNNDistributedTopology)."""
+    mode: str
+    objective: str
+    topology: SNNDistributedTopology
+    model_family: str
+    backend: str
+    batch_size: int
+    optimizer_strategy: str
+    memopt_level: int
+    rationale: _Tuple[str, ...]
+    notes: _Tuple[str, ...]
+    tensor_parallel_roots: _Optional[_Tuple[str, ...]] = None
+    mesh_shape: _Optional[_Tuple[int, ...]] = None
+    tp_mesh_dim: int = 0
+    dp_mesh_dim: _Optional[int] = None
+    pp_microbatches: _Optional[int] = None
+    pp_schedule: str = "1f1b"
+    pp_virtual_stages: int = 1
+    pp_layout: _Optional[_Tuple[int, ...]] = None
+    pp_delay_wgrad: bool = False
+    experimental_features: DistributedFeatureSet = DistributedFeatureSet()
 
 
 @_dataclasses.dataclass(frozen=True)
@@ -106,6 +156,9 @@ struct Classes {
   PyObject* diagnostic = nullptr;
   PyObject* input_info = nullptr;
   PyObject* load_error = nullptr;
+  PyObject* plan = nullptr;
+  PyObject* topology = nullptr;
+  PyObject* feature_set = nullptr;
 };
 Classes classes;
 
@@ -362,6 +415,198 @@ py::list input_infos(const snnplan::RuleSet& rules) {
   return out;
 }
 
+// ---- plan() ----------------------------------------------------------------------------
+// Keyword arguments named like the keys of a `snnplan plan --batch` line (and the CLI's
+// flags), so plan(**json.loads(line)) works. None means "the default", as null does there.
+// Values the C++ side checks (topology, feature names, the rules' refusals) raise ValueError
+// with the CLI's message; arguments of the wrong Python type raise TypeError.
+
+bool is_mapping(py::handle obj) {
+  return PyDict_Check(obj.ptr()) || py::isinstance(obj, py::module_::import("collections.abc").attr("Mapping"));
+}
+
+std::optional<std::string> optional_string(py::handle obj, const char* what) {
+  if (obj.is_none()) return std::nullopt;
+  return as_string(obj, what);
+}
+
+// A list or tuple of str (a bare str is refused: it would be read as its characters).
+std::optional<std::vector<std::string>> optional_strings(py::handle obj, const char* what) {
+  if (obj.is_none()) return std::nullopt;
+  if (!PyList_Check(obj.ptr()) && !PyTuple_Check(obj.ptr()))
+    throw py::type_error(std::string(what) + " must be a list or tuple of str, not " + type_name(obj));
+  std::vector<std::string> out;
+  for (py::handle item : py::reinterpret_borrow<py::sequence>(obj)) out.push_back(as_string(item, what));
+  return out;
+}
+
+std::optional<bool> optional_bool(py::handle obj, const char* what) {
+  if (obj.is_none()) return std::nullopt;
+  if (!PyBool_Check(obj.ptr())) throw py::type_error(std::string(what) + " must be bool, not " + type_name(obj));
+  return obj.ptr() == Py_True;
+}
+
+// A topology size or world size handed to Topology::from_values, which words the refusals of
+// the JSON form (0, 4.5, true, "4", None); only values no JSON line could hold are refused here.
+snnplan::Value topology_value(py::handle obj, const std::string& what) {
+  if (obj.is_none()) return snnplan::Value();
+  if (PyBool_Check(obj.ptr())) return snnplan::Value(obj.ptr() == Py_True);
+  if (PyLong_Check(obj.ptr())) return snnplan::Value(as_int64(obj, what));
+  if (PyFloat_Check(obj.ptr())) return snnplan::Value(PyFloat_AsDouble(obj.ptr()));
+  if (PyUnicode_Check(obj.ptr())) return snnplan::Value(as_string(obj, what.c_str()));
+  throw py::type_error(what + " must be int, not " + type_name(obj));
+}
+
+// "dp=4,tp=2" as `--topology` reads it (world_size an int, as `--world-size`), or a mapping
+// of sizes as the JSON line's "topology" object (world_size as its "world_size").
+snnplan::Topology topology_of(py::handle topology, py::handle world_size) {
+  try {
+    if (PyUnicode_Check(topology.ptr())) {
+      std::optional<std::int64_t> world;
+      if (!world_size.is_none()) {
+        if (!PyLong_Check(world_size.ptr()) || PyBool_Check(world_size.ptr()))
+          throw py::type_error("world_size must be int or None with a str topology, not " +
+                               type_name(world_size));
+        world = as_int64(world_size, "world_size");
+      }
+      return snnplan::Topology::parse(as_string(topology, "topology"), world);
+    }
+    if (is_mapping(topology)) {
+      std::vector<std::pair<std::string, snnplan::Value>> dims;
+      for (py::handle item : topology.attr("items")()) {
+        const auto pair = py::reinterpret_borrow<py::tuple>(item);
+        std::string name = as_string(pair[0], "a topology dimension name");
+        snnplan::Value size = topology_value(pair[1], "topology size for '" + name + "'");
+        dims.emplace_back(std::move(name), std::move(size));
+      }
+      return snnplan::Topology::from_values(dims, topology_value(world_size, "world_size"));
+    }
+  } catch (const snnplan::InputError& e) {
+    throw py::value_error(e.what());
+  }
+  throw py::type_error("topology must be a str such as 'dp=4,tp=2' or a dict of dimension sizes, not " +
+                       type_name(topology));
+}
+
+// A dict (or other mapping) of feature flags, or a DistributedFeatureSet.
+snnplan::FeatureSet features_of(py::handle features) {
+  snnplan::FeatureSet out;
+  if (features.is_none()) return out;
+  if (py::isinstance(features, cls(classes.feature_set))) {
+    for (const std::string& name : snnplan::FeatureSet::names())
+      out.set(name, py::cast<bool>(features.attr(name.c_str())));
+    return out;
+  }
+  if (!is_mapping(features))
+    throw py::type_error("features must be a dict of feature flags or a DistributedFeatureSet, not " +
+                         type_name(features));
+  for (py::handle item : features.attr("items")()) {
+    const auto pair = py::reinterpret_borrow<py::tuple>(item);
+    const std::string name = as_string(pair[0], "a feature name");
+    try {
+      (void)out.get(name);  // an unknown name is the first thing to report, as in the JSON form
+    } catch (const snnplan::InputError& e) {
+      throw py::value_error(e.what());
+    }
+    if (!PyBool_Check(pair[1].ptr()))
+      throw py::type_error("feature '" + name + "' must be bool, not " + type_name(pair[1]));
+    out.set(name, pair[1].ptr() == Py_True);
+  }
+  return out;
+}
+
+py::tuple str_tuple(const std::vector<std::string>& items) {
+  py::tuple out(items.size());
+  for (std::size_t k = 0; k < items.size(); ++k) out[k] = to_str(items[k]);
+  return out;
+}
+
+py::object to_python(const snnplan::Topology& t) {
+  py::tuple dims(t.dims().size());
+  for (std::size_t k = 0; k < t.dims().size(); ++k)
+    dims[k] = py::make_tuple(to_str(t.dims()[k].name), py::int_(t.dims()[k].size));
+  return cls(classes.topology)(py::int_(t.world_size()), std::move(dims), int_tuple(t.mesh_shape()));
+}
+
+py::object to_python(const snnplan::FeatureSet& f) {
+  py::dict flags;
+  for (const std::string& name : snnplan::FeatureSet::names()) flags[to_str(name)] = py::bool_(f.get(name));
+  return cls(classes.feature_set)(**flags);
+}
+
+py::object to_python(const snnplan::Plan& p) {
+  py::dict fields;
+  fields["mode"] = to_str(p.mode);
+  fields["objective"] = to_str(p.objective);
+  fields["topology"] = to_python(p.topology);
+  fields["model_family"] = to_str(p.model_family);
+  fields["backend"] = to_str(p.backend);
+  fields["batch_size"] = py::int_(p.batch_size);
+  fields["optimizer_strategy"] = to_str(p.optimizer_strategy);
+  fields["memopt_level"] = py::int_(p.memopt_level);
+  fields["rationale"] = str_tuple(p.rationale);
+  fields["notes"] = str_tuple(p.notes);
+  fields["tensor_parallel_roots"] =
+      p.tensor_parallel_roots ? py::object(str_tuple(*p.tensor_parallel_roots)) : py::object(py::none());
+  fields["mesh_shape"] = int_tuple(p.mesh_shape);
+  fields["tp_mesh_dim"] = py::int_(p.tp_mesh_dim);
+  fields["dp_mesh_dim"] = optional_int(p.dp_mesh_dim);
+  fields["pp_microbatches"] = optional_int(p.pp_microbatches);
+  fields["pp_schedule"] = to_str(p.pp_schedule);
+  fields["pp_virtual_stages"] = py::int_(p.pp_virtual_stages);
+  fields["pp_layout"] = int_tuple(p.pp_layout);
+  fields["pp_delay_wgrad"] = py::bool_(p.pp_delay_wgrad);
+  fields["experimental_features"] = to_python(p.experimental_features);
+  return cls(classes.plan)(**fields);
+}
+
+py::object plan(py::handle objective, py::handle topology, py::handle batch_size, py::handle world_size,
+                py::handle backend, py::handle model_family, py::handle mode, py::handle tp_roots,
+                py::handle tp_candidates, py::handle features, py::handle notes, py::handle rules) {
+  // Converted in the order `snnplan plan --batch` reads a line's keys, so the first problem
+  // reported is the same.
+  const std::string objective_s = as_string(objective, "objective");
+  const snnplan::Topology topology_t = topology_of(topology, world_size);
+  const std::int64_t batch = as_int64(batch_size, "batch_size");
+  snnplan::PlanOptions options;
+  if (auto v = optional_string(backend, "backend")) options.backend = std::move(*v);
+  if (auto v = optional_string(model_family, "model_family")) options.model_family = std::move(*v);
+  options.mode = optional_string(mode, "mode");
+  options.features = features_of(features);
+  options.tensor_parallel_roots = optional_strings(tp_roots, "tp_roots");
+  if (auto v = optional_bool(tp_candidates, "tp_candidates")) options.tensor_parallel_candidates = *v;
+  if (auto v = optional_strings(notes, "notes")) options.notes = std::move(*v);
+  const snnplan::RuleSet* rule_set = &snnplan::plan_rules();
+  if (!rules.is_none()) {
+    if (!py::isinstance<snnplan::RuleSet>(rules))
+      throw py::type_error("rules must be a snnplan.RuleSet or None, not " + type_name(rules));
+    rule_set = &rules.cast<const snnplan::RuleSet&>();
+  }
+  // What snnplan::plan() does, keeping the rules' message as a std::string (it may hold NUL
+  // characters from the inputs, which what() would cut off).
+  std::optional<snnplan::EvaluationResult> result;
+  std::optional<snnplan::Plan> planned;
+  std::string unusable_record;
+  {
+    py::gil_scoped_release unlocked;
+    result = rule_set->evaluate(snnplan::plan_inputs(objective_s, topology_t, batch, options));
+    if (result->ok()) {
+      try {
+        planned = snnplan::to_plan(result->record(), topology_t, options);
+      } catch (const snnplan::InputError& e) {  // rules whose record is not a plan's
+        unusable_record = e.what();
+      }
+    }
+  }
+  if (!result->ok()) {
+    // Refusals by the rules and inputs the rules cannot take (rules of another schema) alike.
+    PyErr_SetObject(PyExc_ValueError, to_str(result->error().message).ptr());
+    throw py::error_already_set();
+  }
+  if (!planned) throw py::value_error(unusable_record);
+  return to_python(*planned);
+}
+
 }  // namespace
 
 PYBIND11_MODULE(snnplan, m) {
@@ -376,7 +621,12 @@ PYBIND11_MODULE(snnplan, m) {
   classes.diagnostic = m.attr("Diagnostic").ptr();
   classes.input_info = m.attr("InputInfo").ptr();
   classes.load_error = m.attr("RuleLoadError").ptr();
-  for (PyObject* c : {classes.recommendation, classes.diagnostic, classes.input_info, classes.load_error}) Py_INCREF(c);
+  classes.plan = m.attr("SNNDistributedPlan").ptr();
+  classes.topology = m.attr("SNNDistributedTopology").ptr();
+  classes.feature_set = m.attr("DistributedFeatureSet").ptr();
+  for (PyObject* c : {classes.recommendation, classes.diagnostic, classes.input_info, classes.load_error, classes.plan,
+                      classes.topology, classes.feature_set})
+    Py_INCREF(c);
   py::register_exception_translator(&translate_exception);
 
   py::class_<snnplan::RuleSet>(m, "RuleSet",
@@ -430,7 +680,29 @@ PYBIND11_MODULE(snnplan, m) {
         "that divides batch_size. Raises ValueError with the reference's message when there is\n"
         "none or an argument is not positive; TypeError for non-int arguments.");
 
+  m.def("plan", &plan, py::arg("objective"), py::arg("topology"), py::arg("batch_size"), py::kw_only(),
+        py::arg("world_size") = py::none(), py::arg("backend") = "inductor", py::arg("model_family") = "generic",
+        py::arg("mode") = py::none(), py::arg("tp_roots") = py::none(), py::arg("tp_candidates") = true,
+        py::arg("features") = py::none(), py::arg("notes") = py::none(), py::arg("rules") = py::none(),
+        "plan(objective, topology, batch_size, *, world_size=None, backend='inductor', "
+        "model_family='generic', mode=None, tp_roots=None, tp_candidates=True, features=None, "
+        "notes=None, rules=None)\n--\n\n"
+        "The full distributed plan, as `snnplan plan` gives it: a frozen SNNDistributedPlan.\n"
+        "The arguments are the keys of a `snnplan plan --batch` line and mirror the CLI's flags, so\n"
+        "plan(**json.loads(line)) works; None means the default, as null does there.\n\n"
+        "objective: speed, memory or capacity (case-insensitive). topology: 'dp=4,tp=2' (as\n"
+        "--topology; world_size must then be an int) or a dict of sizes {'dp': 4, 'tp': 2} (as the\n"
+        "JSON line). batch_size: int. world_size: checked against the product of the sizes.\n"
+        "mode: override (none, dp, tp, fsdp2, fsdp2_tp). tp_roots, notes: lists of str.\n"
+        "tp_candidates: bool. features: a dict of feature flags or a DistributedFeatureSet.\n"
+        "rules: a RuleSet of plan rules (default: the built-in rules/snn_plan.yaml).\n\n"
+        "Raises ValueError with the CLI's message when the rules refuse (unknown objective or mode,\n"
+        "pp, tensor parallelism without candidates), for an invalid topology or an unknown feature,\n"
+        "and for ints beyond 64 bits; TypeError for arguments of the wrong type. Releases the GIL\n"
+        "while the rules run.");
+
   m.attr("__all__") = py::make_tuple("recommend_snn_distributed_strategy", "recommended_pipeline_microbatches",
-                                     "RuleSet", "RuleLoadError", "SNNDistributedRecommendation", "Diagnostic",
-                                     "InputInfo");
+                                     "plan", "RuleSet", "RuleLoadError", "SNNDistributedRecommendation",
+                                     "SNNDistributedPlan", "SNNDistributedTopology", "DistributedFeatureSet",
+                                     "Diagnostic", "InputInfo");
 }

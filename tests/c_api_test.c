@@ -1,5 +1,6 @@
 /* The C API, from C99: success, rule error, bad JSON, load errors with position,
- * microbatches, NULL arguments and one handle evaluated from several threads. */
+ * microbatches, plans, NULL arguments and one handle evaluated (and planned with) from
+ * several threads. */
 
 #include "snnplan/snnplan.h"
 
@@ -53,6 +54,26 @@ static const char* const kMemoryRecord =
     "\"Combine FSDP2 and TP to shard both parameters and activations, and enable memopt level 1 "
     "for the strongest memory reduction.\"]}";
 
+/* A `snnplan plan --batch` line and the line the CLI prints for it (tests/data/plan/plan.jsonl, case 1). */
+static const char* const kMemoryPlanInput =
+    "{\"objective\": \"memory\", \"topology\": {\"dp\": 4, \"tp\": 2}, \"batch_size\": 64,"
+    " \"model_family\": \"cifar10dvs_vgg\"}";
+static const char* const kMemoryPlan =
+    "{\"mode\":\"fsdp2_tp\",\"objective\":\"memory\",\"topology\":{\"world_size\":8,\"dims\":{\"dp\":4,\"tp\":2},"
+    "\"mesh_shape\":[4,2]},\"model_family\":\"cifar10dvs_vgg\",\"backend\":\"inductor\",\"batch_size\":64,"
+    "\"optimizer_strategy\":\"none\",\"memopt_level\":1,"
+    "\"rationale\":[\"prefer='memory' with model='cifar10dvs_vgg', world_size=8, backend='inductor'.\","
+    "\"Combine FSDP2 and TP to shard both parameters and activations, and enable memopt level 1 for the "
+    "strongest memory reduction.\"],\"notes\":[],\"tensor_parallel_roots\":null,\"mesh_shape\":[4,2],"
+    "\"tp_mesh_dim\":1,\"dp_mesh_dim\":0,\"pp_microbatches\":null,\"pp_schedule\":\"1f1b\","
+    "\"pp_virtual_stages\":1,\"pp_layout\":null,\"pp_delay_wgrad\":false,"
+    "\"experimental_features\":{\"allow_experimental_conv_tp\":false,\"allow_experimental_spikformer_tp\":false,"
+    "\"allow_pipeline\":true,\"allow_zero_optimizer\":true}}";
+static const char* const kUnknownObjectivePlanInput =
+    "{\"objective\": \"fast\", \"topology\": {\"dp\": 4}, \"batch_size\": 64}";
+static const char* const kUnknownObjectivePlan =
+    "{\"error\":\"Unsupported objective='fast'. Expected one of ('speed', 'memory', 'capacity').\"}";
+
 /* Record field 'ranks' (line 7, column 10) has no type. */
 static const char* const kBrokenRules =
     "snnplan: 1\n"
@@ -85,6 +106,27 @@ static void expect_eval_prefix(const snnplan_rules* rules, const char* input, sn
   CHECK_STATUS(snnplan_evaluate(rules, input, &out), status);
   CHECK(out != NULL && strncmp(out, prefix, strlen(prefix)) == 0);
   if (out != NULL && strncmp(out, prefix, strlen(prefix)) != 0) fprintf(stderr, "  got: %s\n", out);
+  snnplan_string_free(out);
+}
+
+/* Plans `input` and checks the status and the exact JSON text. */
+static void expect_plan(const snnplan_rules* rules, const char* input, snnplan_status status, const char* json) {
+  char* out = NULL;
+  CHECK_STATUS(snnplan_plan(rules, input, &out), status);
+  CHECK_STR(out, json);
+  snnplan_string_free(out);
+}
+
+/* Plans `input`, checks the status and that the JSON output contains each of `parts` (NULL-terminated). */
+static void expect_plan_contains(const snnplan_rules* rules, const char* input, snnplan_status status,
+                                 const char* const* parts) {
+  char* out = NULL;
+  CHECK_STATUS(snnplan_plan(rules, input, &out), status);
+  CHECK(out != NULL);
+  for (; out != NULL && *parts != NULL; ++parts) {
+    CHECK(strstr(out, *parts) != NULL);
+    if (strstr(out, *parts) == NULL) fprintf(stderr, "  missing %s\n  in %s\n", *parts, out);
+  }
   snnplan_string_free(out);
 }
 
@@ -212,6 +254,97 @@ static void test_load_errors(const char* rules_dir) {
   CHECK_STATUS(snnplan_rules_from_string(kBrokenRules, NULL, NULL, NULL), SNNPLAN_INVALID_ARGUMENT);
 }
 
+static void test_plan(const char* rules_dir) {
+  snnplan_rules* rules = NULL;
+  snnplan_rules* from_file = NULL;
+  snnplan_rules* recommendation_rules = NULL;
+  snnplan_error* error = NULL;
+  char path[4096];
+  CHECK_STATUS(snnplan_plan_rules_builtin(&rules), SNNPLAN_OK);
+  CHECK(rules != NULL);
+  CHECK_STR(snnplan_rules_file_name(rules), "rules/snn_plan.yaml");
+
+  /* success: exactly the line `snnplan plan --batch` prints */
+  expect_plan(rules, kMemoryPlanInput, SNNPLAN_OK, kMemoryPlan);
+  /* objective in any case, null as the default, feature flags and notes carried into the plan */
+  {
+    static const char* const parts[] = {
+        "{\"mode\":\"dp\",\"objective\":\"speed\",",
+        "\"topology\":{\"world_size\":8,\"dims\":{\"dp\":8},\"mesh_shape\":[8]},",
+        "\"model_family\":\"generic\",\"backend\":\"inductor\",",
+        "\"notes\":[\"from the analysis\",\"ZeRO optimizer sharding was disabled by the feature set "
+        "(allow_zero_optimizer=false).\"]",
+        "\"mesh_shape\":[8],\"tp_mesh_dim\":0,\"dp_mesh_dim\":0,",
+        "\"allow_pipeline\":true,\"allow_zero_optimizer\":false}}",
+        NULL};
+    expect_plan_contains(rules,
+                         "{\"objective\": \"SPEED\", \"topology\": {\"dp\": 8}, \"batch_size\": 64,"
+                         " \"features\": {\"allow_zero_optimizer\": false}, \"notes\": [\"from the analysis\"],"
+                         " \"backend\": null, \"mode\": null}",
+                         SNNPLAN_OK, parts);
+  }
+
+  /* rule errors: the rules' messages */
+  expect_plan(rules, kUnknownObjectivePlanInput, SNNPLAN_RULE_ERROR, kUnknownObjectivePlan);
+  expect_plan(rules,
+              "{\"objective\": \"capacity\", \"topology\": {\"pp\": 4}, \"batch_size\": 64, \"mode\": \"pp\"}",
+              SNNPLAN_RULE_ERROR,
+              "{\"error\":\"Unsupported mode='pp' for this plan: pipeline plans need the dedicated pipeline path, "
+              "which partitions the model into stages.\"}");
+
+  /* bad input: the CLI's messages, without its "line" */
+  expect_plan(rules, "{\"objective\": \"memory\", \"topology\": {\"dp\": 0}, \"batch_size\": 64}", SNNPLAN_BAD_INPUT,
+              "{\"error\":\"topology dimension 'dp' must have a positive integer size, got 0\"}");
+  expect_plan(rules,
+              "{\"objective\": \"memory\", \"topology\": {\"dp\": 4, \"tp\": 2}, \"world_size\": 16,"
+              " \"batch_size\": 64}",
+              SNNPLAN_BAD_INPUT, "{\"error\":\"topology sizes dp=4 x tp=2 multiply to 8, but world_size is 16\"}");
+  expect_plan(rules, "{\"objective\": \"memory\", \"topology\": {\"dp\": 4}, \"batchsize\": 64}", SNNPLAN_BAD_INPUT,
+              "{\"error\":\"unknown input 'batchsize' (did you mean 'batch_size'?)\"}");
+  expect_plan(rules, "{\"objective\": \"memory\", \"topology\": {\"dp\": 4}}", SNNPLAN_BAD_INPUT,
+              "{\"error\":\"missing required input 'batch_size'\"}");
+  expect_plan(rules,
+              "{\"objective\": \"memory\", \"topology\": {\"dp\": 4}, \"batch_size\": 64,"
+              " \"features\": {\"allow_pipelin\": true}}",
+              SNNPLAN_BAD_INPUT,
+              "{\"error\":\"unknown feature 'allow_pipelin' (the features are allow_experimental_conv_tp, "
+              "allow_experimental_spikformer_tp, allow_pipeline, allow_zero_optimizer); did you mean 'allow_pipeline'?\"}");
+  expect_plan(rules, "{\"objective\": \"memory\", \"topology\": {\"dp\": 4, \"dp\": 2}, \"batch_size\": 64}",
+              SNNPLAN_BAD_INPUT, "{\"error\":\"duplicate key 'dp' in a JSON object\"}");
+  expect_plan(rules, "[1]", SNNPLAN_BAD_INPUT, "{\"error\":\"a batch line must be a JSON object, got an array\"}");
+  expect_plan(rules, "", SNNPLAN_BAD_INPUT, "{\"error\":\"empty line (expected a JSON object)\"}");
+  {
+    static const char* const parts[] = {"{\"error\":\"not valid JSON: parse error at line 1, column 3: ", NULL};
+    expect_plan_contains(rules, "{not json", SNNPLAN_BAD_INPUT, parts);
+  }
+
+  /* plan rules from a file (as `snnplan plan --rules FILE`) give the same plan */
+  snprintf(path, sizeof path, "%s/snn_plan.yaml", rules_dir);
+  CHECK_STATUS(snnplan_rules_from_file(path, &from_file, &error), SNNPLAN_OK);
+  CHECK(error == NULL);
+  expect_plan(from_file, kMemoryPlanInput, SNNPLAN_OK, kMemoryPlan);
+  expect_plan(from_file, kUnknownObjectivePlanInput, SNNPLAN_RULE_ERROR, kUnknownObjectivePlan);
+  snnplan_rules_free(from_file);
+
+  /* rules that are not plan rules: bad input naming what does not fit, as the CLI reports it */
+  CHECK_STATUS(snnplan_rules_builtin(&recommendation_rules), SNNPLAN_OK);
+  expect_plan(recommendation_rules, kMemoryPlanInput, SNNPLAN_BAD_INPUT, "{\"error\":\"unknown input 'objective'\"}");
+  snnplan_rules_free(recommendation_rules);
+
+  /* NULL arguments */
+  {
+    char* out = (char*)"untouched";
+    CHECK_STATUS(snnplan_plan(NULL, kMemoryPlanInput, &out), SNNPLAN_INVALID_ARGUMENT);
+    CHECK(out == NULL);
+    out = (char*)"untouched";
+    CHECK_STATUS(snnplan_plan(rules, NULL, &out), SNNPLAN_INVALID_ARGUMENT);
+    CHECK(out == NULL);
+    CHECK_STATUS(snnplan_plan(rules, kMemoryPlanInput, NULL), SNNPLAN_INVALID_ARGUMENT);
+    CHECK_STATUS(snnplan_plan_rules_builtin(NULL), SNNPLAN_INVALID_ARGUMENT);
+  }
+  snnplan_rules_free(rules);
+}
+
 static void expect_microbatches(int64_t batch, int64_t stages, int64_t want) {
   int64_t got = -1;
   char* message = (char*)"untouched";
@@ -245,9 +378,10 @@ static void test_microbatches(void) {
   CHECK_STATUS(snnplan_pipeline_microbatches(64, 8, NULL, NULL), SNNPLAN_INVALID_ARGUMENT);
 }
 
-/* One handle, many threads: every evaluation must give the single-threaded answer. */
+/* One handle, many threads: every evaluation (or plan) must give the single-threaded answer. */
 struct thread_job {
   const snnplan_rules* rules;
+  int plans; /* 0: snnplan_evaluate; 1: snnplan_plan, alternating a plan and a rule error */
   int wrong;
 };
 
@@ -256,22 +390,33 @@ static void* evaluate_many(void* arg) {
   int k;
   for (k = 0; k < 500; ++k) {
     char* out = NULL;
-    snnplan_status s = snnplan_evaluate(job->rules, kMemoryInput, &out);
-    if (s != SNNPLAN_OK || out == NULL || strcmp(out, kMemoryRecord) != 0) ++job->wrong;
+    snnplan_status s;
+    if (!job->plans) {
+      s = snnplan_evaluate(job->rules, kMemoryInput, &out);
+      if (s != SNNPLAN_OK || out == NULL || strcmp(out, kMemoryRecord) != 0) ++job->wrong;
+    } else if (k % 2 == 0) {
+      s = snnplan_plan(job->rules, kMemoryPlanInput, &out);
+      if (s != SNNPLAN_OK || out == NULL || strcmp(out, kMemoryPlan) != 0) ++job->wrong;
+    } else {
+      s = snnplan_plan(job->rules, kUnknownObjectivePlanInput, &out);
+      if (s != SNNPLAN_RULE_ERROR || out == NULL || strcmp(out, kUnknownObjectivePlan) != 0) ++job->wrong;
+    }
     snnplan_string_free(out);
   }
   return NULL;
 }
 
-static void test_threads(void) {
+/* kThreads threads on one handle: evaluations on the built-in rules, or plans on the plan rules. */
+static void run_threads(int plans) {
   enum { kThreads = 8 };
   pthread_t threads[kThreads];
   struct thread_job jobs[kThreads];
   snnplan_rules* rules = NULL;
   int k;
-  CHECK_STATUS(snnplan_rules_builtin(&rules), SNNPLAN_OK);
+  CHECK_STATUS(plans ? snnplan_plan_rules_builtin(&rules) : snnplan_rules_builtin(&rules), SNNPLAN_OK);
   for (k = 0; k < kThreads; ++k) {
     jobs[k].rules = rules;
+    jobs[k].plans = plans;
     jobs[k].wrong = 0;
     CHECK(pthread_create(&threads[k], NULL, evaluate_many, &jobs[k]) == 0);
   }
@@ -282,6 +427,11 @@ static void test_threads(void) {
   snnplan_rules_free(rules);
 }
 
+static void test_threads(void) {
+  run_threads(0);
+  run_threads(1);
+}
+
 int main(int argc, char** argv) {
   const char* rules_dir = argc > 1 ? argv[1] : "rules";
   test_general();
@@ -289,6 +439,7 @@ int main(int argc, char** argv) {
   test_from_file(rules_dir);
   test_load_errors(rules_dir);
   test_microbatches();
+  test_plan(rules_dir);
   test_threads();
   printf("c_api_test: %d checks, %d failed\n", checks, failures);
   return failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;

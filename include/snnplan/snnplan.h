@@ -8,8 +8,8 @@
  *     snnplan_string_free(). All free functions accept NULL.
  *   - Strings are UTF-8 and NUL-terminated. JSON text in and out is one JSON object.
  *   - Thread safety is stated per function. In short: a rule-set handle is immutable once
- *     created, so any number of threads may evaluate with the same handle at once; freeing a
- *     handle must not race with other uses of that same handle.
+ *     created, so any number of threads may evaluate (or plan) with the same handle at once;
+ *     freeing a handle must not race with other uses of that same handle.
  *
  * Example
  *   snnplan_rules* rules = NULL;
@@ -24,6 +24,14 @@
  *       "{\"model\": \"spikformer\", \"world_size\": 8, \"prefer\": \"memory\", \"batch_size\": 64}",
  *       &out);
  *   puts(out);                  // the record as JSON, or {"error": "..."} (s says which)
+ *   snnplan_string_free(out);
+ *   snnplan_rules_free(rules);
+ *
+ *   // A plan: the same pattern, with plan rules and a `snnplan plan --batch` line.
+ *   snnplan_plan_rules_builtin(&rules);
+ *   s = snnplan_plan(rules, "{\"objective\": \"memory\", \"topology\": {\"dp\": 4, \"tp\": 2},"
+ *                           " \"batch_size\": 64}", &out);
+ *   puts(out);                  // the plan as JSON, or {"error": "..."} (s says which)
  *   snnplan_string_free(out);
  *   snnplan_rules_free(rules);
  */
@@ -118,9 +126,9 @@ SNNPLAN_C_API snnplan_status snnplan_rules_builtin(snnplan_rules** out_rules) SN
  * unaffected. */
 SNNPLAN_C_API void snnplan_rules_free(snnplan_rules* rules) SNNPLAN_NOEXCEPT;
 
-/* The name the rules were loaded under (the path, the given file name, or
- * "rules/snn_distributed.yaml"). Owned by the handle: valid until snnplan_rules_free.
- * Returns "" for NULL. Thread-safe. */
+/* The name the rules were loaded under (the path, the given file name, or for the built-in
+ * rules "rules/snn_distributed.yaml" and "rules/snn_plan.yaml"). Owned by the handle: valid
+ * until snnplan_rules_free. Returns "" for NULL. Thread-safe. */
 SNNPLAN_C_API const char* snnplan_rules_file_name(const snnplan_rules* rules) SNNPLAN_NOEXCEPT;
 
 /* ---- evaluation -------------------------------------------------------------------- */
@@ -141,6 +149,45 @@ SNNPLAN_C_API const char* snnplan_rules_file_name(const snnplan_rules* rules) SN
  * Thread-safe: any number of threads may evaluate with the same handle at once. */
 SNNPLAN_C_API snnplan_status snnplan_evaluate(const snnplan_rules* rules, const char* json_input,
                                               char** out_json) SNNPLAN_NOEXCEPT;
+
+/* ---- plans ------------------------------------------------------------------------- */
+/* A plan is evaluated by plan rules: a rule set with the inputs and record of
+ * rules/snn_plan.yaml (which calls the recommendation rules through `uses:`). Plan rules are
+ * ordinary snnplan_rules handles: the built-in ones from snnplan_plan_rules_builtin(), or
+ * a file of your own from snnplan_rules_from_file() / snnplan_rules_from_string() -- the
+ * same choice as `snnplan plan` without and with --rules FILE. */
+
+/* A new handle on the built-in plan rules (rules/snn_plan.yaml, compiled in, using the
+ * built-in rules/snn_distributed.yaml); snnplan_rules_file_name() gives "rules/snn_plan.yaml".
+ * Free it with snnplan_rules_free. Handles share the compiled rules, so this is cheap after
+ * the first call. Thread-safe. */
+SNNPLAN_C_API snnplan_status snnplan_plan_rules_builtin(snnplan_rules** out_rules) SNNPLAN_NOEXCEPT;
+
+/* The distributed plan for one input: `json_input` is a JSON object, exactly one line of
+ * `snnplan plan --batch` input, e.g.
+ *   {"objective": "memory", "topology": {"dp": 4, "tp": 2}, "batch_size": 64}
+ * Keys: objective, topology (an object of dimension sizes) and batch_size are required;
+ * world_size, backend, model_family, mode, features (an object of the four feature flags),
+ * tp_roots, tp_candidates and notes are optional (absent or null: the default).
+ *
+ * *out_json receives a new string (free with snnplan_string_free) holding one JSON object,
+ * the line `snnplan plan --batch` prints for that input:
+ *   SNNPLAN_OK          the plan's 20 fields, e.g. {"mode":"fsdp2_tp","objective":"memory",
+ *                       "topology":{"world_size":8,"dims":{"dp":4,"tp":2},"mesh_shape":[4,2]},...};
+ *   SNNPLAN_RULE_ERROR  {"error": "<the rule's message>"}, e.g. an unknown objective or mode;
+ *   SNNPLAN_BAD_INPUT   {"error": "<what is wrong with the input>"}: invalid JSON, not an
+ *                       object, an unknown, missing or mistyped key, an invalid topology
+ *                       ({"dp": 0}, sizes that do not multiply to world_size), an unknown
+ *                       feature -- and `rules` that are not plan rules (the message names the
+ *                       input or record field that does not fit). The CLI adds "line": N to
+ *                       these; this function has no line to report.
+ * NULL `rules`, `json_input` or `out_json` give SNNPLAN_INVALID_ARGUMENT; for it and
+ * SNNPLAN_OUT_OF_MEMORY, *out_json (when out_json is not NULL) is set to NULL. For
+ * SNNPLAN_INTERNAL_ERROR it holds {"error": "..."} when that could be allocated.
+ *
+ * Thread-safe: any number of threads may plan with the same handle at once. */
+SNNPLAN_C_API snnplan_status snnplan_plan(const snnplan_rules* rules, const char* json_input,
+                                          char** out_json) SNNPLAN_NOEXCEPT;
 
 /* The reference's recommended_pipeline_microbatches(): the largest microbatch count m with
  * num_stages <= m <= min(batch_size, 4 * num_stages) that divides batch_size.

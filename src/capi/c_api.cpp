@@ -15,9 +15,11 @@
 #include <vector>
 
 #include "cli/json_inputs.hpp"
+#include "plan/plan_io.hpp"
 #include "render/render.hpp"
 #include "snnplan/diagnostic.hpp"
 #include "snnplan/microbatches.hpp"
+#include "snnplan/plan.hpp"
 #include "snnplan/rule_set.hpp"
 #include "snnplan/version.hpp"
 
@@ -128,6 +130,39 @@ snnplan_status load_rules(Load&& load, snnplan_rules** out_rules, snnplan_error*
   return status;
 }
 
+// A status and the JSON text that goes with it.
+struct JsonResult {
+  snnplan_status status;
+  std::string json;
+};
+
+// The frame of the calls that take a JSON object and give one back: argument checks, the
+// copy into a malloc'd string, and every exception turned into a status.
+template <typename Run>
+snnplan_status json_call(const snnplan_rules* rules, const char* json_input, char** out_json, Run&& run) noexcept {
+  if (!out_json) return SNNPLAN_INVALID_ARGUMENT;
+  *out_json = nullptr;
+  if (!rules || !json_input) return SNNPLAN_INVALID_ARGUMENT;
+  try {
+    const JsonResult result = run();
+    *out_json = copy_string(result.json);
+    return *out_json ? result.status : SNNPLAN_OUT_OF_MEMORY;
+  } catch (const std::bad_alloc&) {
+    return SNNPLAN_OUT_OF_MEMORY;
+  } catch (const std::exception& e) {
+    try {
+      *out_json = copy_string(error_json(std::string("internal error: ") + e.what()));
+    } catch (...) {
+    }
+  } catch (...) {
+    try {
+      *out_json = copy_string(error_json("internal error"));
+    } catch (...) {
+    }
+  }
+  return SNNPLAN_INTERNAL_ERROR;
+}
+
 }  // namespace
 
 extern "C" {
@@ -180,42 +215,35 @@ const char* snnplan_rules_file_name(const snnplan_rules* rules) noexcept {
 }
 
 snnplan_status snnplan_evaluate(const snnplan_rules* rules, const char* json_input, char** out_json) noexcept {
-  if (!out_json) return SNNPLAN_INVALID_ARGUMENT;
-  *out_json = nullptr;
-  if (!rules || !json_input) return SNNPLAN_INVALID_ARGUMENT;
-  try {
-    std::string output;
-    snnplan_status status = SNNPLAN_OK;
+  return json_call(rules, json_input, out_json, [&]() -> JsonResult {
     auto parsed = snnplan::cli::inputs_from_json_line(json_input, rules->rules);
-    if (auto* inputs = std::get_if<snnplan::Inputs>(&parsed)) {
-      snnplan::EvaluationResult result = rules->rules.evaluate(*inputs);
-      if (result.ok()) {
-        output = snnplan::render::json_line(snnplan::render::to_json(result.record()));
-      } else {
-        status = result.error().kind == snnplan::EvaluationErrorKind::rule_error ? SNNPLAN_RULE_ERROR
-                                                                                 : SNNPLAN_BAD_INPUT;
-        output = error_json(result.error().message);
-      }
-    } else {
-      status = SNNPLAN_BAD_INPUT;
-      output = error_json(std::get<std::string>(parsed));
-    }
-    *out_json = copy_string(output);
-    return *out_json ? status : SNNPLAN_OUT_OF_MEMORY;
-  } catch (const std::bad_alloc&) {
-    return SNNPLAN_OUT_OF_MEMORY;
-  } catch (const std::exception& e) {
+    if (auto* message = std::get_if<std::string>(&parsed)) return {SNNPLAN_BAD_INPUT, error_json(*message)};
+    snnplan::EvaluationResult result = rules->rules.evaluate(std::get<snnplan::Inputs>(parsed));
+    if (result.ok()) return {SNNPLAN_OK, snnplan::render::json_line(snnplan::render::to_json(result.record()))};
+    return {result.error().kind == snnplan::EvaluationErrorKind::rule_error ? SNNPLAN_RULE_ERROR : SNNPLAN_BAD_INPUT,
+            error_json(result.error().message)};
+  });
+}
+
+snnplan_status snnplan_plan_rules_builtin(snnplan_rules** out_rules) noexcept {
+  return load_rules([] { return snnplan::plan_rules(); }, out_rules, nullptr);
+}
+
+snnplan_status snnplan_plan(const snnplan_rules* rules, const char* json_input, char** out_json) noexcept {
+  // What `snnplan plan --batch` does with one line (src/cli/app.cpp), minus the line number.
+  return json_call(rules, json_input, out_json, [&]() -> JsonResult {
+    auto parsed = snnplan::plan_io::request_from_json_line(json_input);
+    if (auto* message = std::get_if<std::string>(&parsed)) return {SNNPLAN_BAD_INPUT, error_json(*message)};
+    const auto& r = std::get<snnplan::plan_io::Request>(parsed);
     try {
-      *out_json = copy_string(error_json(std::string("internal error: ") + e.what()));
-    } catch (...) {
+      const snnplan::Plan plan = snnplan::plan(r.objective, r.topology, r.batch_size, r.options, rules->rules);
+      return {SNNPLAN_OK, snnplan::render::json_line(snnplan::plan_io::to_json(plan))};
+    } catch (const snnplan::RuleError& e) {
+      return {SNNPLAN_RULE_ERROR, error_json(e.what())};
+    } catch (const snnplan::InputError& e) {
+      return {SNNPLAN_BAD_INPUT, error_json(e.what())};
     }
-  } catch (...) {
-    try {
-      *out_json = copy_string(error_json("internal error"));
-    } catch (...) {
-    }
-  }
-  return SNNPLAN_INTERNAL_ERROR;
+  });
 }
 
 snnplan_status snnplan_pipeline_microbatches(int64_t batch_size, int64_t num_stages, int64_t* out_microbatches,
