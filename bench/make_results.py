@@ -138,8 +138,11 @@ def main():
               "`batch_size`) and a catch-all. *top* fires rule 0, *middle* rule N/2, *end* rule N-1, *miss* "
               "falls through to the catch-all (rules before the target fail on the family, the preference or "
               "a threshold).\n")
-    md.append("Loading 10,000 rules is timed once (one iteration, one repetition).\n")
-    md.append("| rules | YAML size | load | eval top | eval middle | eval end | eval miss | ns per rule walked (end) |")
+    md.append("Loading 10,000 rules is timed once (one iteration, one repetition). Tables of 32 rules or more "
+              "are indexed on the facts most rules test for equality (src/compile/rule_index.cpp), so *end* "
+              "walks only the rules of its (family, prefer) key; the last column is *end* against the "
+              "10-rule table's *end* (target: at most 5x at 10,000 rules).\n")
+    md.append("| rules | YAML size | load | eval top | eval middle | eval end | eval miss | end vs 10 rules |")
     md.append("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for n in (10, 100, 1000, 10000):
         load = median_of(runs, f"scaling/load/{n}")
@@ -147,7 +150,8 @@ def main():
             continue
         size = median_of(runs, f"scaling/load/{n}", "bytes")
         ev = {w: median_of(runs, f"scaling/eval/{n}/{w}") for w in ("top", "middle", "end", "miss")}
-        per_rule = f"{(ev['end'] - ev['top']) / max(n - 1, 1):,.0f}" if ev["end"] and ev["top"] else "—"
+        end10 = median_of(runs, "scaling/eval/10/end")
+        per_rule = f"{ev['end'] / end10:.1f}x" if ev["end"] and end10 else "—"
         md.append(f"| {n:,} | {size / 1024:,.0f} KiB | {fmt_ns(load)} | {fmt_ns(ev['top'])} | "
                   f"{fmt_ns(ev['middle'])} | {fmt_ns(ev['end'])} | {fmt_ns(ev['miss'])} | {per_rule} |")
 
