@@ -88,32 +88,46 @@ have_reference=0
 [ -f "$reference_dir/seed_reference.py" ] && have_reference=1
 
 python3 - "$cli" "$inputs" "$lines" "$runs" "$have_reference" "$reference_dir" "$work" "$check_lines" <<'PY'
-import json, statistics, subprocess, sys, time
+import json, resource, statistics, subprocess, sys, time
 cli, inputs, n, runs, have_ref, ref_dir, work, check_lines = sys.argv[1:9]
+
+def children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 n, runs, have_ref, check_lines = int(n), int(runs), int(have_ref), int(check_lines)
 
 def timed(cmd, stdin_path):
     with open(stdin_path, "rb") as stdin, open("/dev/null", "wb") as devnull:
+        cpu0 = children_cpu()
         t0 = time.perf_counter()
         rc = subprocess.run(cmd, stdin=stdin, stdout=devnull).returncode
         elapsed = time.perf_counter() - t0
+        cpu = children_cpu() - cpu0
     # Exit code 1 only says some lines hit a rule error (the invalid preferences).
     if rc not in (0, 1):
         sys.exit(f"batch_throughput: {cmd[0]} exited with {rc}")
+    cpu_seconds.append(cpu)
     return elapsed
 
+# CPU time (user + system) beside wall time: both jobs are single-threaded, so on a machine
+# shared with other work the CPU-time ratio is the steadier one.
+cpu_seconds = []
 cli_times = [timed([cli, "recommend", "--batch", inputs], "/dev/null") for _ in range(runs)]
-result = {"lines": n, "cli_runs": runs, "cli_seconds": cli_times,
+cli_cpu = statistics.median(cpu_seconds)
+result = {"lines": n, "cli_runs": runs, "cli_seconds": cli_times, "cli_cpu_seconds": cli_cpu,
           "cli_lines_per_s_best": n / min(cli_times),
           "cli_lines_per_s_median": n / statistics.median(cli_times)}
 print(f"  snnplan recommend --batch: best {min(cli_times):.2f} s, median {statistics.median(cli_times):.2f} s "
       f"= {result['cli_lines_per_s_median']:,.0f} lines/s (median of {runs})")
 if have_ref:
     py = timed([sys.executable, f"{work}/py_batch.py", ref_dir], inputs)
-    result.update({"python_seconds": py, "python_lines_per_s": n / py,
-                   "ratio_cli_over_python": (n / statistics.median(cli_times)) / (n / py)})
+    py_cpu = cpu_seconds[-1]
+    result.update({"python_seconds": py, "python_lines_per_s": n / py, "python_cpu_seconds": py_cpu,
+                   "ratio_cli_over_python": (n / statistics.median(cli_times)) / (n / py),
+                   "ratio_cpu": py_cpu / cli_cpu})
     print(f"  python seed_reference:     {py:.2f} s = {n / py:,.0f} lines/s")
-    print(f"  ratio (CLI / Python):      {result['ratio_cli_over_python']:.1f}x")
+    print(f"  ratio (CLI / Python):      {result['ratio_cli_over_python']:.1f}x wall, {result['ratio_cpu']:.1f}x CPU time "
+          f"({cli_cpu:.2f} s vs {py_cpu:.2f} s)")
 
     # Both must give the same answers, or the comparison means nothing.
     head = f"{work}/head.jsonl"
