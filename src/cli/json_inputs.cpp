@@ -13,8 +13,8 @@
 namespace snnplan::cli {
 namespace {
 
-const char* json_kind(const nlohmann::json& v) {
-  switch (v.type()) {
+const char* kind_of(nlohmann::json::value_t type) {
+  switch (type) {
     case nlohmann::json::value_t::object: return "an object";
     case nlohmann::json::value_t::array: return "an array";
     case nlohmann::json::value_t::string: return "a string";
@@ -25,6 +25,8 @@ const char* json_kind(const nlohmann::json& v) {
   }
 }
 
+const char* json_kind(const nlohmann::json& v) { return kind_of(v.type()); }
+
 std::string declared_type(const RuleSet& rules, const std::string& key) {
   for (const InputInfo& info : rules.inputs())
     if (info.name == key) return info.type;
@@ -34,7 +36,7 @@ std::string declared_type(const RuleSet& rules, const std::string& key) {
 }  // namespace
 
 std::variant<Inputs, std::string> inputs_from_json(const nlohmann::json& object, const RuleSet& rules) {
-  if (!object.is_object()) return fmt::format("a batch line must be a JSON object, got {}", json_kind(object));
+  if (!object.is_object()) return messages::batch_line_not_object(json_kind(object));
   Inputs inputs;
   inputs.reserve(object.size());
   for (const auto& [key, value] : object.items()) {
@@ -58,7 +60,7 @@ std::variant<Inputs, std::string> inputs_from_json(const nlohmann::json& object,
         inputs.emplace_back(key, value.get<double>());
         break;
       default:
-        return fmt::format("input '{}' must be a string, number, boolean or null, got {}", key, json_kind(value));
+        return messages::batch_value_kind(key, json_kind(value));
     }
   }
   return inputs;
@@ -189,18 +191,6 @@ class MemberReader {
   std::optional<std::string> repeated_;
 };
 
-const char* kind_of(nlohmann::json::value_t type) {
-  switch (type) {
-    case nlohmann::json::value_t::object: return "an object";
-    case nlohmann::json::value_t::array: return "an array";
-    case nlohmann::json::value_t::string: return "a string";
-    case nlohmann::json::value_t::boolean: return "a boolean";
-    case nlohmann::json::value_t::null: return "null";
-    case nlohmann::json::value_t::number_float: return "a float";
-    default: return "a number";
-  }
-}
-
 }  // namespace
 
 std::variant<Inputs, std::string> inputs_from_json_line(const std::string& line, const RuleSet& rules) {
@@ -245,7 +235,7 @@ std::variant<Inputs, std::string> inputs_from_json_line(const std::string& line,
         inputs.emplace_back(std::move(m.key), m.float_value);
         break;
       default:
-        return fmt::format("input '{}' must be a string, number, boolean or null, got {}", m.key, kind_of(m.type));
+        return messages::batch_value_kind(m.key, kind_of(m.type));
     }
   }
   return inputs;
