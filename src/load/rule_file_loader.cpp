@@ -1,18 +1,20 @@
 #include "load/rule_file_loader.hpp"
 
 #include <yaml-cpp/depthguard.h>  // YAML::DeepRecursion
-#include <yaml-cpp/yaml.h>
+#include <yaml-cpp/exceptions.h>
 
 #include <charconv>
 #include <functional>
 #include <cstdlib>
-#include <set>
-#include <string>
+#include <initializer_list>
+#include <span>
 #include <unordered_set>
+#include <string>
 #include <utility>
 #include <variant>
 
 #include "load/expression_parser.hpp"
+#include "load/yaml_document.hpp"
 #include "messages.hpp"
 #include "snnplan/version.hpp"
 
@@ -21,6 +23,27 @@ namespace {
 
 using syntax::Expr;
 using syntax::ExprKind;
+
+// What a diagnostic talks about: "inputs", or a kind and a name from the file ("input 'x'").
+// The text is put together only when a diagnostic is reported; the name is a scalar of the
+// document, which lives as long as the Loader.
+class What {
+ public:
+  What(const char* text) : kind_(text) {}
+  What(std::string_view text) : kind_(text) {}
+  What(const std::string& text) : kind_(text) {}
+  What(std::string_view kind, std::string_view name) : kind_(kind), name_(name), named_(true) {}
+
+  std::string text() const {
+    if (!named_) return std::string(kind_);
+    return kind_.empty() ? fmt::format("'{}'", name_) : fmt::format("{} '{}'", kind_, name_);
+  }
+
+ private:
+  std::string_view kind_;
+  std::string_view name_;
+  bool named_ = false;
+};
 
 class Loader {
  public:
@@ -41,9 +64,9 @@ class Loader {
             fmt::format("rule file is larger than the limit of {} bytes", kMaxRuleFileBytes));
       return std::move(result_);
     }
-    YAML::Node root;
+    std::optional<yaml::Document> document;
     try {
-      root = YAML::Load(std::string(text_));
+      document.emplace(text_);
     } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own guard, far deeper than ours
       error(from_mark(e.mark), "yaml-too-deep", messages::yaml_too_deep(kMaxYamlDepth));
       return std::move(result_);
@@ -51,6 +74,7 @@ class Loader {
       error(from_mark(e.mark), "yaml-syntax", messages::yaml_syntax(e.msg));
       return std::move(result_);
     }
+    const yaml::Node root = document->root();
     if (!within_limits(root)) return std::move(result_);
     if (!root.IsMap()) {
       error(root.IsDefined() && !root.IsNull() ? at(root) : SourceLocation{file(), 1, 1},
@@ -68,9 +92,17 @@ class Loader {
   // repeats are counted. So an alias that contains itself, or aliases that multiply, are
   // refused after at most kMaxYamlNodes repeats instead of crashing or hanging, while a long
   // plain file (10,000 rules) loads.
-  bool within_limits(const YAML::Node& root) {
-    std::vector<std::pair<YAML::Node, int>> pending{{root, 1}};
-    std::unordered_set<std::size_t> seen;  // where each node starts: one node per position
+  bool within_limits(const yaml::Node& root) {
+    std::vector<std::pair<yaml::Node, int>> pending{{root, 1}};
+    // Where each node starts (Mark().pos, -1 for no mark), one node per position.
+    std::vector<bool> seen(text_.size() + 2, false);
+    auto first_time = [&seen](const yaml::Node& node) {
+      const std::size_t slot = static_cast<std::size_t>(static_cast<std::int64_t>(node.Mark().pos) + 1);
+      if (slot >= seen.size()) seen.resize(slot + 1, false);
+      if (seen[slot]) return false;
+      seen[slot] = true;
+      return true;
+    };
     std::size_t repeats = 0;
     while (!pending.empty()) {
       const auto [node, depth] = std::move(pending.back());
@@ -79,14 +111,14 @@ class Loader {
         error(at(node), "yaml-too-deep", messages::yaml_too_deep(kMaxYamlDepth));
         return false;
       }
-      if (!seen.insert(static_cast<std::size_t>(node.Mark().pos)).second && ++repeats > kMaxYamlNodes) {
+      if (!first_time(node) && ++repeats > kMaxYamlNodes) {
         error(at(node), "yaml-too-many-nodes", messages::yaml_too_many_nodes(kMaxYamlNodes));
         return false;
       }
       if (node.IsSequence()) {
-        for (const auto& item : node) pending.emplace_back(item, depth + 1);
+        for (const auto& item : node.items()) pending.emplace_back(item, depth + 1);
       } else if (node.IsMap()) {
-        for (const auto& kv : node) {
+        for (const auto& kv : node.entries()) {
           pending.emplace_back(kv.first, depth + 1);
           pending.emplace_back(kv.second, depth + 1);
         }
@@ -103,10 +135,10 @@ class Loader {
     return SourceLocation{file(), static_cast<std::uint32_t>(mark.line + 1),
                           static_cast<std::uint32_t>(mark.column + 1)};
   }
-  SourceLocation at(const YAML::Node& node) const { return from_mark(node.Mark()); }
+  SourceLocation at(const yaml::Node& node) const { return from_mark(node.Mark()); }
 
   // Where the characters of a scalar start: after the opening quote when it is quoted.
-  SourceLocation content_at(const YAML::Node& node) const {
+  SourceLocation content_at(const yaml::Node& node) const {
     SourceLocation loc = at(node);
     if (loc.line >= 1 && loc.line <= lines_.size()) {
       std::string_view line = lines_[loc.line - 1];
@@ -122,16 +154,20 @@ class Loader {
   // scalar starts; escapes in quoted scalars, block scalars and plain scalars folded over
   // several lines move later characters elsewhere. Where the layout is not understood, the
   // position falls back to "start + offset".
-  std::function<SourceLocation(std::size_t)> locator(const YAML::Node& node) const {
+  std::function<SourceLocation(std::size_t)> locator(const yaml::Node& node) const {
     const SourceLocation start = content_at(node);
     auto linear = [start](std::size_t offset) { return start.shifted(static_cast<std::uint32_t>(offset)); };
     const SourceLocation mark = at(node);
     if (!mark.known() || mark.line > lines_.size()) return linear;
     const std::string& decoded = node.Scalar();
-    std::vector<SourceLocation> map;
+    struct Position {  // 1-based, in file(): the file name is added when a location is asked for
+      std::uint32_t line;
+      std::uint32_t column;
+    };
+    std::vector<Position> map;
     map.reserve(decoded.size() + 1);
-    auto position = [&](std::size_t line, std::size_t column) {
-      return SourceLocation{file(), static_cast<std::uint32_t>(line + 1), static_cast<std::uint32_t>(column + 1)};
+    auto position = [](std::size_t line, std::size_t column) {
+      return Position{static_cast<std::uint32_t>(line + 1), static_cast<std::uint32_t>(column + 1)};
     };
     std::size_t line = mark.line - 1;
     std::size_t column = mark.column - 1;
@@ -200,8 +236,11 @@ class Loader {
       }
     }
     if (map.size() != decoded.size()) return linear;
-    const SourceLocation end = map.empty() ? start : map.back().shifted(1);
-    return [map = std::move(map), end](std::size_t offset) { return offset < map.size() ? map[offset] : end; };
+    const Position end = map.empty() ? Position{start.line, start.column} : Position{map.back().line, map.back().column + 1};
+    return [map = std::move(map), end, file_name = &file()](std::size_t offset) {
+      const Position p = offset < map.size() ? map[offset] : end;
+      return SourceLocation{*file_name, p.line, p.column};
+    };
   }
 
   void error(SourceLocation loc, std::string code, std::string message) {
@@ -209,62 +248,78 @@ class Loader {
   }
 
   // Checks every key of `map` against `allowed`; reports unknown and duplicate keys.
-  void check_keys(const YAML::Node& map, const std::vector<std::string>& allowed, std::string_view where) {
-    std::set<std::string> seen;
-    for (const auto& kv : map) {
-      const std::string key = kv.first.Scalar();
-      if (!seen.insert(key).second) {
-        error(at(kv.first), "duplicate-key", messages::duplicate_key(key));
+  void check_keys(const yaml::Node& map, std::initializer_list<std::string_view> allowed, const What& where) {
+    const auto entries = map.entries();
+    for (std::size_t k = 0; k < entries.size(); ++k) {
+      const std::string& key = entries[k].first.Scalar();
+      if (repeats_earlier_key(entries, k)) {
+        error(at(entries[k].first), "duplicate-key", messages::duplicate_key(key));
         continue;
       }
       if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-        error(at(kv.first), "unknown-key", messages::unknown_key(key, where, messages::closest_match(key, allowed)));
+        const std::vector<std::string> candidates(allowed.begin(), allowed.end());
+        error(at(entries[k].first), "unknown-key",
+              messages::unknown_key(key, where.text(), messages::closest_match(key, candidates)));
       }
     }
   }
 
   // Reports duplicate keys of a mapping whose keys are user-chosen names.
-  void check_duplicates(const YAML::Node& map) {
-    std::set<std::string> seen;
-    for (const auto& kv : map) {
-      if (!seen.insert(kv.first.Scalar()).second) {
-        error(at(kv.first), "duplicate-key", messages::duplicate_key(kv.first.Scalar()));
+  void check_duplicates(const yaml::Node& map) {
+    const auto entries = map.entries();
+    for (std::size_t k = 0; k < entries.size(); ++k) {
+      if (repeats_earlier_key(entries, k)) {
+        error(at(entries[k].first), "duplicate-key", messages::duplicate_key(entries[k].first.Scalar()));
       }
     }
   }
 
-  bool expect_map(const YAML::Node& node, std::string_view what) {
+  // Whether entry k's key text was the key of an earlier entry. Maps are small, except the
+  // user's name maps of a large file (inputs, tables): those get a set of the keys seen.
+  bool repeats_earlier_key(std::span<const yaml::Entry> entries, std::size_t k) {
+    static constexpr std::size_t kScanUpTo = 16;
+    const std::string& key = entries[k].first.Scalar();
+    if (entries.size() <= kScanUpTo) {
+      for (std::size_t j = 0; j < k; ++j)
+        if (entries[j].first.Scalar() == key) return true;
+      return false;
+    }
+    if (k == 0) keys_seen_.clear();
+    return !keys_seen_.insert(key).second;
+  }
+
+  bool expect_map(const yaml::Node& node, const What& what) {
     if (node.IsMap()) return true;
-    error(at(node), "wrong-kind", messages::expected_kind(what, "a mapping"));
+    error(at(node), "wrong-kind", messages::expected_kind(what.text(), "a mapping"));
     return false;
   }
-  bool expect_sequence(const YAML::Node& node, std::string_view what) {
+  bool expect_sequence(const yaml::Node& node, const What& what) {
     if (node.IsSequence()) return true;
-    error(at(node), "wrong-kind", messages::expected_kind(what, "a list"));
+    error(at(node), "wrong-kind", messages::expected_kind(what.text(), "a list"));
     return false;
   }
-  std::optional<syntax::Located<std::string>> string_of(const YAML::Node& node, std::string_view what) {
+  std::optional<syntax::Located<std::string>> string_of(const yaml::Node& node, const What& what) {
     if (!node.IsScalar()) {
-      error(at(node), "wrong-kind", messages::expected_kind(what, "a string"));
+      error(at(node), "wrong-kind", messages::expected_kind(what.text(), "a string"));
       return std::nullopt;
     }
     return syntax::Located<std::string>{node.Scalar(), content_at(node)};
   }
-  std::optional<bool> bool_of(const YAML::Node& node, std::string_view what) {
+  std::optional<bool> bool_of(const yaml::Node& node, const What& what) {
     if (node.IsScalar() && node.Tag() != "!") {
       const std::string& s = node.Scalar();
       if (s == "true" || s == "True" || s == "TRUE") return true;
       if (s == "false" || s == "False" || s == "FALSE") return false;
     }
-    error(at(node), "wrong-kind", messages::expected_kind(what, "true or false"));
+    error(at(node), "wrong-kind", messages::expected_kind(what.text(), "true or false"));
     return std::nullopt;
   }
-  syntax::Located<std::string> key_of(const YAML::Node& key) { return {key.Scalar(), content_at(key)}; }
+  syntax::Located<std::string> key_of(const yaml::Node& key) { return {key.Scalar(), content_at(key)}; }
 
   // ---- values and expressions -------------------------------------------------------------
 
   // A YAML scalar as a literal (null, bool, int, float or string), or an error diagnostic.
-  std::optional<Value> literal_of(const YAML::Node& node) {
+  std::optional<Value> literal_of(const yaml::Node& node) {
     const std::string& s = node.Scalar();
     if (node.Tag() == "!") return Value(s);  // quoted: always a string
     if (s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL") return Value();
@@ -305,13 +360,13 @@ class Loader {
 
   // A value position: a string starting with '=' is an expression; other scalars are
   // literals; a list is a list literal of values.
-  std::optional<Expr> value_of(const YAML::Node& node, std::string_view what, bool expression_by_default = false) {
+  std::optional<Expr> value_of(const yaml::Node& node, const What& what, bool expression_by_default = false) {
     if (node.IsSequence()) {
       Expr list;
       list.kind = ExprKind::list;
       list.location = at(node);
       bool ok = true;
-      for (const auto& item : node) {
+      for (const auto& item : node.items()) {
         auto e = value_of(item, what);
         if (e) list.children.push_back(std::move(*e));
         else ok = false;
@@ -326,7 +381,7 @@ class Loader {
       return e;
     }
     if (!node.IsScalar()) {
-      error(at(node), "wrong-kind", messages::expected_kind(what, "a value or an '=' expression"));
+      error(at(node), "wrong-kind", messages::expected_kind(what.text(), "a value or an '=' expression"));
       return std::nullopt;
     }
     const std::string& s = node.Scalar();
@@ -348,9 +403,9 @@ class Loader {
     return e;
   }
 
-  std::optional<syntax::Template> template_of(const YAML::Node& node, std::string_view what) {
+  std::optional<syntax::Template> template_of(const yaml::Node& node, const What& what) {
     if (!node.IsScalar()) {
-      error(at(node), "wrong-kind", messages::expected_kind(what, "a string"));
+      error(at(node), "wrong-kind", messages::expected_kind(what.text(), "a string"));
       return std::nullopt;
     }
     syntax::Template t;
@@ -390,11 +445,11 @@ class Loader {
 
   // ---- sections -----------------------------------------------------------------------------
 
-  void read_top(const YAML::Node& root) {
+  void read_top(const yaml::Node& root) {
     check_keys(root, {"snnplan", "description", "uses", "inputs", "let", "record", "rationale_header", "start", "tables"},
                "the rule file");
     auto& f = result_.file;
-    const YAML::Node version = root["snnplan"];
+    const yaml::Node version = root["snnplan"];
     if (!version) {
       error(SourceLocation{file(), 1, 1}, "missing-key", messages::missing_key("snnplan", "the rule file (the format version, 1)"));
     } else {
@@ -424,14 +479,14 @@ class Loader {
     else error(SourceLocation{file(), 1, 1}, "missing-key", messages::missing_key("tables", "the rule file"));
   }
 
-  void read_inputs(const YAML::Node& node) {
+  void read_inputs(const yaml::Node& node) {
     if (!expect_map(node, "inputs")) return;
     check_duplicates(node);
-    for (const auto& kv : node) {
+    for (const auto& kv : node.entries()) {
       syntax::InputDecl input;
       input.name = key_of(kv.first);
-      const YAML::Node& spec = kv.second;
-      const std::string where = fmt::format("input '{}'", input.name.value);
+      const yaml::Node& spec = kv.second;
+      const What where("input", kv.first.Scalar());
       if (!expect_map(spec, where)) continue;
       check_keys(spec, {"type", "default", "lower", "one_of", "error", "description"}, where);
       if (auto t = read_type(spec, where, false)) input.type = *t;
@@ -441,7 +496,7 @@ class Loader {
       if (auto o = spec["one_of"]) {
         if (expect_sequence(o, "one_of")) {
           syntax::Located<std::vector<Value>> options{{}, at(o)};
-          for (const auto& item : o) {
+          for (const auto& item : o.items()) {
             if (!item.IsScalar()) {
               error(at(item), "wrong-kind", messages::expected_kind("one_of entries", "scalars"));
               continue;
@@ -456,10 +511,10 @@ class Loader {
     }
   }
 
-  std::optional<syntax::Located<syntax::TypeSpec>> read_type(const YAML::Node& spec, const std::string& where, bool allow_rationale) {
-    const YAML::Node t = spec["type"];
+  std::optional<syntax::Located<syntax::TypeSpec>> read_type(const yaml::Node& spec, const What& where, bool allow_rationale) {
+    const yaml::Node t = spec["type"];
     if (!t) {
-      error(at(spec), "missing-key", messages::missing_key("type", where));
+      error(at(spec), "missing-key", messages::missing_key("type", where.text()));
       return std::nullopt;
     }
     auto name = string_of(t, "type");
@@ -472,25 +527,25 @@ class Loader {
     return syntax::Located<syntax::TypeSpec>{*parsed, name->location};
   }
 
-  void read_uses(const YAML::Node& node) {
+  void read_uses(const yaml::Node& node) {
     if (!expect_map(node, "uses")) return;
     check_duplicates(node);
-    for (const auto& kv : node) {
-      if (auto file = string_of(kv.second, fmt::format("uses '{}'", kv.first.Scalar())))
+    for (const auto& kv : node.entries()) {
+      if (auto file = string_of(kv.second, What("uses", kv.first.Scalar())))
         result_.file.uses.push_back(syntax::Use{key_of(kv.first), *file});
     }
   }
 
-  void read_lets(const YAML::Node& node) {
+  void read_lets(const yaml::Node& node) {
     if (!expect_map(node, "let")) return;
     check_duplicates(node);
-    for (const auto& kv : node) {
+    for (const auto& kv : node.entries()) {
       if (kv.second.IsMap()) {  // a call of another rule set
-        const std::string where = fmt::format("let '{}'", kv.first.Scalar());
+        const What where("let", kv.first.Scalar());
         check_keys(kv.second, {"call", "with"}, where);
-        const YAML::Node target = kv.second["call"];
+        const yaml::Node target = kv.second["call"];
         if (!target) {
-          error(at(kv.second), "missing-key", messages::missing_key("call", where));
+          error(at(kv.second), "missing-key", messages::missing_key("call", where.text()));
           continue;
         }
         auto rules = string_of(target, "call");
@@ -501,18 +556,18 @@ class Loader {
         result_.file.lets.push_back(std::move(let));
         continue;
       }
-      auto e = value_of(kv.second, fmt::format("let '{}'", kv.first.Scalar()), /*expression_by_default=*/true);
+      auto e = value_of(kv.second, What("let", kv.first.Scalar()), /*expression_by_default=*/true);
       if (e) result_.file.lets.push_back(syntax::LetDecl{key_of(kv.first), std::move(*e), std::nullopt});
     }
   }
 
-  void read_record(const YAML::Node& node) {
+  void read_record(const yaml::Node& node) {
     if (!expect_map(node, "record")) return;
     check_duplicates(node);
-    for (const auto& kv : node) {
+    for (const auto& kv : node.entries()) {
       syntax::FieldDecl field;
       field.name = key_of(kv.first);
-      const std::string where = fmt::format("record field '{}'", field.name.value);
+      const What where("record field", kv.first.Scalar());
       if (!expect_map(kv.second, where)) continue;
       check_keys(kv.second, {"type", "default", "init", "description"}, where);
       auto t = read_type(kv.second, where, true);
@@ -524,24 +579,24 @@ class Loader {
     }
   }
 
-  void read_tables(const YAML::Node& node) {
+  void read_tables(const yaml::Node& node) {
     if (!expect_map(node, "tables")) return;
     check_duplicates(node);
-    for (const auto& kv : node) {
+    for (const auto& kv : node.entries()) {
       syntax::Table table;
       table.name = key_of(kv.first);
-      if (!expect_sequence(kv.second, fmt::format("table '{}'", table.name.value))) continue;
-      for (const auto& rule_node : kv.second) {
+      if (!expect_sequence(kv.second, What("table", kv.first.Scalar()))) continue;
+      for (const auto& rule_node : kv.second.items()) {
         if (auto rule = read_rule(rule_node)) table.rules.push_back(std::move(*rule));
       }
       result_.file.tables.push_back(std::move(table));
     }
   }
 
-  std::optional<syntax::Rule> read_rule(const YAML::Node& node) {
+  std::optional<syntax::Rule> read_rule(const yaml::Node& node) {
     if (!expect_map(node, "a rule")) return std::nullopt;
     syntax::Rule rule;
-    const YAML::Node name = node["name"];
+    const yaml::Node name = node["name"];
     if (!name) {
       error(at(node), "missing-key", messages::missing_key("name", "a rule"));
       return std::nullopt;
@@ -549,13 +604,13 @@ class Loader {
     auto n = string_of(name, "a rule's name");
     if (!n) return std::nullopt;
     rule.name = *n;
-    const std::string where = fmt::format("rule '{}'", rule.name.value);
+    const What where("rule", name.Scalar());
     check_keys(node, {"name", "description", "when", "set", "because", "error", "next", "fallback"}, where);
     if (auto w = node["when"]) read_when(w, rule);
     if (auto s = node["set"]) rule.set = read_assignments(s, "set");
     if (auto b = node["because"]) {
       if (b.IsSequence()) {
-        for (const auto& line : b)
+        for (const auto& line : b.items())
           if (auto t = template_of(line, "because")) rule.because.push_back(std::move(*t));
       } else if (auto t = template_of(b, "because")) {
         rule.because.push_back(std::move(*t));
@@ -572,17 +627,17 @@ class Loader {
     return rule;
   }
 
-  void read_when(const YAML::Node& node, syntax::Rule& rule) {
+  void read_when(const yaml::Node& node, syntax::Rule& rule) {
     if (!expect_map(node, "when")) return;
     check_duplicates(node);
     static const std::vector<std::string> ops = {"eq", "ne", "lt", "le", "gt", "ge", "one_of", "not_one_of"};
-    for (const auto& kv : node) {
+    for (const auto& kv : node.entries()) {
       syntax::Located<std::string> fact = key_of(kv.first);
-      const YAML::Node& m = kv.second;
+      const yaml::Node& m = kv.second;
       if (m.IsMap()) {
         check_duplicates(m);
-        for (const auto& op_kv : m) {
-          const std::string op = op_kv.first.Scalar();
+        for (const auto& op_kv : m.entries()) {
+          const std::string& op = op_kv.first.Scalar();
           auto it = std::find(ops.begin(), ops.end(), op);
           if (it == ops.end()) {
             error(at(op_kv.first), "unknown-key", messages::unknown_match_op(op, messages::closest_match(op, ops)));
@@ -607,10 +662,14 @@ class Loader {
   }
 
   // A value as the operator wrote it: "= world_size * 2" -> "world_size * 2", [a, b] -> "[a, b]".
-  static std::string written(const YAML::Node& node) {
+  static std::string written(const yaml::Node& node) {
     if (node.IsSequence()) {
       std::string out = "[";
-      for (std::size_t k = 0; k < node.size(); ++k) out += (k ? ", " : "") + written(node[k]);
+      bool first = true;
+      for (const auto& item : node.items()) {
+        out += (first ? "" : ", ") + written(item);
+        first = false;
+      }
       return out + "]";
     }
     if (!node.IsScalar()) return "null";
@@ -619,24 +678,24 @@ class Loader {
     return s;
   }
 
-  std::vector<syntax::Assignment> read_assignments(const YAML::Node& node, std::string_view what) {
+  std::vector<syntax::Assignment> read_assignments(const yaml::Node& node, const What& what) {
     std::vector<syntax::Assignment> out;
     if (!expect_map(node, what)) return out;
     check_duplicates(node);
-    for (const auto& kv : node) {
-      if (auto v = value_of(kv.second, fmt::format("'{}'", kv.first.Scalar()))) {
+    for (const auto& kv : node.entries()) {
+      if (auto v = value_of(kv.second, What("", kv.first.Scalar()))) {
         out.push_back(syntax::Assignment{key_of(kv.first), std::move(*v)});
       }
     }
     return out;
   }
 
-  std::optional<syntax::Fallback> read_fallback(const YAML::Node& node) {
+  std::optional<syntax::Fallback> read_fallback(const yaml::Node& node) {
     if (!expect_map(node, "fallback")) return std::nullopt;
     check_keys(node, {"table", "with", "keep"}, "fallback");
     syntax::Fallback fb;
     fb.location = at(node);
-    const YAML::Node table = node["table"];
+    const yaml::Node table = node["table"];
     if (!table) {
       error(at(node), "missing-key", messages::missing_key("table", "fallback"));
       return std::nullopt;
@@ -647,7 +706,7 @@ class Loader {
     if (auto w = node["with"]) fb.with = read_assignments(w, "with");
     if (auto k = node["keep"]) {
       if (expect_sequence(k, "keep")) {
-        for (const auto& item : k)
+        for (const auto& item : k.items())
           if (auto s = string_of(item, "keep entries")) fb.keep.push_back(*s);
       }
     }
@@ -656,6 +715,7 @@ class Loader {
 
   std::string_view text_;
   std::vector<std::string_view> lines_;
+  std::unordered_set<std::string_view> keys_seen_;  // repeats_earlier_key's, for large maps
   LoadedFile result_;
 };
 

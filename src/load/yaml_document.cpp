@@ -1,0 +1,156 @@
+#include "load/yaml_document.hpp"
+
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
+
+#include <algorithm>
+#include <istream>
+#include <streambuf>
+
+namespace snnplan::load::yaml {
+
+namespace detail {
+const std::string& empty_string() {
+  static const std::string empty;
+  return empty;
+}
+}  // namespace detail
+
+namespace {
+
+const std::string kPlainTag = "?";
+const std::string kQuotedTag = "!";
+
+// Reads a string_view without copying it (the parser only reads).
+class ViewBuffer : public std::streambuf {
+ public:
+  explicit ViewBuffer(std::string_view text) {
+    char* begin = const_cast<char*>(text.data());
+    setg(begin, begin, begin + text.size());
+  }
+};
+
+}  // namespace
+
+template <typename T>
+T* Document::Arena<T>::allocate(std::size_t n) {
+  if (n == 0) return nullptr;
+  if (n > capacity - used) {
+    capacity = std::max<std::size_t>(n, 256);
+    blocks.push_back(std::make_unique<T[]>(capacity));
+    used = 0;
+  }
+  T* run = blocks.back().get() + used;
+  used += n;
+  return run;
+}
+
+// Turns yaml-cpp's events into the Document's nodes, without recursion: the children of
+// the collections being read wait on one stack and are copied into the arenas when their
+// collection ends.
+class DocumentBuilder final : public YAML::EventHandler {
+ public:
+  explicit DocumentBuilder(Document& doc) : doc_(doc) {}
+
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    add(&anchored(anchor, make(NodeKind::null, mark, nullptr)));
+  }
+  void OnAlias(const YAML::Mark&, YAML::anchor_t anchor) override {
+    // yaml-cpp's parser throws for an alias to an anchor it has not seen, so this is found.
+    add(anchor < anchors_.size() ? anchors_[anchor] : nullptr);
+  }
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                const std::string& value) override {
+    NodeData& node = make(NodeKind::scalar, mark, &tag);
+    node.scalar = value;
+    add(&anchored(anchor, node));
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    open_.push_back({&anchored(anchor, make(NodeKind::sequence, mark, &tag)), pending_.size()});
+  }
+  void OnSequenceEnd() override { close(); }
+  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    open_.push_back({&anchored(anchor, make(NodeKind::map, mark, &tag)), pending_.size()});
+  }
+  void OnMapEnd() override { close(); }
+
+ private:
+  NodeData& make(NodeKind kind, const YAML::Mark& mark, const std::string* tag) {
+    NodeData& node = doc_.nodes_.emplace_back();
+    node.kind = kind;
+    node.mark = mark;
+    node.tag = tag ? intern(*tag) : nullptr;
+    return node;
+  }
+
+  const std::string* intern(const std::string& tag) {
+    if (tag == kPlainTag) return &kPlainTag;
+    if (tag == kQuotedTag) return &kQuotedTag;
+    if (tag.empty()) return nullptr;
+    return &doc_.tags_.emplace_back(tag);
+  }
+
+  // Anchors are numbered from 1 in the order the parser meets them.
+  NodeData& anchored(YAML::anchor_t anchor, NodeData& node) {
+    if (anchor != YAML::NullAnchor) {
+      if (anchor >= anchors_.size()) anchors_.resize(anchor + 1, nullptr);
+      anchors_[anchor] = &node;
+    }
+    return node;
+  }
+
+  // A finished node: the next child of the open collection, or the document's root.
+  void add(const NodeData* node) {
+    if (!open_.empty()) pending_.emplace_back(node);
+    else if (!doc_.root_) doc_.root_ = Node(node);
+  }
+
+  void close() {
+    const Open open = open_.back();
+    open_.pop_back();
+    const std::size_t n = pending_.size() - open.first_child;
+    const Node* children = pending_.data() + open.first_child;
+    NodeData& node = *open.node;
+    if (node.kind == NodeKind::sequence) {
+      Node* items = doc_.items_.allocate(n);
+      std::copy(children, children + n, items);
+      node.items = items;
+      node.count = n;
+    } else {
+      node.count = n / 2;  // the parser gives a value (maybe null) for every key
+      Entry* entries = doc_.entries_.allocate(node.count);
+      for (std::size_t k = 0; k < node.count; ++k) entries[k] = Entry{children[2 * k], children[2 * k + 1]};
+      node.entries = entries;
+    }
+    pending_.resize(open.first_child);
+    add(&node);
+  }
+
+  struct Open {
+    NodeData* node;
+    std::size_t first_child;  // in pending_
+  };
+
+  Document& doc_;
+  std::vector<const NodeData*> anchors_;
+  std::vector<Open> open_;
+  std::vector<Node> pending_;
+};
+
+Document::Document(std::string_view text) {
+  ViewBuffer buffer(text);
+  std::istream in(&buffer);
+  YAML::Parser parser(in);
+  DocumentBuilder builder(*this);
+  parser.HandleNextDocument(builder);  // the first document only, as YAML::Load
+  if (!root_) root_ = Node(&nodes_.emplace_back());  // no document: a null root with no mark
+}
+
+Document::~Document() = default;
+
+}  // namespace snnplan::load::yaml
