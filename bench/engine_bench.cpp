@@ -5,10 +5,13 @@
 //
 // Benchmark names (a script pairs them by the part after the first '/'):
 //   branch/engine/CASE      RuleSet::builtin().evaluate(inputs), inputs built outside the loop
+//   branch/views/CASE       RuleSet::builtin().evaluate(inputs, evaluation): one reused
+//                           snnplan::Evaluation, fields as views (no copies)
 //   branch/baseline/CASE    baseline::recommend(...)
 //   branch/recommend/CASE   snnplan::recommend(...): the engine plus the typed Recommendation
-//   ratio/CASE              engine and baseline timed in alternating blocks inside one loop;
-//                           counters engine_ns, baseline_ns, ratio (robust on a busy machine)
+//   ratio/CASE              engine (record), engine (views) and baseline timed in alternating
+//                           blocks inside one loop; counters engine_ns, views_ns, baseline_ns,
+//                           ratio (record / baseline), views_ratio (robust on a busy machine)
 //   load/from_file, load/builtin_text        load + check + compile of the default rules
 //   scaling/load/N, scaling/eval/N/WHERE     generated tables of N rules; WHERE = top, middle,
 //                                            end (rule N-1) or miss (only the catch-all fires)
@@ -29,6 +32,7 @@
 
 #include "parity_check.hpp"
 #include "scaling_rules.hpp"
+#include "snnplan/evaluation.hpp"
 #include "snnplan/microbatches.hpp"
 #include "snnplan/recommendation.hpp"
 #include "snnplan/rule_set.hpp"
@@ -43,6 +47,17 @@ void engine_branch(benchmark::State& state, const bench::Case* c) {
   for (auto _ : state) {
     snnplan::EvaluationResult result = rules.evaluate(inputs);
     benchmark::DoNotOptimize(result);
+  }
+}
+
+void views_branch(benchmark::State& state, const bench::Case* c) {
+  const snnplan::RuleSet& rules = snnplan::RuleSet::builtin();
+  const snnplan::Inputs inputs = c->inputs();
+  snnplan::Evaluation evaluation;
+  for (auto _ : state) {
+    const bool ok = rules.evaluate(inputs, evaluation);
+    benchmark::DoNotOptimize(ok);
+    benchmark::DoNotOptimize(evaluation.values().data());
   }
 }
 
@@ -84,7 +99,8 @@ void ratio_branch(benchmark::State& state, const bench::Case* c) {
   constexpr int kBlock = 256;
   const snnplan::RuleSet& rules = snnplan::RuleSet::builtin();
   const snnplan::Inputs inputs = c->inputs();
-  std::int64_t engine = 0, base = 0;
+  snnplan::Evaluation evaluation;
+  std::int64_t engine = 0, views = 0, base = 0;
   for (auto _ : state) {
     const std::int64_t t0 = thread_cpu_ns();
     for (int k = 0; k < kBlock; ++k) {
@@ -93,19 +109,29 @@ void ratio_branch(benchmark::State& state, const bench::Case* c) {
     }
     const std::int64_t t1 = thread_cpu_ns();
     for (int k = 0; k < kBlock; ++k) {
+      const bool ok = rules.evaluate(inputs, evaluation);
+      benchmark::DoNotOptimize(ok);
+      benchmark::DoNotOptimize(evaluation.values().data());
+    }
+    const std::int64_t t2 = thread_cpu_ns();
+    for (int k = 0; k < kBlock; ++k) {
       baseline::Result result = baseline::recommend(c->model, c->world_size, c->prefer, c->batch_size, c->options);
       benchmark::DoNotOptimize(result);
     }
-    const std::int64_t t2 = thread_cpu_ns();
+    const std::int64_t t3 = thread_cpu_ns();
     engine += t1 - t0;
-    base += t2 - t1;
+    views += t2 - t1;
+    base += t3 - t2;
   }
   const double calls = static_cast<double>(state.iterations()) * kBlock;
   const double engine_ns = static_cast<double>(engine) / calls;
+  const double views_ns = static_cast<double>(views) / calls;
   const double base_ns = static_cast<double>(base) / calls;
   state.counters["engine_ns"] = engine_ns;
+  state.counters["views_ns"] = views_ns;
   state.counters["baseline_ns"] = base_ns;
   state.counters["ratio"] = base_ns > 0 ? engine_ns / base_ns : 0;
+  state.counters["views_ratio"] = base_ns > 0 ? views_ns / base_ns : 0;
 }
 
 // ---- loading the default rules -------------------------------------------------------------
@@ -259,6 +285,7 @@ void microbatches_scan(benchmark::State& state, MicrobatchCase c) {
 void register_benchmarks() {
   for (const bench::Case& c : bench::branch_cases()) {
     benchmark::RegisterBenchmark(("branch/engine/" + c.name).c_str(), engine_branch, &c);
+    benchmark::RegisterBenchmark(("branch/views/" + c.name).c_str(), views_branch, &c);
     benchmark::RegisterBenchmark(("branch/baseline/" + c.name).c_str(), baseline_branch, &c);
     benchmark::RegisterBenchmark(("branch/recommend/" + c.name).c_str(), recommend_branch, &c);
     benchmark::RegisterBenchmark(("ratio/" + c.name).c_str(), ratio_branch, &c)->Unit(benchmark::kMicrosecond);

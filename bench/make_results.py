@@ -105,24 +105,29 @@ def main():
 
     # ---- per branch
     md.append("\n## Evaluation per branch (built-in rules)\n")
-    md.append("Engine = `RuleSet::builtin().evaluate(inputs)` with the inputs built outside the loop; baseline = "
-              "`bench/baseline.cpp` (hand-written reference, same strings, returns the 16-field struct); "
-              "`recommend()` = engine plus conversion to the typed `Recommendation`.\n")
-    md.append("| benchmark | engine ns | baseline ns | ratio | ratio, separate runs (noisier) | `recommend()` ns |")
-    md.append("| --- | ---: | ---: | ---: | ---: | ---: |")
+    md.append("Views = `RuleSet::builtin().evaluate(inputs, evaluation)` into one reused `snnplan::Evaluation` "
+              "(fields as views of the rules' text and the evaluation's storage: no copies, no allocation); "
+              "record = `evaluate(inputs)` returning an owning `Record`; inputs built outside the loop. "
+              "Baseline = `bench/baseline.cpp` (hand-written reference, same strings, returns the 16-field "
+              "struct); `recommend()` = the typed API (views converted to a `Recommendation`).\n")
+    md.append("| benchmark | views ns | record ns | baseline ns | views / baseline | record / baseline "
+              "| record / baseline, separate runs | `recommend()` ns |")
+    md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     order = ["single_rank_speed", "speed_dp", "speed_fsdp2_tp", "memory_fsdp2_tp", "memory_tp", "memory_fsdp2",
              "memory_dp", "capacity_pp_interleaved", "capacity_pp_1f1b", "capacity_fallback", "error_bogus_prefer"]
     found = [n.split("/", 1)[1] for n in runs if n.startswith("ratio/")]
     cases = [c for c in order if c in found] + sorted(c for c in found if c not in order)
     for case in cases:
         e = median_of(runs, f"ratio/{case}", "engine_ns")
+        v = median_of(runs, f"ratio/{case}", "views_ns")
         b = median_of(runs, f"ratio/{case}", "baseline_ns")
         r = median_of(runs, f"ratio/{case}", "ratio")
+        vr = median_of(runs, f"ratio/{case}", "views_ratio")
         se = median_of(runs, f"branch/engine/{case}")
         sb = median_of(runs, f"branch/baseline/{case}")
         rec = median_of(runs, f"branch/recommend/{case}")
         sep = f"{se / sb:.1f}x" if se and sb else "—"
-        md.append(f"| {case} | {e:,.0f} | {b:,.0f} | **{r:.1f}x** | {sep} | {rec:,.0f} |")
+        md.append(f"| {case} | {v:,.0f} | {e:,.0f} | {b:,.0f} | **{vr:.1f}x** | {r:.1f}x | {sep} | {rec:,.0f} |")
 
     # ---- load
     md.append("\n## Load + check + compile of the default rules\n")

@@ -5,7 +5,8 @@
 #   bench/profile.sh [BUILD_DIR] [CASE] [N] [OUT_MARKDOWN]
 #
 # Defaults: build-bench, memory_fsdp2_tp, 10000, bench/profile.md. Prints and writes the top
-# 10 functions by self instruction count (engine), the instructions per call of the engine,
+# 10 functions by self instruction count (engine, views API), the instructions per call of the engine
+# (views and record),
 # snnplan::recommend and the baseline, and the baseline's top 5; then the top 10 of loading a
 # generated table of $PROFILE_LOAD_RULES rules (default 300; 0 skips it).
 set -euo pipefail
@@ -20,7 +21,7 @@ command -v valgrind >/dev/null || { echo "profile: valgrind is not installed" >&
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/snnplan-profile.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-for mode in engine recommend baseline; do
+for mode in views engine recommend baseline; do
   valgrind --tool=callgrind --callgrind-out-file="$work/$mode.out" --toggle-collect='*run_loop*' \
     "$driver" "$case_name" "$n" "$mode" >/dev/null 2>"$work/$mode.log"
   callgrind_annotate --threshold=100 "$work/$mode.out" >"$work/$mode.txt" 2>/dev/null
@@ -71,9 +72,9 @@ def read(mode, kind="txt"):
 
 md = []
 totals = {}
-for mode in ("engine", "recommend", "baseline"):
+for mode in ("views", "engine", "recommend", "baseline"):
     totals[mode], rows = read(mode)
-    if mode == "engine":
+    if mode == "views":
         engine_rows = rows
     if mode == "baseline":
         baseline_rows = rows
@@ -85,25 +86,26 @@ def allocator_share(mode):
     return sum(pct for _, pct, name in rows if name.split("'")[0] in ALLOCATOR)
 md.append("| | instructions per call | vs baseline | heap allocations per call | malloc/free share |")
 md.append("| --- | ---: | ---: | ---: | ---: |")
-for mode, label in (("engine", "engine `RuleSet::evaluate`"), ("recommend", "`snnplan::recommend` (typed)"),
+for mode, label in (("views", "engine, views `evaluate(inputs, evaluation)`"), ("engine", "engine, record `evaluate(inputs)`"),
+                    ("recommend", "`snnplan::recommend` (typed)"),
                     ("baseline", "baseline")):
     allocs = open(f"{work}/{mode}.allocs").read().strip() or "?"
     md.append(f"| {label} | {totals[mode] / n:,.0f} | {totals[mode] / totals['baseline']:.1f}x | {allocs} | "
               f"{allocator_share(mode):.0f}% |")
-md.append("\nEngine, top 10 functions by self instruction count:\n")
+md.append("\nEngine (views), top 10 functions by self instruction count:\n")
 md.append("| # | function | Ir | % |")
 md.append("| ---: | --- | ---: | ---: |")
 for k, (ir, pct, name) in enumerate(engine_rows[:10], 1):
     md.append(f"| {k} | `{name}` | {ir:,} | {pct:.2f}% |")
-md.append("\nEngine, inclusive cost of its own functions (where the self costs above come from):\n")
+md.append("\nEngine (views), inclusive cost of its own functions (where the self costs above come from):\n")
 md.append("| function | inclusive Ir | % |")
 md.append("| --- | ---: | ---: |")
-_, incl = read("engine", "incl.txt")
+_, incl = read("views", "incl.txt")
 seen = set()
 shown = 0
 for ir, pct, name in incl:
     plain = name.split("'")[0]
-    if plain in seen or not (plain.startswith("Evaluator::") or plain.startswith("Frame::") or plain in ("evaluate", "RuleSet::evaluate")):
+    if plain in seen or not (plain.startswith("Evaluator::") or plain.startswith("Frame::") or plain in ("evaluate", "evaluate_views", "RuleSet::evaluate")):
         continue
     seen.add(plain)
     md.append(f"| `{name}` | {ir:,} | {pct:.2f}% |")

@@ -1,9 +1,10 @@
 // A small driver for profiling one branch:
-//   profile_driver CASE [N] [engine|baseline|recommend]
+//   profile_driver CASE [N] [engine|views|baseline|recommend]
 // or loading (load + check + compile) a rule file:
 //   profile_driver --load RULES [N]      RULES = builtin, or a number of generated rules
 // evaluates the benchmark case CASE (see parity_check.cpp, e.g. speed_dp) N times (default
-// 10000) through RuleSet::builtin().evaluate (engine), baseline::recommend (baseline) or
+// 10000) through RuleSet::builtin().evaluate (engine: a Record; views: into one reused
+// snnplan::Evaluation), baseline::recommend (baseline) or
 // snnplan::recommend (engine + typed result). Run it under
 //   valgrind --tool=callgrind --toggle-collect='*run_loop*' profile_driver speed_dp 10000
 // so that only the loop is counted, not the one-time rule loading (for --load: '*load_loop*').
@@ -15,6 +16,7 @@
 
 #include "parity_check.hpp"
 #include "scaling_rules.hpp"
+#include "snnplan/evaluation.hpp"
 #include "snnplan/recommendation.hpp"
 #include "snnplan/rule_set.hpp"
 
@@ -39,8 +41,11 @@ namespace {
 [[gnu::noinline]] std::size_t run_loop(const bench::Case& c, const snnplan::Inputs& inputs, long n,
                                        const std::string& mode, const snnplan::RuleSet& rules) {
   std::size_t sink = 0;
+  snnplan::Evaluation evaluation;
   for (long k = 0; k < n; ++k) {
-    if (mode == "engine") {
+    if (mode == "views") {
+      sink += rules.evaluate(inputs, evaluation) ? evaluation.values().size() : evaluation.error().message.size();
+    } else if (mode == "engine") {
       const snnplan::EvaluationResult r = rules.evaluate(inputs);
       sink += r.ok() ? r.record().values().size() : r.error().message.size();
     } else if (mode == "baseline") {
@@ -88,7 +93,7 @@ int main(int argc, char** argv) {
   const bench::Case& c = bench::branch_case(argv[1]);
   const long n = argc > 2 ? std::atol(argv[2]) : 10000;
   const std::string mode = argc > 3 ? argv[3] : "engine";
-  if (mode != "engine" && mode != "baseline" && mode != "recommend") {
+  if (mode != "engine" && mode != "views" && mode != "baseline" && mode != "recommend") {
     std::cerr << "profile_driver: unknown mode '" << mode << "'\n";
     return 2;
   }

@@ -135,6 +135,9 @@ inline std::string integer_overflow(std::string_view what) {
 inline std::string out_of_64_bits(std::string_view what) {
   return fmt::format("{} does not fit in a 64-bit integer", what);
 }
+inline std::string record_in_output(std::string_view field) {
+  return fmt::format("record field '{}' holds a record; records cannot be output", field);
+}
 inline std::string division_by_zero() { return "division by zero"; }
 inline std::string runtime_type(std::string_view where, std::string_view what) {
   return fmt::format("{}: {}", where, what);

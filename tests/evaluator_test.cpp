@@ -309,13 +309,19 @@ tables:
         {{"model", "resnet"}, {"world_size", 4}, {"prefer", "bogus"}, {"batch_size", 8}},
         {{"model", "resnet"}, {"world_size", 3}, {"prefer", "memory"}, {"batch_size", 8}, {"tensor_parallel_available", false}},
     };
+    // Each thread evaluates both ways: an owning record, and views into its own Evaluation.
     auto render_all = [&] {
       std::vector<std::string> out;
+      snnplan::Evaluation evaluation;
       for (int round = 0; round < 50; ++round) {
         for (const Inputs& inputs : cases) {
           const auto result = rules.evaluate(inputs);
           out.push_back(result.ok() ? snnplan::render::json_line(snnplan::render::to_json(result.record()))
                                     : "error: " + result.error().message);
+          std::string line;
+          if (rules.evaluate(inputs, evaluation)) snnplan::render::append_json_line(line, evaluation);
+          else line = "error: " + evaluation.error().message;
+          out.push_back(line);
         }
       }
       return out;
@@ -329,7 +335,8 @@ tables:
       CAPTURE(t);
       CHECK(got[t] == expected);
     }
-    CHECK(expected.size() == 300);
+    CHECK(expected.size() == 600);
+    for (std::size_t k = 0; k < expected.size(); k += 2) CHECK(expected[k] == expected[k + 1]);
   }
 
   TEST_CASE("recommend returns the typed recommendation of the built-in rules") {

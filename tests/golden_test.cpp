@@ -79,6 +79,38 @@ TEST_SUITE("golden") {
     CHECK(errors == 1145);
   }
 
+  TEST_CASE("every golden case gives the same fields or error through one reused Evaluation as through the record") {
+    const auto cases = golden_cases();
+    const snnplan::RuleSet& rules = snnplan::RuleSet::builtin();
+    snnplan::Evaluation evaluation;
+    std::size_t same = 0;
+    for (const GoldenCase& c : cases) {
+      CAPTURE(c.line_number);
+      const auto inputs = std::get<snnplan::Inputs>(snnplan::cli::inputs_from_json(c.input, rules));
+      const auto result = rules.evaluate(inputs);
+      REQUIRE(rules.evaluate(inputs, evaluation) == result.ok());
+      if (!result.ok()) {
+        CHECK(evaluation.error().kind == result.error().kind);
+        CHECK(evaluation.error().message == result.error().message);
+        CHECK(evaluation.values().empty());
+        CHECK(evaluation.names().empty());
+      } else {
+        const auto& record = result.record();
+        REQUIRE(evaluation.values().size() == record.values().size());
+        REQUIRE(evaluation.names().size() == record.names().size());
+        for (std::size_t k = 0; k < record.values().size(); ++k) {
+          CHECK(evaluation.names()[k] == record.names()[k]);
+          CHECK(evaluation.values()[k] == record.values()[k]);
+        }
+        CHECK(evaluation.to_record().values() == record.values());
+        REQUIRE(evaluation.find("mode") != nullptr);
+        CHECK(*evaluation.find("mode") == *record.find("mode"));
+      }
+      ++same;
+    }
+    CHECK(same == 4645);
+  }
+
   TEST_CASE("every golden recommendation matches the reference through the batch runner") {
     const auto cases = golden_cases();
     std::string input_text;

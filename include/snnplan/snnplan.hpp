@@ -3,6 +3,7 @@
 /// Umbrella header: everything a launcher embedding snnplan needs.
 
 #include "snnplan/diagnostic.hpp"
+#include "snnplan/evaluation.hpp"
 #include "snnplan/explain.hpp"
 #include "snnplan/live_rule_set.hpp"
 #include "snnplan/microbatches.hpp"

@@ -35,6 +35,7 @@ ExitCode batch_loop(std::istream& in, std::ostream& out, std::ostream& err, cons
     return static_cast<bool>(std::getline(in, line));
   };
   std::shared_ptr<const RuleSet> snapshot;
+  Evaluation evaluation;  // reused: the loop allocates nothing per line for the fields
   while (next_line()) {
     ++line_number;
     if (live) {
@@ -46,15 +47,14 @@ ExitCode batch_loop(std::istream& in, std::ostream& out, std::ostream& err, cons
     std::string message;
     EvaluationErrorKind kind = EvaluationErrorKind::bad_input;
     if (auto* inputs = std::get_if<Inputs>(&parsed)) {
-      EvaluationResult result = rules.evaluate(*inputs);
-      if (result.ok()) {
-        render::append_json_line(buffer, result.record());
+      if (rules.evaluate(*inputs, evaluation)) {
+        render::append_json_line(buffer, evaluation);
         buffer += '\n';
         flush_if_large();
         continue;
       }
-      kind = result.error().kind;
-      message = result.error().message;
+      kind = evaluation.error().kind;
+      message = evaluation.error().message;
     } else {
       message = std::get<std::string>(parsed);
     }

@@ -3,6 +3,9 @@
 // and nothing left to look up by string at evaluation time. Immutable once built, so one
 // instance serves any number of threads.
 
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <memory>
 #include <functional>
 #include <optional>
@@ -47,8 +50,27 @@ struct CompiledTemplate {
   std::string_view fixed_text;
 };
 
+/// A name's length and first eight bytes: most names already differ there, so a scan for a
+/// name compares two integers per candidate before it compares any text.
+struct NameKey {
+  std::size_t size = 0;
+  std::uint64_t head = 0;
+  static NameKey of(std::string_view name) noexcept {
+    NameKey key{name.size(), 0};
+    std::memcpy(&key.head, name.data(), std::min<std::size_t>(name.size(), sizeof key.head));
+    return key;
+  }
+  /// Whether `name` (whose key is `key`) is the name this key was made of, `full`.
+  static bool same(const NameKey& a, const NameKey& key, std::string_view full, std::string_view name) noexcept {
+    return a.size == key.size && a.head == key.head &&
+           (name.size() <= sizeof a.head ||
+            std::memcmp(full.data() + sizeof a.head, name.data() + sizeof a.head, name.size() - sizeof a.head) == 0);
+  }
+};
+
 struct CompiledInput {
   std::string name;
+  NameKey key;
   syntax::TypeSpec type;
   std::optional<RValue> default_value;  // none: the input is required
   bool lower = false;
@@ -147,6 +169,8 @@ struct CompiledRules {
   std::vector<std::string> used_names;
   std::vector<int> let_order;  // indices into lets, dependencies first (Boost.Graph topological sort)
   std::vector<CompiledField> fields;
+  std::vector<RValue> default_record;   // per field: its default, copied whole to start a record
+  std::vector<int> initialised_fields;  // fields with an `init` expression, in field order
   int rationale_field = -1;
   std::shared_ptr<const std::vector<std::string>> field_names;
   std::optional<CompiledTemplate> header;

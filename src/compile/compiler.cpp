@@ -32,7 +32,8 @@ class Compiler {
     for (const InputDecl& input : file_.inputs) {
       out_.input_slots[input.name.value] = static_cast<int>(out_.inputs.size());
       slots_[input.name.value] = static_cast<int>(out_.inputs.size());
-      out_.inputs.push_back({input.name.value, input.type.value, std::nullopt, input.lower, {}, std::nullopt});
+      out_.inputs.push_back({input.name.value, detail::NameKey::of(input.name.value), input.type.value, std::nullopt,
+                             input.lower, {}, std::nullopt});
       const KindSet kinds = input.type.value.kinds;
       std::string type = kinds & kList ? (input.type.value.element_kinds & kString ? "list[string]" : "list[int]")
                          : kinds & kString ? "string"
@@ -79,6 +80,8 @@ class Compiler {
       if (field.default_value) compiled.default_value = expr(*field.default_value).constant;
       if (field.init) compiled.init = expr(*field.init);
       names->push_back(field.name.value);
+      out_.default_record.push_back(compiled.default_value);
+      if (compiled.init) out_.initialised_fields.push_back(static_cast<int>(out_.fields.size()));
       out_.fields.push_back(std::move(compiled));
     }
     out_.field_names = names;

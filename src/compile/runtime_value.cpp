@@ -7,6 +7,7 @@
 #include <iterator>
 #include <memory>
 #include <limits>
+#include <new>
 
 #include "load/syntax.hpp"
 
@@ -36,13 +37,42 @@ const char* kind_name(const RValue& value) {
 
 std::string_view ValueStore::keep(std::string_view text) {
   if (text.empty()) return {};
-  auto* data = static_cast<char*>(resource_.allocate(text.size(), 1));
+  auto* data = static_cast<char*>(allocate_bytes(text.size(), 1));
   std::memcpy(data, text.data(), text.size());
   return {data, text.size()};
 }
 
-RValue* ValueStore::values(std::size_t count) {
-  return static_cast<RValue*>(resource_.allocate(count * sizeof(RValue), alignof(RValue)));
+ValueStore::~ValueStore() {
+  for (const Chunk& chunk : chunks_) ::operator delete(chunk.data);
+}
+
+void* ValueStore::grow(std::size_t size, std::size_t alignment) {
+  constexpr std::size_t kFirstChunk = 4096;
+  if (size > std::numeric_limits<std::size_t>::max() / 2 - alignment) throw std::bad_alloc();
+  const std::size_t need = size + alignment;
+  // Chunks a reset left behind are taken again, in order, before new ones are made.
+  while (chunks_in_use_ < chunks_.size()) {
+    const Chunk chunk = chunks_[chunks_in_use_++];
+    if (chunk.size >= need) {
+      next_ = chunk.data;
+      end_ = chunk.data + chunk.size;
+      return allocate_bytes(size, alignment);
+    }
+  }
+  const std::size_t previous = chunks_.empty() ? kFirstChunk / 2 : chunks_.back().size;
+  const std::size_t chunk_size = std::max(need, previous * 2);
+  auto* data = static_cast<std::byte*>(::operator new(chunk_size));
+  chunks_.push_back(Chunk{data, chunk_size});
+  chunks_in_use_ = chunks_.size();
+  next_ = data;
+  end_ = data + chunk_size;
+  return allocate_bytes(size, alignment);
+}
+
+void ValueStore::reset() noexcept {
+  next_ = initial_;
+  end_ = initial_ + initial_size_;
+  chunks_in_use_ = 0;
 }
 
 RValue ValueStore::list(std::span<const RValue> items) {
@@ -53,7 +83,7 @@ RValue ValueStore::list(std::span<const RValue> items) {
 }
 
 const RecordValue* ValueStore::record(const std::vector<std::string>* names, std::span<const RValue> values) {
-  void* room = resource_.allocate(sizeof(RecordValue), alignof(RecordValue));
+  void* room = allocate_bytes(sizeof(RecordValue), alignof(RecordValue));
   return new (room) RecordValue{names, values};
 }
 

@@ -78,27 +78,66 @@ struct RecordValue {
   std::span<const RValue> values;
 };
 
-/// Owns the text and list storage RValues point to. Never frees until destroyed, so values
-/// stay valid for its whole life; everything it holds is trivially destructible.
-class ValueStore {
+/// Owns the text and list storage RValues point to: a bump allocator over a caller's buffer
+/// (one evaluation: a buffer on its stack or in a reused Evaluation) and then chunks of its
+/// own. Nothing is freed before reset() or destruction, so values stay valid; everything it
+/// holds is trivially destructible. Allocation is a pointer bump, inline; pmr containers use
+/// it through the memory_resource interface.
+class ValueStore final : public std::pmr::memory_resource {
  public:
   /// Storage on the heap (a compiled rule set's constants).
   ValueStore() = default;
-  /// Storage in `buffer` first, then the heap (one evaluation, buffer on its stack).
-  ValueStore(void* buffer, std::size_t size) : resource_(buffer, size) {}
+  /// Storage in `buffer` first, then the heap.
+  ValueStore(void* buffer, std::size_t size)
+      : initial_(static_cast<std::byte*>(buffer)), initial_size_(size), next_(initial_), end_(initial_ + size) {}
   ValueStore(const ValueStore&) = delete;
   ValueStore& operator=(const ValueStore&) = delete;
+  ~ValueStore() override;
+
+  [[nodiscard]] void* allocate_bytes(std::size_t size, std::size_t alignment) {
+    const auto at = (reinterpret_cast<std::uintptr_t>(next_) + alignment - 1) & ~(alignment - 1);
+    if (next_ != nullptr && at <= reinterpret_cast<std::uintptr_t>(end_) &&
+        size <= static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(end_) - at)) {
+      next_ = reinterpret_cast<std::byte*>(at + size);
+      return reinterpret_cast<void*>(at);
+    }
+    return grow(size, alignment);
+  }
+
+  /// Returns [used_end, end) of the last allocation, which ended at `end`, to the store.
+  void give_back(const void* end, void* used_end) noexcept {
+    if (end == next_) next_ = static_cast<std::byte*>(used_end);
+  }
 
   [[nodiscard]] std::string_view keep(std::string_view text);
   [[nodiscard]] RValue string(std::string_view text) { return RValue::of_view(keep(text)); }
   [[nodiscard]] RValue list(std::span<const RValue> items);
   /// Uninitialised room for `count` values (filled by the caller).
-  [[nodiscard]] RValue* values(std::size_t count);
+  [[nodiscard]] RValue* values(std::size_t count) {
+    return static_cast<RValue*>(allocate_bytes(count * sizeof(RValue), alignof(RValue)));
+  }
   [[nodiscard]] const RecordValue* record(const std::vector<std::string>* names, std::span<const RValue> values);
-  [[nodiscard]] std::pmr::memory_resource* resource() noexcept { return &resource_; }
+  [[nodiscard]] std::pmr::memory_resource* resource() noexcept { return this; }
+  /// Forgets everything stored (every view of it dangles). The buffer and the chunks stay,
+  /// so a store reused for evaluations of similar size stops allocating.
+  void reset() noexcept;
 
  private:
-  std::pmr::monotonic_buffer_resource resource_;
+  void* grow(std::size_t size, std::size_t alignment);
+  void* do_allocate(std::size_t size, std::size_t alignment) override { return allocate_bytes(size, alignment); }
+  void do_deallocate(void*, std::size_t, std::size_t) override {}
+  bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
+
+  struct Chunk {
+    std::byte* data;
+    std::size_t size;
+  };
+  std::byte* initial_ = nullptr;
+  std::size_t initial_size_ = 0;
+  std::byte* next_ = nullptr;
+  std::byte* end_ = nullptr;
+  std::vector<Chunk> chunks_;
+  std::size_t chunks_in_use_ = 0;
 };
 
 /// Bit of syntax::KindSet for a value's kind (syntax::kNull = 1, kBool = 2, ... in the order

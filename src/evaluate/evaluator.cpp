@@ -2,6 +2,7 @@
 
 #include <clocale>
 #include <cmath>
+#include <cstring>
 #include <cwctype>
 #include <memory>
 #include <memory_resource>
@@ -94,8 +95,24 @@ std::string lower(const std::string& s) {
 // Python's str.lower() applied to a string value: the value itself when nothing changes (the
 // common case, no copy), else the lowered text kept in `store`.
 RValue lowered(const RValue& v, detail::ValueStore& store) {
+  // Eight bytes at a time: a byte is non-ASCII when its high bit is set, and an ASCII
+  // uppercase letter when adding (0x80 - 'A') sets the high bit and adding (0x80 - 'Z' - 1)
+  // does not.
+  const std::string_view s = v.s();
   bool unchanged = true;
-  for (unsigned char c : v.s()) unchanged = unchanged && c < 0x80 && !(c >= 'A' && c <= 'Z');
+  std::size_t k = 0;
+  for (; k + 8 <= s.size() && unchanged; k += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, s.data() + k, 8);
+    constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+    const std::uint64_t ascii7 = word & (kOnes * 0x7F);
+    const std::uint64_t upper = (ascii7 + kOnes * (0x80 - 'A')) & ~(ascii7 + kOnes * (0x80 - 'Z' - 1));
+    unchanged = ((word | upper) & (kOnes * 0x80)) == 0;
+  }
+  for (; k < s.size() && unchanged; ++k) {
+    const auto c = static_cast<unsigned char>(s[k]);
+    unchanged = c < 0x80 && !(c >= 'A' && c <= 'Z');
+  }
   if (unchanged) return v;
   return store.string(lower(std::string(v.s())));
 }
@@ -103,7 +120,7 @@ RValue lowered(const RValue& v, detail::ValueStore& store) {
 // The record under construction: field values, and rationale lines as views (of the rule
 // set's constant text, or of text rendered into the evaluation's store).
 struct WorkingRecord {
-  explicit WorkingRecord(detail::ValueStore& store) : rationale(store.resource()) {}
+  explicit WorkingRecord(detail::ValueStore& store) : rationale(store.resource()) { rationale.reserve(8); }
   RValue* fields = nullptr;
   std::pmr::vector<std::string_view> rationale;
 };
@@ -113,7 +130,7 @@ class Frame {
  public:
   Frame(const CompiledRules& rules, detail::ValueStore& store)
       : rules_(&rules), values_(store.values(rules.slot_count())),
-        state_(static_cast<std::uint8_t*>(store.resource()->allocate(rules.slot_count() + 1, 1))) {
+        state_(static_cast<std::uint8_t*>(store.allocate_bytes(rules.slot_count() + 1, 1))) {
     std::uninitialized_fill_n(values_, rules.slot_count(), RValue{});
     std::fill_n(state_, rules.slot_count(), kPending);
   }
@@ -193,10 +210,18 @@ class Evaluator {
       : rules_(rules), trace_(trace), store_(store) {}
 
   EvaluationResult run(const Inputs& inputs) {
-    Frame frame(rules_, store_);
     WorkingRecord record(store_);
-    if (!bind(inputs, frame) || !run_frame(frame, record, 0)) return std::move(*failure_);
+    if (!produce(inputs, record)) return std::move(*failure_);
     return finish(record);
+  }
+
+  // The record as views into the store (see snnplan/evaluation.hpp); false with error set.
+  bool run_views(const Inputs& inputs, std::vector<ValueView>& out, EvaluationError& error) {
+    WorkingRecord record(store_);
+    out.clear();
+    if (produce(inputs, record) && views(record, out)) return true;
+    error = std::move(*failure_);
+    return false;
   }
 
   // Evaluation of this rule set on behalf of another (a `let` with `call`): the record as
@@ -229,6 +254,11 @@ class Evaluator {
     return false;
   }
 
+  bool produce(const Inputs& inputs, WorkingRecord& record) {
+    Frame frame(rules_, store_);
+    return bind(inputs, frame) && run_frame(frame, record, 0);
+  }
+
   void note(TraceStep::Kind kind, const std::string& table, const std::string& rule, const SourceLocation& at,
             std::string detail) {
     trace_->push_back(TraceStep{kind, depth_, table, rule, at, std::move(detail)});
@@ -245,8 +275,11 @@ class Evaluator {
     // A linear scan of a few names beats hashing the name.
     constexpr std::size_t kScanUpTo = 16;
     if (rules_.inputs.size() <= kScanUpTo) {
-      for (std::size_t k = 0; k < rules_.inputs.size(); ++k)
-        if (rules_.inputs[k].name == name) return static_cast<int>(k);
+      const auto key = detail::NameKey::of(name);
+      for (std::size_t k = 0; k < rules_.inputs.size(); ++k) {
+        const auto& input = rules_.inputs[k];
+        if (detail::NameKey::same(input.key, key, input.name, name)) return static_cast<int>(k);
+      }
       return -1;
     }
     auto it = rules_.input_slots.find(std::string(name));
@@ -325,22 +358,20 @@ class Evaluator {
   // ---- record --------------------------------------------------------------------------
   bool new_record(Frame& frame, WorkingRecord& record) {
     record.fields = store_.values(rules_.fields.size());
-    for (std::size_t k = 0; k < rules_.fields.size(); ++k) {
-      const auto& field = rules_.fields[k];
-      if (field.init) {
-        RValue v = eval(*field.init, frame);
-        check_field(field, v, field.init->location);
-        new (record.fields + k) RValue(v);
-      } else {
-        new (record.fields + k) RValue(field.default_value);
-      }
+    std::uninitialized_copy(rules_.default_record.begin(), rules_.default_record.end(), record.fields);
+    for (int k : rules_.initialised_fields) {
+      const auto& field = rules_.fields[static_cast<std::size_t>(k)];
+      const RValue v = value(*field.init, frame);
+      check_field(field, v, field.init->location);
+      record.fields[k] = v;
     }
     return true;
   }
 
   void check_field(const detail::CompiledField& field, const RValue& v, const SourceLocation& at) {
     bool ok = detail::kind_bit(v) & field.type.kinds;
-    if (ok && v.kind == Kind::list)
+    if (ok && v.kind != Kind::list) return;
+    if (ok)
       for (const RValue& item : v.list()) ok = ok && (detail::kind_bit(item) & field.type.element_kinds);
     if (!ok) {
       type_failure(at, messages::type_mismatch(fmt::format("record field '{}'", field.name),
@@ -362,6 +393,65 @@ class Evaluator {
       }
     }
     return Record(rules_.field_names, std::move(values));
+  }
+
+  bool views(const WorkingRecord& record, std::vector<ValueView>& out) {
+    out.reserve(rules_.fields.size());
+    for (std::size_t k = 0; k < rules_.fields.size(); ++k) {
+      if (static_cast<int>(k) == rules_.rationale_field) {
+        auto* lines = static_cast<ValueView*>(store_.allocate_bytes(
+            std::max<std::size_t>(record.rationale.size(), 1) * sizeof(ValueView), alignof(ValueView)));
+        for (std::size_t n = 0; n < record.rationale.size(); ++n) new (lines + n) ValueView(ValueView::of_string(record.rationale[n]));
+        out.push_back(ValueView::of_list({lines, record.rationale.size()}));
+      } else {
+        const RValue& field = record.fields[k];
+        ValueView v;
+        switch (field.kind) {  // the scalar kinds inline; the rest (and 64-bit overflow) below
+          case Kind::null: break;
+          case Kind::boolean: v = ValueView::of_bool(field.b); break;
+          case Kind::string: v = ValueView::of_string(field.s()); break;
+          case Kind::integer:
+            if (detail::fits_int64(field.i)) {
+              v = ValueView::of_int(static_cast<std::int64_t>(field.i));
+              break;
+            }
+            [[fallthrough]];
+          default:
+            if (!view_of(field, rules_.fields[k].name, v)) return false;
+        }
+        out.push_back(v);
+      }
+    }
+    return true;
+  }
+
+  // The public view of `v` (lists copied into the store as views).
+  bool view_of(const RValue& v, const std::string& field, ValueView& out) {
+    switch (v.kind) {
+      case Kind::null: out = ValueView(); return true;
+      case Kind::boolean: out = ValueView::of_bool(v.b); return true;
+      case Kind::integer:
+        if (!detail::fits_int64(v.i))
+          return fail(EvaluationErrorKind::rule_error,
+                      messages::out_of_64_bits(fmt::format("record field '{}' = {}", field, detail::wide_to_string(v.i))));
+        out = ValueView::of_int(static_cast<std::int64_t>(v.i));
+        return true;
+      case Kind::floating: out = ValueView::of_float(v.f); return true;
+      case Kind::string: out = ValueView::of_string(v.s()); return true;
+      case Kind::list: {
+        auto* items = static_cast<ValueView*>(
+            store_.allocate_bytes(std::max<std::size_t>(v.items.size, 1) * sizeof(ValueView), alignof(ValueView)));
+        for (std::size_t n = 0; n < v.items.size; ++n) {
+          new (items + n) ValueView();
+          if (!view_of(v.items.data[n], field, items[n])) return false;
+        }
+        out = ValueView::of_list({items, v.items.size});
+        return true;
+      }
+      case Kind::record:
+        return fail(EvaluationErrorKind::rule_error, messages::record_in_output(field));
+    }
+    return true;
   }
 
   // Appends the public form of `v` to `out`.
@@ -386,8 +476,7 @@ class Evaluator {
         return true;
       }
       case Kind::record:
-        return fail(EvaluationErrorKind::rule_error,
-                    fmt::format("record field '{}' holds a record; records cannot be output", field));
+        return fail(EvaluationErrorKind::rule_error, messages::record_in_output(field));
     }
     return true;
   }
@@ -461,7 +550,7 @@ class Evaluator {
   bool act(const detail::CompiledRule& rule, Frame& frame, WorkingRecord& record, int depth, const std::string& table) {
     if (trace_) note(TraceStep::Kind::rule_fired, table, rule.name, rule.location, "");
     for (const auto& assignment : rule.set) {
-      RValue v = eval(assignment.value, frame);
+      const RValue v = value(assignment.value, frame);
       const auto& field = rules_.fields[static_cast<std::size_t>(assignment.target)];
       check_field(field, v, assignment.value.location);
       record.fields[assignment.target] = v;
@@ -481,7 +570,7 @@ class Evaluator {
     std::string overrides;
     for (const auto& override_ : fallback.with) {
       const auto k = static_cast<std::size_t>(override_.target);
-      RValue v = eval(override_.value, frame);
+      RValue v = value(override_.value, frame);
       if (!normalise(k, v)) return false;
       if (trace_) overrides += fmt::format("{}{} = {}", overrides.empty() ? "" : ", ", rules_.inputs[k].name, repr(v));
       callee.set_input(override_.target, v);
@@ -519,7 +608,7 @@ class Evaluator {
 
   bool matches(const detail::CompiledMatcher& m, Frame& frame) {
     const RValue& fact = lookup(m.slot, frame);
-    const RValue operand = m.operand.kind == ExprKind::literal ? m.operand.constant : eval(m.operand, frame);
+    const RValue operand = value(m.operand, frame);
     if (fact.kind == Kind::integer && operand.kind == Kind::integer) {
       // Thresholds on integers are most of what long tables test: decided here directly.
       switch (m.op) {
@@ -555,6 +644,13 @@ class Evaluator {
   }
 
   // ---- expressions ---------------------------------------------------------------------
+  // eval() with the two commonest nodes -- a constant, a fact already known -- decided inline.
+  [[gnu::always_inline]] RValue value(const Node& n, Frame& frame) {
+    if (n.kind == ExprKind::literal) return n.constant;
+    if (n.kind == ExprKind::name && frame.ready(n.slot)) return frame.value(n.slot);
+    return eval(n, frame);
+  }
+
   const RValue& lookup(int slot, Frame& frame) {
     if (frame.ready(slot)) return frame.value(slot);
     return compute(slot, frame);
@@ -582,6 +678,49 @@ class Evaluator {
 
   std::string_view render(const CompiledTemplate& t, Frame& frame) {
     if (t.is_fixed) return t.fixed_text;
+    // Templates of text, strings and 64-bit integers (nearly all) are written in place:
+    // values first, with a bound on the length, then one allocation in the store filled
+    // with memcpy and its unused tail given back.
+    constexpr std::size_t kInPlacePieces = 16;
+    constexpr std::size_t kIntegerDigits = 20;
+    if (t.pieces.size() <= kInPlacePieces) {
+      const RValue* values[kInPlacePieces];
+      std::size_t bound = 0;
+      bool in_place = true;
+      for (std::size_t k = 0; k < t.pieces.size() && in_place; ++k) {
+        const auto& piece = t.pieces[k];
+        if (piece.slot < 0) {
+          bound += piece.text.size();
+          continue;
+        }
+        const RValue& v = lookup(piece.slot, frame);
+        values[k] = &v;
+        if (v.kind == Kind::string) bound += v.text.size;
+        else if (v.kind == Kind::integer && detail::fits_int64(v.i)) bound += kIntegerDigits;
+        else in_place = false;
+      }
+      if (in_place) {
+        char* const begin = static_cast<char*>(store_.allocate_bytes(bound, 1));
+        char* out = begin;
+        auto put = [&out](std::string_view text) {
+          if (!text.empty()) std::memcpy(out, text.data(), text.size());
+          out += text.size();
+        };
+        for (std::size_t k = 0; k < t.pieces.size(); ++k) {
+          const auto& piece = t.pieces[k];
+          if (piece.slot < 0) {
+            put(piece.text);
+          } else if (values[k]->kind == Kind::string) {
+            put(values[k]->s());
+          } else {
+            const fmt::format_int digits(static_cast<std::int64_t>(values[k]->i));
+            put({digits.data(), digits.size()});
+          }
+        }
+        store_.give_back(begin + bound, out);
+        return {begin, static_cast<std::size_t>(out - begin)};
+      }
+    }
     std::pmr::string out(store_.resource());
     out.reserve(256);
     for (const auto& piece : t.pieces) {
@@ -617,22 +756,22 @@ class Evaluator {
       case ExprKind::name: return lookup(n.slot, frame);
       case ExprKind::list: {
         RValue* items = store_.values(n.children.size());
-        for (std::size_t k = 0; k < n.children.size(); ++k) new (items + k) RValue(eval(n.children[k], frame));
+        for (std::size_t k = 0; k < n.children.size(); ++k) new (items + k) RValue(value(n.children[k], frame));
         return RValue::of_items({items, n.children.size()});
       }
       case ExprKind::unary: {
-        RValue v = eval(n.children[0], frame);
+        RValue v = value(n.children[0], frame);
         if (n.op == Op::logical_not) return RValue::of_bool(!truth(v, n.children[0]));
         if (v.kind == Kind::integer) return RValue::of_int(-v.i);  // |v| < 2^127: cannot overflow for 64-bit inputs
         if (v.kind == Kind::floating) return RValue::of_float(-v.f);
         type_failure(n.location, messages::type_mismatch("the operand of unary '-'", "int or float", detail::kind_name(v)));
       }
       case ExprKind::conditional:
-        return truth(eval(n.children[0], frame), n.children[0]) ? eval(n.children[1], frame) : eval(n.children[2], frame);
+        return truth(value(n.children[0], frame), n.children[0]) ? value(n.children[1], frame) : value(n.children[2], frame);
       case ExprKind::binary: return binary(n, frame);
       case ExprKind::call: return call_builtin(n, frame);
       case ExprKind::member: {
-        RValue object = eval(n.children[0], frame);
+        RValue object = value(n.children[0], frame);
         if (object.kind != Kind::record) type_failure(n.location, messages::type_mismatch(fmt::format("the value before '.{}'", n.name), "a record", detail::kind_name(object)));
         const auto& names = *object.record->names;
         std::size_t field = n.slot >= 0 ? static_cast<std::size_t>(n.slot) : names.size();
@@ -653,13 +792,13 @@ class Evaluator {
 
   RValue binary(const Node& n, Frame& frame) {
     if (n.op == Op::logical_and) {
-      return RValue::of_bool(truth(eval(n.children[0], frame), n.children[0]) && truth(eval(n.children[1], frame), n.children[1]));
+      return RValue::of_bool(truth(value(n.children[0], frame), n.children[0]) && truth(value(n.children[1], frame), n.children[1]));
     }
     if (n.op == Op::logical_or) {
-      return RValue::of_bool(truth(eval(n.children[0], frame), n.children[0]) || truth(eval(n.children[1], frame), n.children[1]));
+      return RValue::of_bool(truth(value(n.children[0], frame), n.children[0]) || truth(value(n.children[1], frame), n.children[1]));
     }
-    const RValue a = eval(n.children[0], frame);
-    const RValue b = eval(n.children[1], frame);
+    const RValue a = value(n.children[0], frame);
+    const RValue b = value(n.children[1], frame);
     switch (n.op) {
       case Op::equal: return RValue::of_bool(detail::values_equal(a, b));
       case Op::not_equal: return RValue::of_bool(!detail::values_equal(a, b));
@@ -742,7 +881,7 @@ class Evaluator {
 
   RValue call_builtin(const Node& n, Frame& frame) {
     RValue* args = store_.values(n.children.size());
-    for (std::size_t k = 0; k < n.children.size(); ++k) new (args + k) RValue(eval(n.children[k], frame));
+    for (std::size_t k = 0; k < n.children.size(); ++k) new (args + k) RValue(value(n.children[k], frame));
     auto need = [&](std::size_t k, Kind kind, const char* what) -> const RValue& {
       if (args[k].kind != kind)
         type_failure(n.children[k].location, messages::type_mismatch(fmt::format("argument {} of {}()", k + 1, n.name), what, detail::kind_name(args[k])));
@@ -795,6 +934,17 @@ class Evaluator {
 };
 
 }  // namespace
+
+bool evaluate_views(const detail::CompiledRules& rules, const Inputs& inputs, detail::ValueStore& store,
+                    std::vector<ValueView>& out, EvaluationError& error) {
+  try {
+    return Evaluator(rules, nullptr, store).run_views(inputs, out, error);
+  } catch (Failure& failure) {
+    error = EvaluationError{failure.kind, std::move(failure.message)};
+    out.clear();
+    return false;
+  }
+}
 
 EvaluationResult evaluate(const detail::CompiledRules& rules, const Inputs& inputs, std::vector<TraceStep>* trace) {
   // Everything one evaluation computes lives here: on this stack first, then the heap.

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "compile/compiled_rules.hpp"
+#include "snnplan/evaluation.hpp"
 #include "snnplan/explain.hpp"
 #include "snnplan/rule_set.hpp"
 
@@ -18,5 +19,10 @@ inline constexpr std::size_t kEvaluationStackBytes = 4096;
 /// When `trace` is given, every step is appended to it (for `explain`).
 EvaluationResult evaluate(const detail::CompiledRules& rules, const Inputs& inputs,
                           std::vector<TraceStep>* trace = nullptr);
+
+/// evaluate() into views of `store` (and of the rules and inputs): see snnplan/evaluation.hpp.
+/// Returns false with `error` set when there is no record.
+bool evaluate_views(const detail::CompiledRules& rules, const Inputs& inputs, detail::ValueStore& store,
+                    std::vector<ValueView>& out, EvaluationError& error);
 
 }  // namespace snnplan::evaluate

@@ -39,7 +39,7 @@ namespace {
 // at a time (a record's rationale lines are most of a JSON line's bytes); the word test may
 // flag a plain string as not plain, never the reverse, and a flagged string only takes the
 // library's exact path.
-bool is_plain(const std::string& s) {
+bool is_plain(std::string_view s) {
   constexpr std::uint64_t kOnes = 0x0101010101010101u, kHighs = 0x8080808080808080u;
   auto has_zero_byte = [](std::uint64_t w) { return ((w - kOnes) & ~w & kHighs) != 0; };
   std::size_t k = 0;
@@ -57,7 +57,7 @@ bool is_plain(const std::string& s) {
   return true;
 }
 
-void append_json_string(std::string& out, const std::string& s) {
+void append_json_string(std::string& out, std::string_view s) {
   if (is_plain(s)) {
     out += '"';
     out += s;
@@ -65,56 +65,62 @@ void append_json_string(std::string& out, const std::string& s) {
     return;
   }
   // Escapes, non-ASCII and invalid UTF-8: exactly as nlohmann's serializer writes them.
-  out += json_line(nlohmann::ordered_json(s));
+  out += json_line(nlohmann::ordered_json(std::string(s)));
 }
 
-void append_json_value(std::string& out, const Value& value) {
-  switch (value.storage().index()) {
-    case 0: out += "null"; return;
-    case 1: out += value.as_bool() ? "true" : "false"; return;
-    case 2: {
-      const fmt::format_int digits(value.as_int());
-      out.append(digits.data(), digits.size());
+// For a Value (a Record's field) or a ValueView (an Evaluation's): the same accessors.
+template <typename V>
+void append_json_value(std::string& out, const V& value) {
+  if (value.is_null()) {
+    out += "null";
+  } else if (value.is_bool()) {
+    out += value.as_bool() ? "true" : "false";
+  } else if (value.is_int()) {
+    const fmt::format_int digits(value.as_int());
+    out.append(digits.data(), digits.size());
+  } else if (value.is_float()) {
+    // The JSON library's own float format: null for NaN and infinities, else its shortest
+    // round-trip digits (the function its serializer calls, so the bytes are the same).
+    const double x = value.as_float();
+    if (!std::isfinite(x)) {
+      out += "null";
       return;
     }
-    case 3: {
-      // The JSON library's own float format: null for NaN and infinities, else its shortest
-      // round-trip digits (the function its serializer calls, so the bytes are the same).
-      const double x = value.as_float();
-      if (!std::isfinite(x)) {
-        out += "null";
-        return;
-      }
-      std::array<char, 64> digits{};
-      char* end = nlohmann::detail::to_chars(digits.data(), digits.data() + digits.size(), x);
-      out.append(digits.data(), static_cast<std::size_t>(end - digits.data()));
-      return;
+    std::array<char, 64> digits{};
+    char* end = nlohmann::detail::to_chars(digits.data(), digits.data() + digits.size(), x);
+    out.append(digits.data(), static_cast<std::size_t>(end - digits.data()));
+  } else if (value.is_string()) {
+    append_json_string(out, value.as_string());
+  } else {
+    out += '[';
+    bool first = true;
+    for (const auto& item : value.as_list()) {
+      if (!first) out += ',';
+      first = false;
+      append_json_value(out, item);
     }
-    case 4: append_json_string(out, value.as_string()); return;
-    default: {
-      out += '[';
-      bool first = true;
-      for (const Value& item : value.as_list()) {
-        if (!first) out += ',';
-        first = false;
-        append_json_value(out, item);
-      }
-      out += ']';
-    }
+    out += ']';
   }
+}
+
+template <typename Names, typename Values>
+void append_json_object(std::string& out, const Names& names, const Values& values) {
+  out += '{';
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    if (k) out += ',';
+    append_json_string(out, names[k]);
+    out += ':';
+    append_json_value(out, values[k]);
+  }
+  out += '}';
 }
 
 }  // namespace
 
-void append_json_line(std::string& out, const Record& record) {
-  out += '{';
-  for (std::size_t k = 0; k < record.names().size(); ++k) {
-    if (k) out += ',';
-    append_json_string(out, record.names()[k]);
-    out += ':';
-    append_json_value(out, record.values()[k]);
-  }
-  out += '}';
+void append_json_line(std::string& out, const Record& record) { append_json_object(out, record.names(), record.values()); }
+
+void append_json_line(std::string& out, const Evaluation& evaluation) {
+  append_json_object(out, evaluation.names(), evaluation.values());
 }
 
 static void emit(YAML::Emitter& out, const Value& value) {

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "snnplan/evaluation.hpp"
 #include "snnplan/rule_set.hpp"
 
 namespace snnplan::render {
@@ -21,6 +22,8 @@ std::string json_line(const nlohmann::ordered_json& value);
 /// Appends json_line(to_json(record)) to `out`, byte for byte the same, without building the
 /// JSON tree (the batch loop's hot path: most fields are plain ASCII written as they are).
 void append_json_line(std::string& out, const Record& record);
+/// The same for an evaluation's views (precondition: evaluation.ok()).
+void append_json_line(std::string& out, const Evaluation& evaluation);
 
 std::string to_yaml(const Record& record);
 std::string to_text(const Record& record);

@@ -1,0 +1,120 @@
+#pragma once
+/// \file
+/// Evaluation without copies: RuleSet::evaluate(inputs, evaluation) fills a reusable
+/// Evaluation whose fields are views -- of the rule set's own text (rationale lines, constant
+/// strings), of the caller's inputs, or of the Evaluation's storage (the rendered header,
+/// computed values). Reusing one Evaluation per thread, an evaluation allocates nothing once
+/// its storage has grown to the rule set's needs. Use evaluate(inputs) for an owning Record.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "snnplan/rule_set.hpp"
+#include "snnplan/value.hpp"
+
+namespace snnplan {
+
+/// A field value that refers to storage owned elsewhere (see the file comment). Valid while
+/// the RuleSet, the inputs and the Evaluation it came from are alive and the Evaluation is
+/// not reused.
+class ValueView {
+ public:
+  enum class Kind : std::uint8_t { null, boolean, integer, floating, string, list };
+
+  ValueView() noexcept : i_(0) {}
+  static ValueView of_bool(bool v) noexcept { ValueView r; r.kind_ = Kind::boolean; r.b_ = v; return r; }
+  static ValueView of_int(std::int64_t v) noexcept { ValueView r; r.kind_ = Kind::integer; r.i_ = v; return r; }
+  static ValueView of_float(double v) noexcept { ValueView r; r.kind_ = Kind::floating; r.f_ = v; return r; }
+  static ValueView of_string(std::string_view v) noexcept {
+    ValueView r;
+    r.kind_ = Kind::string;
+    r.s_ = {v.data(), v.size()};
+    return r;
+  }
+  static ValueView of_list(std::span<const ValueView> v) noexcept {
+    ValueView r;
+    r.kind_ = Kind::list;
+    r.l_ = {v.data(), v.size()};
+    return r;
+  }
+
+  [[nodiscard]] Kind kind() const noexcept { return kind_; }
+  [[nodiscard]] bool is_null() const noexcept { return kind_ == Kind::null; }
+  [[nodiscard]] bool is_bool() const noexcept { return kind_ == Kind::boolean; }
+  [[nodiscard]] bool is_int() const noexcept { return kind_ == Kind::integer; }
+  [[nodiscard]] bool is_float() const noexcept { return kind_ == Kind::floating; }
+  [[nodiscard]] bool is_string() const noexcept { return kind_ == Kind::string; }
+  [[nodiscard]] bool is_list() const noexcept { return kind_ == Kind::list; }
+
+  /// Preconditions: the value holds that kind (unchecked, as for a span's operator[]).
+  [[nodiscard]] bool as_bool() const noexcept { return b_; }
+  [[nodiscard]] std::int64_t as_int() const noexcept { return i_; }
+  [[nodiscard]] double as_float() const noexcept { return f_; }
+  [[nodiscard]] std::string_view as_string() const noexcept { return {s_.data, s_.size}; }
+  [[nodiscard]] std::span<const ValueView> as_list() const noexcept { return {l_.data, l_.size}; }
+
+  /// An owning copy.
+  [[nodiscard]] Value to_value() const;
+
+ private:
+  struct Text {
+    const char* data;
+    std::size_t size;
+  };
+  struct Items {
+    const ValueView* data;
+    std::size_t size;
+  };
+  Kind kind_ = Kind::null;
+  union {
+    bool b_;
+    std::int64_t i_;
+    double f_;
+    Text s_;
+    Items l_;
+  };
+};
+
+bool operator==(const ValueView& view, const Value& value);
+
+/// The outcome of RuleSet::evaluate(inputs, evaluation): the record's fields as views, or the
+/// error. Reuse one per thread; it is not safe to share between threads.
+class Evaluation {
+ public:
+  Evaluation();
+  ~Evaluation();
+  Evaluation(Evaluation&&) noexcept;
+  Evaluation& operator=(Evaluation&&) noexcept;
+  Evaluation(const Evaluation&) = delete;
+  Evaluation& operator=(const Evaluation&) = delete;
+
+  [[nodiscard]] bool ok() const noexcept { return ok_; }
+  /// Precondition: !ok().
+  [[nodiscard]] const EvaluationError& error() const noexcept { return error_; }
+
+  /// Field names and values, in the order the rule file declares them (empty unless ok()).
+  [[nodiscard]] std::span<const std::string> names() const noexcept;
+  [[nodiscard]] std::span<const ValueView> values() const noexcept { return values_; }
+  /// The field called `name`, or nullptr.
+  [[nodiscard]] const ValueView* find(std::string_view name) const noexcept;
+
+  /// An owning Record of the same fields (precondition: ok()).
+  [[nodiscard]] Record to_record() const;
+
+  struct Storage;  // the library's: the evaluation's value store
+
+ private:
+  friend class RuleSet;
+  std::unique_ptr<Storage> storage_;
+  std::shared_ptr<const std::vector<std::string>> names_;
+  std::vector<ValueView> values_;
+  EvaluationError error_;
+  bool ok_ = false;
+};
+
+}  // namespace snnplan

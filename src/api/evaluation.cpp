@@ -1,0 +1,86 @@
+// Evaluation: the reusable, view-returning result of RuleSet::evaluate(inputs, evaluation).
+
+#include "snnplan/evaluation.hpp"
+
+#include <array>
+
+#include "compile/compiled_rules.hpp"
+#include "evaluate/evaluator.hpp"
+
+namespace snnplan {
+
+/// The evaluation's value store over a buffer of its own: reset before every evaluation, so
+/// storage is reused and an evaluation that fits the buffer allocates nothing.
+struct Evaluation::Storage {
+  static constexpr std::size_t kBufferBytes = 8192;
+  alignas(std::max_align_t) std::array<std::byte, kBufferBytes> buffer;
+  detail::ValueStore store{buffer.data(), buffer.size()};
+};
+
+Evaluation::Evaluation() : storage_(std::make_unique<Storage>()) {}
+Evaluation::~Evaluation() = default;
+Evaluation::Evaluation(Evaluation&&) noexcept = default;
+Evaluation& Evaluation::operator=(Evaluation&&) noexcept = default;
+
+std::span<const std::string> Evaluation::names() const noexcept {
+  if (!ok_ || !names_) return {};
+  return *names_;
+}
+
+const ValueView* Evaluation::find(std::string_view name) const noexcept {
+  const auto all = names();
+  for (std::size_t k = 0; k < all.size(); ++k)
+    if (all[k] == name) return &values_[k];
+  return nullptr;
+}
+
+Record Evaluation::to_record() const {
+  std::vector<Value> values;
+  values.reserve(values_.size());
+  for (const ValueView& v : values_) values.push_back(v.to_value());
+  return Record(names_, std::move(values));
+}
+
+Value ValueView::to_value() const {
+  switch (kind_) {
+    case Kind::null: return Value();
+    case Kind::boolean: return Value(b_);
+    case Kind::integer: return Value(i_);
+    case Kind::floating: return Value(f_);
+    case Kind::string: return Value(std::string(as_string()));
+    case Kind::list: {
+      Value::List items;
+      items.reserve(l_.size);
+      for (const ValueView& item : as_list()) items.push_back(item.to_value());
+      return Value(std::move(items));
+    }
+  }
+  return Value();
+}
+
+bool operator==(const ValueView& view, const Value& value) {
+  switch (view.kind()) {
+    case ValueView::Kind::null: return value.is_null();
+    case ValueView::Kind::boolean: return value.is_bool() && value.as_bool() == view.as_bool();
+    case ValueView::Kind::integer: return value.is_int() && value.as_int() == view.as_int();
+    case ValueView::Kind::floating: return value.is_float() && value.as_float() == view.as_float();
+    case ValueView::Kind::string: return value.is_string() && value.as_string() == view.as_string();
+    case ValueView::Kind::list: {
+      if (!value.is_list() || value.as_list().size() != view.as_list().size()) return false;
+      for (std::size_t k = 0; k < view.as_list().size(); ++k)
+        if (!(view.as_list()[k] == value.as_list()[k])) return false;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool RuleSet::evaluate(const Inputs& inputs, Evaluation& out) const {
+  if (!out.storage_) out.storage_ = std::make_unique<Evaluation::Storage>();  // moved from
+  out.storage_->store.reset();
+  if (out.names_ != rules_->field_names) out.names_ = rules_->field_names;  // no refcount traffic when reused
+  out.ok_ = evaluate::evaluate_views(*rules_, inputs, out.storage_->store, out.values_, out.error_);
+  return out.ok_;
+}
+
+}  // namespace snnplan
