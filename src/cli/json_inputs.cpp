@@ -100,7 +100,7 @@ class MemberReader {
     return true;
   }
   bool number_float(number_float_t v, const string_t& spelling) {
-    if (objects_ == 1) spellings_[key_] = spelling;  // arrays do not count as a level here
+    if (objects_ == 1) spellings_[current_key()] = spelling;  // arrays do not count as a level here
     if (member_level()) {
       add(nlohmann::json::value_t::number_float, Value());
       members_.back().float_value = v;
@@ -110,11 +110,11 @@ class MemberReader {
   bool string(string_t& v) { return scalar(nlohmann::json::value_t::string, Value(std::move(v))); }
   bool binary(binary_t&) { return scalar(nlohmann::json::value_t::binary, Value()); }
   bool start_object(std::size_t) {
-    open_keys_.emplace_back();
+    if (depth_ > 0) open_keys_.emplace_back();  // a top-level object's keys are its members'
     return open(nlohmann::json::value_t::object, true);
   }
   bool end_object() {
-    open_keys_.pop_back();
+    if (depth_ > 1) open_keys_.pop_back();
     --objects_;
     --depth_;
     return true;
@@ -125,7 +125,15 @@ class MemberReader {
     return true;
   }
   bool key(string_t& name) {
-    // A repeated key would silently replace the first value: remember the first repeat.
+    // A repeated key would silently replace the first value: remember the first repeat. Every
+    // key of the top-level object has a member (added with its value), so those are checked
+    // against the members; nested objects keep their own lists.
+    if (depth_ == 1 && top_ == nlohmann::json::value_t::object) {
+      const bool seen = std::any_of(members_.begin(), members_.end(), [&](const Member& m) { return m.key == name; });
+      if (seen && !repeated_) repeated_ = name;
+      key_ = std::move(name);
+      return true;
+    }
     auto& keys = open_keys_.back();
     if (std::find(keys.begin(), keys.end(), name) != keys.end()) {
       if (!repeated_) repeated_ = name;
@@ -156,6 +164,11 @@ class MemberReader {
   }
 
  private:
+  // The key of the top-level member being read: key_ until its value is added, then that
+  // member's (values inside a member's array come after the add).
+  [[nodiscard]] const std::string& current_key() const {
+    return depth_ == 1 || members_.empty() ? key_ : members_.back().key;
+  }
   // A value directly inside the top-level object (depth 1), not inside a nested value.
   [[nodiscard]] bool member_level() const { return depth_ == 1 && top_ == nlohmann::json::value_t::object; }
 
@@ -171,13 +184,14 @@ class MemberReader {
     if (object) ++objects_;
     return true;
   }
+  // The member for the last key (each top-level key has exactly one value, so its key text
+  // can move into the member).
   void add(nlohmann::json::value_t type, Value v) {
     if (members_.empty()) members_.reserve(16);
-    Member m;
-    m.key = key_;
+    Member& m = members_.emplace_back();
+    m.key = std::move(key_);
     m.type = type;
     m.value = std::move(v);
-    members_.push_back(std::move(m));
   }
 
   int depth_ = 0;    // objects and arrays
