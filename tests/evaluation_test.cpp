@@ -3,6 +3,7 @@
 // the default rules do not reach: storage growth, reuse after errors, moves, 64-bit overflow.
 #include <doctest/doctest.h>
 
+#include <stdexcept>
 #include <string>
 
 #include "snnplan/evaluation.hpp"
@@ -47,17 +48,20 @@ TEST_SUITE("evaluation views") {
   TEST_CASE("an evaluation larger than the initial buffer returns whole views and the next one reuses the storage") {
     Evaluation evaluation;
     const std::string big(20000, 'x');
-    REQUIRE(echo_rules().evaluate(Inputs{{"text", big}}, evaluation));
+    const Inputs large{{"text", big}};
+    REQUIRE(echo_rules().evaluate(large, evaluation));
     CHECK(rationale_line(evaluation, 0) == big + " " + big + " " + big);
     CHECK(rationale_line(evaluation, 1) == "n=2");
-    REQUIRE(echo_rules().evaluate(Inputs{{"text", "small"}, {"n", 7}}, evaluation));
+    const Inputs small{{"text", "small"}, {"n", 7}};
+    REQUIRE(echo_rules().evaluate(small, evaluation));
     CHECK(rationale_line(evaluation, 0) == "small small small");
     CHECK(evaluation.find("square")->as_int() == 49);
     const auto items = evaluation.find("items")->as_list();
     REQUIRE(items.size() == 2);
     CHECK(items[0].as_int() == 7);
     CHECK(items[1].as_int() == 8);
-    REQUIRE(echo_rules().evaluate(Inputs{{"text", big + "y"}}, evaluation));
+    const Inputs larger{{"text", big + "y"}};
+    REQUIRE(echo_rules().evaluate(larger, evaluation));
     CHECK(rationale_line(evaluation, 0).size() == 3 * (big.size() + 1) + 2);
   }
 
@@ -73,22 +77,116 @@ TEST_SUITE("evaluation views") {
 
   TEST_CASE("an evaluation after an error holds only the new fields") {
     Evaluation evaluation;
-    CHECK_FALSE(echo_rules().evaluate(Inputs{{"n", 3}}, evaluation));
+    const Inputs missing_text{{"n", 3}};
+    CHECK_FALSE(echo_rules().evaluate(missing_text, evaluation));
     CHECK(evaluation.error().kind == snnplan::EvaluationErrorKind::bad_input);
     CHECK(evaluation.find("square") == nullptr);
-    REQUIRE(echo_rules().evaluate(Inputs{{"text", "a"}, {"n", 3}}, evaluation));
+    CHECK_THROWS_AS((void)evaluation.to_record(), std::logic_error);
+    const Inputs good{{"text", "a"}, {"n", 3}};
+    REQUIRE(echo_rules().evaluate(good, evaluation));
     CHECK(evaluation.find("square")->as_int() == 9);
     CHECK(evaluation.names().size() == 3);
   }
 
-  TEST_CASE("a moved-from Evaluation evaluates again and the moved-to one keeps its views") {
+  TEST_CASE("a field that fails after others succeeded leaves no fields behind") {
+    static const RuleSet rules = RuleSet::from_string(R"(snnplan: 1
+inputs:
+  n: {type: int}
+record:
+  a: {type: int, default: 1}
+  b: {type: int, default: 0}
+start: t
+tables:
+  t:
+    - name: cube
+      set: {b: = n * n * n}
+)",
+                                                      "cube.yaml");
+    Evaluation evaluation;
+    const Inputs fits{{"n", 1000}};
+    REQUIRE(rules.evaluate(fits, evaluation));
+    CHECK(evaluation.find("b")->as_int() == 1000000000);
+    const Inputs too_big{{"n", std::int64_t{1} << 40}};
+    CHECK_FALSE(rules.evaluate(too_big, evaluation));
+    CHECK(evaluation.values().empty());
+    CHECK(evaluation.names().empty());
+    CHECK(evaluation.error().message ==
+          "record field 'b' = 1329227995784915872903807060280344576 does not fit in a 64-bit integer");
+  }
+
+  TEST_CASE("the fields stay readable after the rule set they came from is gone") {
+    Evaluation evaluation;
+    const Inputs inputs{{"text", "kept"}};
+    {
+      const RuleSet scoped = RuleSet::from_string(R"(snnplan: 1
+inputs:
+  text: {type: string}
+record:
+  fixed: {type: string, default: a constant of the rule file}
+  rationale: {type: rationale}
+start: t
+tables:
+  t:
+    - name: r
+      because: a line of the rule file
+)",
+                                                  "scoped.yaml");
+      REQUIRE(scoped.evaluate(inputs, evaluation));
+    }
+    CHECK(evaluation.find("fixed")->as_string() == "a constant of the rule file");
+    CHECK(rationale_line(evaluation, 0) == "a line of the rule file");
+    CHECK(evaluation.names().size() == 2);
+  }
+
+  TEST_CASE("a moved-from Evaluation is not ok, evaluates again, and the moved-to one keeps its views") {
     Evaluation first;
-    REQUIRE(echo_rules().evaluate(Inputs{{"text", "kept"}}, first));
+    const Inputs kept{{"text", "kept"}};
+    REQUIRE(echo_rules().evaluate(kept, first));
     Evaluation second = std::move(first);
     CHECK(rationale_line(second, 0) == "kept kept kept");
-    REQUIRE(echo_rules().evaluate(Inputs{{"text", "again"}}, first));  // NOLINT(bugprone-use-after-move)
+    CHECK_FALSE(first.ok());  // NOLINT(bugprone-use-after-move)
+    CHECK(first.find("square") == nullptr);
+    const Inputs again{{"text", "again"}};
+    REQUIRE(echo_rules().evaluate(again, first));
     CHECK(rationale_line(first, 0) == "again again again");
     CHECK(rationale_line(second, 0) == "kept kept kept");
+    Evaluation third;
+    third = std::move(second);
+    CHECK_FALSE(second.ok());  // NOLINT(bugprone-use-after-move)
+    CHECK(rationale_line(third, 0) == "kept kept kept");
+  }
+
+  TEST_CASE("lower-casing changes exactly the ASCII capitals at every position of a long value") {
+    static const RuleSet rules = RuleSet::from_string(R"(snnplan: 1
+inputs:
+  word: {type: string, lower: true}
+record:
+  lowered: {type: string, default: ""}
+start: t
+tables:
+  t:
+    - name: echo
+      set: {lowered: = word}
+)",
+                                                      "lower.yaml");
+    Evaluation evaluation;
+    const std::string base = "abcdefghijklmnopq";  // two 8-byte words and a tail byte
+    for (std::size_t k = 0; k < base.size(); ++k) {
+      for (const char c : {'A', 'Z', '@', '['}) {  // the capitals' ends and their neighbours
+        std::string word = base;
+        word[k] = c;
+        CAPTURE(word);
+        const Inputs inputs{{"word", word}};
+        REQUIRE(rules.evaluate(inputs, evaluation));
+        std::string expected = word;
+        if (c == 'A' || c == 'Z') expected[k] = static_cast<char>(c - 'A' + 'a');
+        CHECK(evaluation.find("lowered")->as_string() == expected);
+      }
+    }
+    // Non-ASCII after a whole word of ASCII goes to the full lower-casing.
+    const Inputs accented{{"word", "ABCDEFGH\xC3\x89X"}};
+    REQUIRE(rules.evaluate(accented, evaluation));
+    CHECK(evaluation.find("lowered")->as_string() == "abcdefgh\xC3\xA9x");
   }
 
   TEST_CASE("lower-casing finds an uppercase letter at every position of the preference") {
@@ -104,15 +202,16 @@ TEST_SUITE("evaluation views") {
       }
     }
     // Non-ASCII bytes go to the full lower-casing: 'SPEEDÉ' is not a preference.
-    CHECK_FALSE(RuleSet::builtin().evaluate(
-        Inputs{{"model", "m"}, {"world_size", 8}, {"prefer", "SPEED\xC3\x89"}, {"batch_size", 64}}, evaluation));
+    const Inputs accented{{"model", "m"}, {"world_size", 8}, {"prefer", "SPEED\xC3\x89"}, {"batch_size", 64}};
+    CHECK_FALSE(RuleSet::builtin().evaluate(accented, evaluation));
     CHECK(evaluation.error().message ==
           "Unsupported prefer='speed\xC3\xA9'. Expected one of ('speed', 'memory', 'capacity').");
   }
 
   TEST_CASE("a view converts to the equal owning value") {
     Evaluation evaluation;
-    REQUIRE(echo_rules().evaluate(Inputs{{"text", "v"}, {"n", -4}}, evaluation));
+    const Inputs inputs{{"text", "v"}, {"n", -4}};
+    REQUIRE(echo_rules().evaluate(inputs, evaluation));
     for (const ValueView& v : evaluation.values()) CHECK(v == v.to_value());
     CHECK(evaluation.find("items")->to_value() == snnplan::Value(snnplan::Value::List{-4, -3}));
     CHECK_FALSE(*evaluation.find("square") == snnplan::Value(15));

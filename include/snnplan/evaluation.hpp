@@ -20,8 +20,9 @@
 namespace snnplan {
 
 /// A field value that refers to storage owned elsewhere (see the file comment). Valid while
-/// the RuleSet, the inputs and the Evaluation it came from are alive and the Evaluation is
-/// not reused.
+/// the inputs and the Evaluation it came from are alive and the Evaluation is not reused (the
+/// Evaluation keeps the rule set's compiled text alive itself). Like a span's operator[],
+/// the as_*() accessors do not check the kind: test it first (is_*() or kind()).
 class ValueView {
  public:
   enum class Kind : std::uint8_t { null, boolean, integer, floating, string, list };
@@ -93,6 +94,7 @@ class Evaluation {
   Evaluation(const Evaluation&) = delete;
   Evaluation& operator=(const Evaluation&) = delete;
 
+  /// False before the first evaluation, after a failed one and once moved from.
   [[nodiscard]] bool ok() const noexcept { return ok_; }
   /// Precondition: !ok().
   [[nodiscard]] const EvaluationError& error() const noexcept { return error_; }
@@ -103,7 +105,7 @@ class Evaluation {
   /// The field called `name`, or nullptr.
   [[nodiscard]] const ValueView* find(std::string_view name) const noexcept;
 
-  /// An owning Record of the same fields (precondition: ok()).
+  /// An owning Record of the same fields; throws std::logic_error unless ok().
   [[nodiscard]] Record to_record() const;
 
   struct Storage;  // the library's: the evaluation's value store
@@ -111,7 +113,9 @@ class Evaluation {
  private:
   friend class RuleSet;
   std::unique_ptr<Storage> storage_;
-  std::shared_ptr<const std::vector<std::string>> names_;
+  /// The compiled rules of the last evaluation: views of their text stay valid even when
+  /// the RuleSet is replaced meanwhile (hot reload).
+  std::shared_ptr<const detail::CompiledRules> rules_;
   std::vector<ValueView> values_;
   EvaluationError error_;
   bool ok_ = false;

@@ -105,8 +105,11 @@ class RuleSet {
 
   /// evaluate() into `out`, whose fields are views instead of copies (evaluation.hpp): the
   /// fastest way to evaluate many times. Returns out.ok(). Never throws for bad inputs or
-  /// rule errors. Safe from many threads with one Evaluation per thread.
+  /// rule errors. Safe from many threads with one Evaluation per thread. `inputs` must stay
+  /// alive while the fields are used.
   bool evaluate(const Inputs& inputs, Evaluation& out) const;
+  /// Refused: fields may be views of the inputs' strings, which a temporary would take away.
+  bool evaluate(Inputs&& inputs, Evaluation& out) const = delete;
 
   /// evaluate() that also records every step taken (see explain.hpp). Slower; for people.
   [[nodiscard]] Explanation explain(const Inputs& inputs) const;

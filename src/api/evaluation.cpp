@@ -3,6 +3,8 @@
 #include "snnplan/evaluation.hpp"
 
 #include <array>
+#include <stdexcept>
+#include <utility>
 
 #include "compile/compiled_rules.hpp"
 #include "evaluate/evaluator.hpp"
@@ -19,12 +21,29 @@ struct Evaluation::Storage {
 
 Evaluation::Evaluation() : storage_(std::make_unique<Storage>()) {}
 Evaluation::~Evaluation() = default;
-Evaluation::Evaluation(Evaluation&&) noexcept = default;
-Evaluation& Evaluation::operator=(Evaluation&&) noexcept = default;
+Evaluation::Evaluation(Evaluation&& other) noexcept
+    : storage_(std::move(other.storage_)),
+      rules_(std::move(other.rules_)),
+      values_(std::move(other.values_)),
+      error_(std::move(other.error_)),
+      ok_(std::exchange(other.ok_, false)) {
+  other.values_.clear();
+}
+Evaluation& Evaluation::operator=(Evaluation&& other) noexcept {
+  if (this != &other) {
+    storage_ = std::move(other.storage_);
+    rules_ = std::move(other.rules_);
+    values_ = std::move(other.values_);
+    error_ = std::move(other.error_);
+    ok_ = std::exchange(other.ok_, false);
+    other.values_.clear();
+  }
+  return *this;
+}
 
 std::span<const std::string> Evaluation::names() const noexcept {
-  if (!ok_ || !names_) return {};
-  return *names_;
+  if (!ok_ || !rules_) return {};
+  return *rules_->field_names;
 }
 
 const ValueView* Evaluation::find(std::string_view name) const noexcept {
@@ -35,10 +54,11 @@ const ValueView* Evaluation::find(std::string_view name) const noexcept {
 }
 
 Record Evaluation::to_record() const {
+  if (!ok_) throw std::logic_error("Evaluation::to_record() needs a successful evaluation");
   std::vector<Value> values;
   values.reserve(values_.size());
   for (const ValueView& v : values_) values.push_back(v.to_value());
-  return Record(names_, std::move(values));
+  return Record(rules_->field_names, std::move(values));
 }
 
 Value ValueView::to_value() const {
@@ -77,8 +97,11 @@ bool operator==(const ValueView& view, const Value& value) {
 
 bool RuleSet::evaluate(const Inputs& inputs, Evaluation& out) const {
   if (!out.storage_) out.storage_ = std::make_unique<Evaluation::Storage>();  // moved from
+  // Cleared first, so an exception (std::bad_alloc) leaves an evaluation that is not ok().
+  out.ok_ = false;
+  out.values_.clear();
   out.storage_->store.reset();
-  if (out.names_ != rules_->field_names) out.names_ = rules_->field_names;  // no refcount traffic when reused
+  if (out.rules_ != rules_) out.rules_ = rules_;  // no refcount traffic when reused
   out.ok_ = evaluate::evaluate_views(*rules_, inputs, out.storage_->store, out.values_, out.error_);
   return out.ok_;
 }

@@ -57,7 +57,7 @@ struct NameKey {
   std::uint64_t head = 0;
   static NameKey of(std::string_view name) noexcept {
     NameKey key{name.size(), 0};
-    std::memcpy(&key.head, name.data(), std::min<std::size_t>(name.size(), sizeof key.head));
+    if (!name.empty()) std::memcpy(&key.head, name.data(), std::min<std::size_t>(name.size(), sizeof key.head));
     return key;
   }
   /// Whether `name` (whose key is `key`) is the name this key was made of, `full`.

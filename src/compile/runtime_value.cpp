@@ -61,6 +61,7 @@ void* ValueStore::grow(std::size_t size, std::size_t alignment) {
   }
   const std::size_t previous = chunks_.empty() ? kFirstChunk / 2 : chunks_.back().size;
   const std::size_t chunk_size = std::max(need, previous * 2);
+  chunks_.reserve(chunks_.size() + 1);  // first, so a failure here cannot leak the chunk
   auto* data = static_cast<std::byte*>(::operator new(chunk_size));
   chunks_.push_back(Chunk{data, chunk_size});
   chunks_in_use_ = chunks_.size();

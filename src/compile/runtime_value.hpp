@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory_resource>
+#include <new>
 #include <span>
 #include <string>
 #include <string_view>
@@ -114,6 +115,7 @@ class ValueStore final : public std::pmr::memory_resource {
   [[nodiscard]] RValue list(std::span<const RValue> items);
   /// Uninitialised room for `count` values (filled by the caller).
   [[nodiscard]] RValue* values(std::size_t count) {
+    if (count > std::numeric_limits<std::size_t>::max() / sizeof(RValue) / 2) throw std::bad_alloc();
     return static_cast<RValue*>(allocate_bytes(count * sizeof(RValue), alignof(RValue)));
   }
   [[nodiscard]] const RecordValue* record(const std::vector<std::string>* names, std::span<const RValue> values);

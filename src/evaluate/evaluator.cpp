@@ -220,6 +220,7 @@ class Evaluator {
     WorkingRecord record(store_);
     out.clear();
     if (produce(inputs, record) && views(record, out)) return true;
+    out.clear();  // no fields without a record, even when a later field failed
     error = std::move(*failure_);
     return false;
   }

@@ -18,8 +18,16 @@ const std::string& empty_string() {
 
 namespace {
 
-const std::string kPlainTag = "?";
-const std::string kQuotedTag = "!";
+// Function-local, so a Document built during another file's static initialisation finds
+// them constructed.
+const std::string& plain_tag() {
+  static const std::string tag = "?";
+  return tag;
+}
+const std::string& quoted_tag() {
+  static const std::string tag = "!";
+  return tag;
+}
 
 // Reads a string_view without copying it (the parser only reads).
 class ViewBuffer : public std::streambuf {
@@ -89,8 +97,8 @@ class DocumentBuilder final : public YAML::EventHandler {
   }
 
   const std::string* intern(const std::string& tag) {
-    if (tag == kPlainTag) return &kPlainTag;
-    if (tag == kQuotedTag) return &kQuotedTag;
+    if (tag == plain_tag()) return &plain_tag();
+    if (tag == quoted_tag()) return &quoted_tag();
     if (tag.empty()) return nullptr;
     return &doc_.tags_.emplace_back(tag);
   }
