@@ -14,6 +14,10 @@ namespace snnplan::messages {
 
 // ---- rule file: YAML shape -----------------------------------------------------------------
 inline std::string yaml_syntax(std::string_view what) { return fmt::format("YAML syntax error: {}", what); }
+inline std::string yaml_unclosed_flow(bool is_map) {
+  return is_map ? "the flow mapping '{' that starts here is not closed with '}'"
+                : "the flow sequence '[' that starts here is not closed with ']'";
+}
 inline std::string yaml_too_deep(int limit) {
   return fmt::format("YAML nesting is deeper than {} levels", limit);
 }

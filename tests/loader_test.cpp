@@ -124,6 +124,32 @@ TEST_SUITE("loader") {
     CHECK(errors[0].code == "yaml-syntax");
   }
 
+  // yaml-cpp stops at the next key or the end of the file; the note points at the bracket.
+  TEST_CASE("an unclosed flow mapping or sequence is shown where its bracket opens") {
+    const auto diagnostics_of = [](const std::string& text) {
+      try {
+        (void)RuleSet::from_string(text, "test.yaml");
+      } catch (const LoadError& e) {
+        std::vector<std::string> formatted;
+        for (const Diagnostic& d : e.diagnostics()) formatted.push_back(snnplan::format(d));
+        return formatted;
+      }
+      FAIL("the rule file loaded without errors");
+      return std::vector<std::string>{};
+    };
+    CHECK(diagnostics_of(edited("x: {type: int}", "x: {type: int")) ==
+          std::vector<std::string>{
+              "test.yaml:4:4: error: YAML syntax error: end of map flow not found",
+              "test.yaml:3:6: note: the flow mapping '{' that starts here is not closed with '}'"});
+    CHECK(diagnostics_of(edited("because: \"x={x}\"", "because: [\"x={x}\"")) ==
+          std::vector<std::string>{
+              "test.yaml:15:1: error: YAML syntax error: end of sequence flow not found",
+              "test.yaml:14:16: note: the flow sequence '[' that starts here is not closed with ']'"});
+    // Other syntax errors inside a flow collection get no note.
+    CHECK(diagnostics_of(edited("x: {type: int}", "x: {type: int]")) ==
+          std::vector<std::string>{"test.yaml:3:16: error: YAML syntax error: illegal flow end"});
+  }
+
   TEST_CASE("a document that is not a mapping is refused") {
     CHECK(first_error("- just\n- a list\n") ==
           "test.yaml:1:1: error: a rule file must be a mapping with the keys snnplan, inputs, record, tables, ...");

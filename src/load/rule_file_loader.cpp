@@ -70,6 +70,10 @@ class Loader {
     } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own guard, far deeper than ours
       error(from_mark(e.mark), "yaml-too-deep", messages::yaml_too_deep(kMaxYamlDepth));
       return std::move(result_);
+    } catch (const yaml::UnclosedFlow& e) {
+      error(from_mark(e.mark), "yaml-syntax", messages::yaml_syntax(e.msg));
+      note(from_mark(e.opened), "yaml-unclosed-flow", messages::yaml_unclosed_flow(e.is_map));
+      return std::move(result_);
     } catch (const YAML::Exception& e) {
       error(from_mark(e.mark), "yaml-syntax", messages::yaml_syntax(e.msg));
       return std::move(result_);
@@ -245,6 +249,9 @@ class Loader {
 
   void error(SourceLocation loc, std::string code, std::string message) {
     result_.diagnostics.push_back(Diagnostic{Severity::error, std::move(loc), std::move(code), std::move(message)});
+  }
+  void note(SourceLocation loc, std::string code, std::string message) {
+    result_.diagnostics.push_back(Diagnostic{Severity::note, std::move(loc), std::move(code), std::move(message)});
   }
 
   // Checks every key of `map` against `allowed`; reports unknown and duplicate keys.

@@ -77,15 +77,25 @@ class DocumentBuilder final : public YAML::EventHandler {
     add(&anchored(anchor, node));
   }
   void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                       YAML::EmitterStyle::value) override {
-    open_.push_back({&anchored(anchor, make(NodeKind::sequence, mark, &tag)), pending_.size()});
+                       YAML::EmitterStyle::value style) override {
+    open_.push_back({&anchored(anchor, make(NodeKind::sequence, mark, &tag)), pending_.size(),
+                     style == YAML::EmitterStyle::Flow});
   }
   void OnSequenceEnd() override { close(); }
   void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                  YAML::EmitterStyle::value) override {
-    open_.push_back({&anchored(anchor, make(NodeKind::map, mark, &tag)), pending_.size()});
+                  YAML::EmitterStyle::value style) override {
+    open_.push_back({&anchored(anchor, make(NodeKind::map, mark, &tag)), pending_.size(),
+                     style == YAML::EmitterStyle::Flow});
   }
   void OnMapEnd() override { close(); }
+
+  // Where the innermost flow collection of that kind still open starts, if any: after
+  // yaml-cpp gives up looking for its end, that is the '{' or '[' never closed.
+  const YAML::Mark* open_flow(NodeKind kind) const {
+    for (auto it = open_.rbegin(); it != open_.rend(); ++it)
+      if (it->flow && it->node->kind == kind) return &it->node->mark;
+    return nullptr;
+  }
 
  private:
   NodeData& make(NodeKind kind, const YAML::Mark& mark, const std::string* tag) {
@@ -142,6 +152,7 @@ class DocumentBuilder final : public YAML::EventHandler {
   struct Open {
     NodeData* node;
     std::size_t first_child;  // in pending_
+    bool flow;                // written in '{...}' or '[...]'
   };
 
   Document& doc_;
@@ -155,7 +166,16 @@ Document::Document(std::string_view text) {
   std::istream in(&buffer);
   YAML::Parser parser(in);
   DocumentBuilder builder(*this);
-  parser.HandleNextDocument(builder);  // the first document only, as YAML::Load
+  try {
+    parser.HandleNextDocument(builder);  // the first document only, as YAML::Load
+  } catch (const YAML::ParserException& e) {
+    const bool map = e.msg == YAML::ErrorMsg::END_OF_MAP_FLOW;
+    if (map || e.msg == YAML::ErrorMsg::END_OF_SEQ_FLOW) {
+      if (const YAML::Mark* opened = builder.open_flow(map ? NodeKind::map : NodeKind::sequence))
+        throw UnclosedFlow(e, *opened, map);
+    }
+    throw;
+  }
   if (!root_) root_ = Node(&nodes_.emplace_back());  // no document: a null root with no mark
 }
 

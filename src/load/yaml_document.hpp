@@ -16,6 +16,7 @@
 // Nodes are small handles (a pointer) into the Document, which owns everything and must
 // outlive them.
 
+#include <yaml-cpp/exceptions.h>
 #include <yaml-cpp/mark.h>
 
 #include <cstddef>
@@ -86,11 +87,22 @@ struct NodeData {
   std::size_t count = 0;            // how many of either
 };
 
+/// Thrown instead of yaml-cpp's "end of map flow not found" and "end of sequence flow not
+/// found": yaml-cpp reports those where it gave up (the next key, or the end of the file),
+/// which can be far from the '{' or '[' that is not closed. This also says where that is.
+class UnclosedFlow : public YAML::ParserException {
+ public:
+  UnclosedFlow(const YAML::ParserException& e, const YAML::Mark& opened_at, bool map)
+      : YAML::ParserException(e), opened(opened_at), is_map(map) {}
+  YAML::Mark opened;  // the '{' or '['
+  bool is_map;        // '{' rather than '['
+};
+
 /// Owns every node of a parsed text; not copyable or movable (nodes point into it).
 class Document {
  public:
   /// Parses the first document of `text`. Throws what yaml-cpp's parser throws
-  /// (YAML::ParserException, YAML::DeepRecursion), as YAML::Load does.
+  /// (YAML::ParserException, YAML::DeepRecursion), as YAML::Load does, or UnclosedFlow.
   explicit Document(std::string_view text);
   Document(const Document&) = delete;
   Document& operator=(const Document&) = delete;
