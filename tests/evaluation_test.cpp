@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "compile/runtime_value.hpp"
 #include "snnplan/evaluation.hpp"
 #include "snnplan/rule_set.hpp"
 
@@ -217,3 +218,32 @@ tables:
     CHECK_FALSE(*evaluation.find("square") == snnplan::Value(15));
   }
 }
+
+// A reused store (each thread's Evaluation in recommend()) stops allocating for ordinary
+// evaluations but gives back what one huge evaluation took.
+TEST_CASE("a value store keeps its first chunks across resets and frees the memory of a huge evaluation") {
+  snnplan::detail::ValueStore store;
+  CHECK(store.keep("spikformer") == "spikformer");
+  CHECK(store.chunk_bytes() == 4096);
+  store.reset();
+  CHECK(store.chunk_bytes() == 4096);
+
+  const std::string huge(std::size_t{4} << 20, 'x');
+  CHECK(store.keep(huge).size() == huge.size());
+  CHECK(store.chunk_bytes() > huge.size());
+  store.reset();
+  CHECK(store.chunk_bytes() == 4096);
+
+  // 400 KB in doubling chunks (4 + 8 + ... + 256 KiB) is within what a reset keeps; one more
+  // chunk (512 KiB) is not.
+  for (int k = 0; k < 2000; ++k) (void)store.keep(std::string(200, 'y'));
+  CHECK(store.chunk_bytes() == 508 * 1024);
+  store.reset();
+  CHECK(store.chunk_bytes() == 508 * 1024);
+  for (int k = 0; k < 4000; ++k) (void)store.keep(std::string(200, 'y'));
+  CHECK(store.chunk_bytes() == 1020 * 1024);
+  store.reset();
+  CHECK(store.chunk_bytes() == 508 * 1024);
+  CHECK(store.keep("after") == "after");
+}
+

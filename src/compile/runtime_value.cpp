@@ -74,6 +74,18 @@ void ValueStore::reset() noexcept {
   next_ = initial_;
   end_ = initial_ + initial_size_;
   chunks_in_use_ = 0;
+  // Chunks double in size, so the kept ones are the small early chunks every evaluation uses.
+  std::size_t kept = 0;
+  std::size_t keep = 0;
+  while (keep < chunks_.size() && kept + chunks_[keep].size <= kRetainedBytes) kept += chunks_[keep++].size;
+  for (std::size_t k = keep; k < chunks_.size(); ++k) ::operator delete(chunks_[k].data);
+  chunks_.resize(keep);
+}
+
+std::size_t ValueStore::chunk_bytes() const noexcept {
+  std::size_t total = 0;
+  for (const Chunk& chunk : chunks_) total += chunk.size;
+  return total;
 }
 
 RValue ValueStore::list(std::span<const RValue> items) {

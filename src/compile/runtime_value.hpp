@@ -120,9 +120,15 @@ class ValueStore final : public std::pmr::memory_resource {
   }
   [[nodiscard]] const RecordValue* record(const std::vector<std::string>* names, std::span<const RValue> values);
   [[nodiscard]] std::pmr::memory_resource* resource() noexcept { return this; }
-  /// Forgets everything stored (every view of it dangles). The buffer and the chunks stay,
-  /// so a store reused for evaluations of similar size stops allocating.
+  /// Forgets everything stored (every view of it dangles). The buffer and the first chunks,
+  /// up to kRetainedBytes, stay, so a store reused for evaluations of similar size stops
+  /// allocating, while one huge evaluation does not pin its memory for the store's life
+  /// (recommend() keeps a store per thread).
   void reset() noexcept;
+  /// Bytes of heap chunks the store holds (in use or kept by reset()).
+  [[nodiscard]] std::size_t chunk_bytes() const noexcept;
+
+  static constexpr std::size_t kRetainedBytes = std::size_t{512} * 1024;
 
  private:
   void* grow(std::size_t size, std::size_t alignment);
