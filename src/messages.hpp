@@ -69,6 +69,11 @@ inline std::string expression_syntax(std::string_view what) { return fmt::format
 inline std::string integer_literal_too_large(std::string_view text) {
   return fmt::format("integer {} does not fit in 64 bits", text);
 }
+inline std::string float_literal_too_large(std::string_view text) {
+  constexpr std::size_t kShown = 24;  // the literal has at least 309 digits
+  return fmt::format("float {}... ({} characters) is larger than the largest 64-bit float",
+                     text.substr(0, kShown), text.size());
+}
 inline std::string expression_too_deep(int limit) {
   return fmt::format("expression nests deeper than {} levels", limit);
 }

@@ -250,6 +250,26 @@ TEST_SUITE("expressions") {
     CHECK(d3.location.column == kLetColumn + 1);
   }
 
+  // Found by the expression fuzzer: std::stod threw out_of_range through the loader.
+  TEST_CASE("a float literal beyond the largest double is a load error and a tiny one reads as Python reads it") {
+    const std::string huge = "1" + std::string(309, '0') + ".5";
+    const auto d = load_error(file_with_let("1 + " + huge));
+    CHECK(d.message ==
+          "expression: float 100000000000000000000000... (312 characters) is larger than the largest 64-bit float");
+    CHECK(d.location.line == kLetLine);
+    CHECK(d.location.column == kLetColumn + 4);
+    CHECK(d.code == "expression-syntax");
+
+    const auto value_of = [](const std::string& expr) {
+      const auto result = eval_let(expr, 3, "float");
+      REQUIRE_MESSAGE(result.ok(), (result.ok() ? "" : result.error().message));
+      return result.record().find("out")->as_float();
+    };
+    CHECK(value_of("9" + std::string(307, '9') + ".0") == doctest::Approx(1e308));  // the largest still fits
+    CHECK(value_of("0." + std::string(310, '0') + "1") == 1e-311);                  // subnormal
+    CHECK(value_of("0." + std::string(400, '0') + "1") == 0.0);                     // below every double
+  }
+
   TEST_CASE("a record int field receiving a value beyond 64 bits is an evaluation error") {
     const auto e = error_of("x * 2", std::int64_t{4611686018427387905});
     CHECK(e.kind == EvaluationErrorKind::rule_error);

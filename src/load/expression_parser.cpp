@@ -1,7 +1,10 @@
 #include "load/expression_parser.hpp"
 
 #include <cctype>
+#include <cerrno>
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <utility>
@@ -315,7 +318,7 @@ class Parser {
       case Tok::floating: {
         advance();
         Expr e = make(ExprKind::literal, t.offset);
-        e.literal = Value(std::stod(t.text));
+        e.literal = Value(parse_float(t));
         return e;
       }
       case Tok::string: {
@@ -358,6 +361,16 @@ class Parser {
       default:
         fail(t.offset, "expected a value, found '" + t.text + "'");
     }
+  }
+
+  // Digits '.' digits. Beyond the largest double (309 digits before the point) the literal is
+  // refused rather than read as infinity; below the smallest it reads as the nearest double
+  // (maybe 0.0), as Python reads it. (std::stod throws for both.)
+  double parse_float(const Token& t) {
+    errno = 0;
+    const double value = std::strtod(t.text.c_str(), nullptr);
+    if (errno == ERANGE && std::isinf(value)) fail(t.offset, messages::float_literal_too_large(t.text));
+    return value;
   }
 
   std::uint64_t parse_magnitude(const Token& t, std::uint64_t limit) {
