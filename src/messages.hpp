@@ -69,10 +69,15 @@ inline std::string expression_syntax(std::string_view what) { return fmt::format
 inline std::string integer_literal_too_large(std::string_view text) {
   return fmt::format("integer {} does not fit in 64 bits", text);
 }
-inline std::string float_literal_too_large(std::string_view text) {
-  constexpr std::size_t kShown = 24;  // the literal has at least 309 digits
-  return fmt::format("float {}... ({} characters) is larger than the largest 64-bit float",
-                     text.substr(0, kShown), text.size());
+// A number as a message shows it: whole when short, else its head and length (a float
+// literal beyond the largest double may have 309 digits).
+inline std::string shown_number(std::string_view text) {
+  constexpr std::size_t kShown = 24;
+  if (text.size() <= kShown) return std::string(text);
+  return fmt::format("{}... ({} characters)", text.substr(0, kShown), text.size());
+}
+inline std::string float_out_of_range(std::string_view text) {
+  return fmt::format("float {} is beyond the range of a 64-bit float", shown_number(text));
 }
 inline std::string expression_too_deep(int limit) {
   return fmt::format("expression nests deeper than {} levels", limit);
@@ -159,6 +164,12 @@ inline std::string flag_not_integer(std::string_view flag, std::string_view text
 }
 inline std::string flag_out_of_range(std::string_view flag, std::string_view text) {
   return fmt::format("{}: {} does not fit in a 64-bit integer", flag, text);
+}
+inline std::string flag_not_number(std::string_view flag, std::string_view text) {
+  return fmt::format("{}: expected a number, got '{}'", flag, text);
+}
+inline std::string flag_float_out_of_range(std::string_view flag, std::string_view text) {
+  return fmt::format("{}: {} is beyond the range of a 64-bit float", flag, shown_number(text));
 }
 inline std::string flag_not_bool(std::string_view flag, std::string_view text) {
   return fmt::format("{}: expected true or false, got '{}'", flag, text);

@@ -883,6 +883,36 @@ TEST_SUITE("bad-input matrix") {
     }
   }
 
+  TEST_CASE("--input for a float input takes decimal numbers and refuses infinity, nan, hex and the double range's outside") {
+    const TempFile rules("float_input.yaml", R"(snnplan: 1
+inputs:
+  ratio: {type: float, default: 0.5}
+record:
+  r: {type: float, init: = ratio}
+  why: {type: rationale}
+start: main
+tables:
+  main:
+    - name: all
+      because: "ratio {ratio}"
+)");
+    const std::vector<std::string> base = {"recommend", "--rules", rules.path(), "--format", "text"};
+    std::vector<Row> rows;
+    for (const std::string good : {"2.5", "-0.25", ".5", "+3", "1e3", "1e-400"})
+      rows.push_back({"--input ratio=" + good + " is a float", with(base, {"--input", "ratio=" + good}), kOk, ""});
+    for (const std::string bad : {"", "inf", "-inf", "nan", "0x10", " 1.5", "1e", "1.5x", "--1"})
+      rows.push_back({"--input ratio='" + bad + "' is not a number", with(base, {"--input", "ratio=" + bad}), kBadInput,
+                      "error: --input ratio: expected a number, got '" + bad + "'\n"});
+    for (const std::string huge : {"1e400", "-1e400"})
+      rows.push_back({"--input ratio=" + huge + " is beyond a double", with(base, {"--input", "ratio=" + huge}), kBadInput,
+                      "error: --input ratio: " + huge + " is beyond the range of a 64-bit float\n"});
+    const std::string long_number = "1" + std::string(400, '0');
+    rows.push_back({"a 401-digit --input float is shown by its head and length", with(base, {"--input", "ratio=" + long_number}),
+                    kBadInput,
+                    "error: --input ratio: 100000000000000000000000... (401 characters) is beyond the range of a 64-bit float\n"});
+    check_rows(rows);
+  }
+
   TEST_CASE("the matrix has rows for every flag that each subcommand's --help lists") {
     const std::vector<std::pair<std::string, std::vector<Row>>> subcommands = {
         {"recommend", recommend_rows()}, {"explain", explain_rows()}, {"microbatches", microbatches_rows()},

@@ -6,6 +6,7 @@
 #include <string>
 #include <variant>
 
+#include "load/decimal_float.hpp"
 #include "load/expression_parser.hpp"
 #include "snnplan/snnplan.hpp"
 
@@ -255,7 +256,7 @@ TEST_SUITE("expressions") {
     const std::string huge = "1" + std::string(309, '0') + ".5";
     const auto d = load_error(file_with_let("1 + " + huge));
     CHECK(d.message ==
-          "expression: float 100000000000000000000000... (312 characters) is larger than the largest 64-bit float");
+          "expression: float 100000000000000000000000... (312 characters) is beyond the range of a 64-bit float");
     CHECK(d.location.line == kLetLine);
     CHECK(d.location.column == kLetColumn + 4);
     CHECK(d.code == "expression-syntax");
@@ -268,6 +269,48 @@ TEST_SUITE("expressions") {
     CHECK(value_of("9" + std::string(307, '9') + ".0") == doctest::Approx(1e308));  // the largest still fits
     CHECK(value_of("0." + std::string(310, '0') + "1") == 1e-311);                  // subnormal
     CHECK(value_of("0." + std::string(400, '0') + "1") == 0.0);                     // below every double
+  }
+
+  TEST_CASE("decimal floats are read alike in YAML, expressions and flags: the double range or an error, never infinity") {
+    using snnplan::DecimalFloat;
+    using snnplan::read_decimal_float;
+    const auto value_of = [](const char* text) {
+      const DecimalFloat read = read_decimal_float(text);
+      REQUIRE_MESSAGE(read.status == DecimalFloat::Status::ok, text);
+      return read.value;
+    };
+    CHECK(value_of("2.5") == 2.5);
+    CHECK(value_of("-0.25") == -0.25);
+    CHECK(value_of(".5") == 0.5);
+    CHECK(value_of("+3") == 3.0);
+    CHECK(value_of("1E3") == 1000.0);
+    CHECK(value_of("1.7976931348623157e308") == std::numeric_limits<double>::max());
+    CHECK(value_of("4.9e-324") == std::numeric_limits<double>::denorm_min());
+    CHECK(value_of("1e-400") == 0.0);
+    CHECK(value_of("-1e-400") == 0.0);
+    for (const char* beyond : {"1e309", "-1e400", "1.8e308", "2e999999999999999999999"})
+      CHECK_MESSAGE(read_decimal_float(beyond).status == DecimalFloat::Status::out_of_range, beyond);
+    for (const char* other : {"", "-", ".", "e5", "inf", "-inf", "infinity", "nan", "NaN", "0x10", "0x1p3", " 1", "1 ",
+                              "1e", "1.5x", "--1", "1e5e5", "1_000"})
+      CHECK_MESSAGE(read_decimal_float(other).status == DecimalFloat::Status::not_decimal, other);
+  }
+
+  TEST_CASE("a YAML float beyond the double range is a load error at the value, not infinity") {
+    const auto d = load_error(R"(snnplan: 1
+inputs:
+  ratio: {type: float, default: 1e400}
+record:
+  r: {type: float, init: = ratio}
+start: main
+tables:
+  main:
+    - name: all
+      set: {r: 1.0}
+)");
+    CHECK(d.code == "float-range");
+    CHECK(d.message == "float 1e400 is beyond the range of a 64-bit float");
+    CHECK(d.location.line == 3);
+    CHECK(d.location.column == 33);
   }
 
   TEST_CASE("a record int field receiving a value beyond 64 bits is an evaluation error") {

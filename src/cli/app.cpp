@@ -17,6 +17,7 @@
 #include "cli/batch.hpp"
 #include "cli/exit_code.hpp"
 #include "cli/rule_tests.hpp"
+#include "load/decimal_float.hpp"
 #include "render/dot.hpp"
 #include "messages.hpp"
 #include "plan/plan_io.hpp"
@@ -188,10 +189,10 @@ Value typed_value(const std::string& flag, const std::string& kind, const std::s
   if (kind == "int") return parse_int(flag, text);
   if (kind == "bool") return parse_bool(flag, text);
   if (kind == "float") {
-    char* end = nullptr;
-    const double d = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size()) throw UsageError{fmt::format("{}: expected a number, got '{}'", flag, text)};
-    return d;
+    const DecimalFloat read = read_decimal_float(text);
+    if (read.status == DecimalFloat::Status::out_of_range) throw UsageError{messages::flag_float_out_of_range(flag, text)};
+    if (read.status != DecimalFloat::Status::ok) throw UsageError{messages::flag_not_number(flag, text)};
+    return read.value;
   }
   return parse_string(flag, text);
 }

@@ -1,14 +1,12 @@
 #include "load/expression_parser.hpp"
 
 #include <cctype>
-#include <cerrno>
 #include <charconv>
-#include <cmath>
-#include <cstdlib>
 #include <limits>
 #include <string>
 #include <utility>
 
+#include "load/decimal_float.hpp"
 #include "messages.hpp"
 
 namespace snnplan::load {
@@ -367,10 +365,9 @@ class Parser {
   // refused rather than read as infinity; below the smallest it reads as the nearest double
   // (maybe 0.0), as Python reads it. (std::stod throws for both.)
   double parse_float(const Token& t) {
-    errno = 0;
-    const double value = std::strtod(t.text.c_str(), nullptr);
-    if (errno == ERANGE && std::isinf(value)) fail(t.offset, messages::float_literal_too_large(t.text));
-    return value;
+    const DecimalFloat read = read_decimal_float(t.text);
+    if (read.status != DecimalFloat::Status::ok) fail(t.offset, messages::float_out_of_range(t.text));
+    return read.value;
   }
 
   std::uint64_t parse_magnitude(const Token& t, std::uint64_t limit) {

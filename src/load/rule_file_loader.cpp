@@ -13,6 +13,7 @@
 #include <utility>
 #include <variant>
 
+#include "load/decimal_float.hpp"
 #include "load/expression_parser.hpp"
 #include "load/yaml_document.hpp"
 #include "messages.hpp"
@@ -346,12 +347,14 @@ class Loader {
       }
       return Value(value);
     }
-    // A float needs a digit, and only float characters (".5", "1e3", "-0.25").
-    if (s.find_first_of("0123456789") != std::string::npos &&
-        s.find_first_not_of("0123456789+-.eE") == std::string::npos) {
-      char* end = nullptr;
-      const double d = std::strtod(s.c_str(), &end);
-      if (end == s.c_str() + s.size()) return Value(d);
+    // A float needs a digit, and only float characters (".5", "1e3", "-0.25"); anything
+    // else that is not null, bool or int is a string, as YAML's core schema reads it.
+    switch (const DecimalFloat read = read_decimal_float(s); read.status) {
+      case DecimalFloat::Status::ok: return Value(read.value);
+      case DecimalFloat::Status::out_of_range:
+        error(at(node), "float-range", messages::float_out_of_range(s));
+        return std::nullopt;
+      case DecimalFloat::Status::not_decimal: return Value(s);
     }
     return Value(s);
   }
