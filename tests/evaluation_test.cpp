@@ -246,4 +246,3 @@ TEST_CASE("a value store keeps its first chunks across resets and frees the memo
   CHECK(store.chunk_bytes() == 508 * 1024);
   CHECK(store.keep("after") == "after");
 }
-

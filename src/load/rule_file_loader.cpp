@@ -71,12 +71,11 @@ class Loader {
     } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own guard, far deeper than ours
       error(from_mark(e.mark), "yaml-too-deep", messages::yaml_too_deep(kMaxYamlDepth));
       return std::move(result_);
-    } catch (const yaml::UnclosedFlow& e) {
-      error(from_mark(e.mark), "yaml-syntax", messages::yaml_syntax(e.msg));
-      note(from_mark(e.opened), "yaml-unclosed-flow", messages::yaml_unclosed_flow(e.is_map));
-      return std::move(result_);
     } catch (const YAML::Exception& e) {
       error(from_mark(e.mark), "yaml-syntax", messages::yaml_syntax(e.msg));
+      // yaml-cpp reports an unclosed '{' or '[' where it gave up; point at the bracket too.
+      if (const auto* unclosed = dynamic_cast<const yaml::UnclosedFlow*>(&e))
+        note(from_mark(unclosed->opened), "yaml-unclosed-flow", messages::yaml_unclosed_flow(unclosed->is_map));
       return std::move(result_);
     }
     const yaml::Node root = document->root();
