@@ -13,6 +13,9 @@
 namespace snnplan::messages {
 
 // ---- rule file: YAML shape -----------------------------------------------------------------
+inline std::string rule_file_too_large(std::size_t limit) {
+  return fmt::format("rule file is larger than the limit of {} bytes", limit);
+}
 inline std::string yaml_syntax(std::string_view what) { return fmt::format("YAML syntax error: {}", what); }
 inline std::string yaml_unclosed_flow(bool is_map) {
   return is_map ? "the flow mapping '{' that starts here is not closed with '}'"
@@ -62,6 +65,19 @@ inline std::string rule_needs_outcome(std::string_view rule) {
 }
 inline std::string conflicting_actions(std::string_view rule) {
   return fmt::format("rule '{}' may have only one of error, next and fallback", rule);
+}
+
+// ---- uses: rule files calling other rule files ----------------------------------------------
+inline std::string uses_too_deep(std::size_t limit) {
+  return fmt::format("rule files use each other more than {} levels deep", limit);
+}
+inline std::string uses_not_found(std::string_view file, std::string_view directory) {
+  if (directory.empty()) return fmt::format("cannot find rule file '{}' among the built-in rule files", file);
+  return fmt::format("cannot find rule file '{}' in {} or among the built-in rule files", file, directory);
+}
+inline std::string uses_cycle(std::string_view path) { return fmt::format("rule files use each other in a cycle: {}", path); }
+inline std::string uses_has_errors(std::string_view file, std::string_view used_as) {
+  return fmt::format("rule file '{}' (used as '{}') has errors", file, used_as);
 }
 
 // ---- expressions ---------------------------------------------------------------------------
@@ -158,7 +174,38 @@ inline std::string runtime_type(std::string_view where, std::string_view what) {
 }
 
 
+inline std::string operand_kinds(std::string_view op, std::string_view left, std::string_view right) {
+  return fmt::format("cannot apply '{}' to {} and {}", op, left, right);
+}
+// The builtin pipeline_microbatches: the reference's ValueError texts, word for word.
+inline std::string microbatches_not_positive(std::string_view name, std::string_view got) {
+  return fmt::format("{} must be positive, but got {}.", name, got);
+}
+inline std::string microbatches_fewer_than_stages(std::string_view batch_size, std::string_view num_stages) {
+  return fmt::format("batch_size ({}) must be >= num_stages ({}) for pipeline parallelism with the current microbatch "
+                     "splitting implementation.",
+                     batch_size, num_stages);
+}
+inline std::string microbatches_no_divisor(std::string_view batch_size, std::string_view num_stages, std::string_view target) {
+  return fmt::format("batch_size ({}) must be divisible by at least one microbatch count in [{}, {}] for pipeline parallelism.",
+                     batch_size, num_stages, target);
+}
+
+// ---- records as the C++ API reads them (Recommendation, Plan) ---------------------------------
+// `record` is "record" or "plan record".
+inline std::string record_lacks_field(std::string_view record, std::string_view name) {
+  return fmt::format("the {} has no field '{}'", record, name);
+}
+inline std::string record_field_kind(std::string_view record, std::string_view name, std::string_view expected) {
+  return fmt::format("{} field '{}' is not {}", record, name, expected);
+}
+inline std::string record_field_items(std::string_view name, std::string_view what) {
+  return fmt::format("record field '{}' holds {}", name, what);
+}
+
 // ---- command line ----------------------------------------------------------------------------
+inline std::string watch_needs_batch() { return "--watch needs --batch (it re-reads the rule file between lines)"; }
+inline std::string watch_needs_rules() { return "--watch needs a rule file (--rules FILE or SNNPLAN_RULES)"; }
 inline std::string flag_not_integer(std::string_view flag, std::string_view text) {
   return fmt::format("{}: expected an integer, got '{}'", flag, text);
 }
@@ -268,6 +315,9 @@ inline std::string flag_empty_item(std::string_view flag, std::string_view text)
 }
 inline std::string plan_flag_required(std::string_view flag) {
   return fmt::format("{} is required (or give --batch FILE with one JSON object per line)", flag);
+}
+inline std::string integer_input_range(std::string_view key, std::string_view got) {
+  return fmt::format("input '{}' must be an integer that fits in 64 bits, got {}", key, got);
 }
 inline std::string batch_empty_line() { return "empty line (expected a JSON object)"; }
 /// `column` counts from 1. JSON text never holds a raw NUL byte (a string may hold \u0000).

@@ -1,8 +1,7 @@
 #include "snnplan/recommendation.hpp"
 
-#include <fmt/format.h>
-
 #include "snnplan/evaluation.hpp"
+#include "messages.hpp"
 
 namespace snnplan {
 namespace {
@@ -35,7 +34,7 @@ class Converter {
     const auto& lines = typed("rationale", [](const auto& v) { return v.is_list(); }, "a list").as_list();
     out.rationale.reserve(lines.size());
     for (const auto& line : lines) {
-      if (!line.is_string()) throw InputError("record field 'rationale' holds a non-string");
+      if (!line.is_string()) throw InputError(messages::record_field_items("rationale", "a non-string"));
       out.rationale.emplace_back(line.as_string());
     }
     return out;
@@ -45,8 +44,8 @@ class Converter {
   template <typename Check>
   const auto& typed(const char* name, Check check, const char* expected) const {
     const auto* v = fields_.find(name);
-    if (!v) throw InputError(fmt::format("the record has no field '{}'", name));
-    if (!check(*v)) throw InputError(fmt::format("record field '{}' is not {}", name, expected));
+    if (!v) throw InputError(messages::record_lacks_field("record", name));
+    if (!check(*v)) throw InputError(messages::record_field_kind("record", name, expected));
     return *v;
   }
 
@@ -66,7 +65,7 @@ class Converter {
     if (v.is_null()) return std::nullopt;
     std::vector<std::int64_t> out;
     for (const auto& item : v.as_list()) {
-      if (!item.is_int()) throw InputError(fmt::format("record field '{}' holds a non-integer", name));
+      if (!item.is_int()) throw InputError(messages::record_field_items(name, "a non-integer"));
       out.push_back(item.as_int());
     }
     return out;

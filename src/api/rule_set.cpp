@@ -96,7 +96,7 @@ class PipelineRun {
       diagnostics.push_back(Diagnostic{Severity::error, use.file.location, "uses", std::move(message)});
       return nullptr;
     };
-    if (stack_.size() >= kMaxUsesDepth) return fail(fmt::format("rule files use each other more than {} levels deep", kMaxUsesDepth));
+    if (stack_.size() >= kMaxUsesDepth) return fail(messages::uses_too_deep(kMaxUsesDepth));
     std::string text;
     std::string name;
     std::string next_directory;
@@ -111,19 +111,18 @@ class PipelineRun {
       text = std::string(*builtin);
       name = "rules/" + fs::path(use.file.value).filename().string();
     } else {
-      return fail(fmt::format("cannot find rule file '{}'{}", use.file.value,
-                              directory.empty() ? " among the built-in rule files" : " in " + directory + " or among the built-in rule files"));
+      return fail(messages::uses_not_found(use.file.value, directory));
     }
     if (std::find(stack_.begin(), stack_.end(), name) != stack_.end()) {
       std::string path;
       for (const std::string& f : stack_) path += f + " -> ";
-      return fail(fmt::format("rule files use each other in a cycle: {}{}", path, name));
+      return fail(messages::uses_cycle(path + name));
     }
     std::vector<Diagnostic> inner;
     // Files used by this one are checked for errors only; their own `check` analyses them.
     auto rules = PipelineRun(LoadOptions{}).build_nested(stack_, text, name, next_directory, inner);
     diagnostics.insert(diagnostics.end(), inner.begin(), inner.end());
-    if (!rules) return fail(fmt::format("rule file '{}' (used as '{}') has errors", name, use.name.value));
+    if (!rules) return fail(messages::uses_has_errors(name, use.name.value));
     return rules;
   }
 

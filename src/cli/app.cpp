@@ -284,9 +284,9 @@ ExitCode recommend(const InputFlags& options, std::istream& in, std::ostream& ou
     if (options.trace) throw UsageError{messages::batch_with_flags("--trace")};
   }
   if (options.watch) {
-    if (!batch) throw UsageError{"--watch needs --batch (it re-reads the rule file between lines)"};
+    if (!batch) throw UsageError{messages::watch_needs_batch()};
     const std::optional<std::string> path = rules_path(options.rules_flag());
-    if (!path) throw UsageError{"--watch needs a rule file (--rules FILE or SNNPLAN_RULES)"};
+    if (!path) throw UsageError{messages::watch_needs_rules()};
     std::optional<LiveRuleSet> live;
     try {
       live.emplace(*path);

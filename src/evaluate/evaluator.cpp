@@ -877,7 +877,7 @@ class Evaluator {
       std::uninitialized_copy_n(b.items.data, b.items.size, items + a.items.size);
       return RValue::of_items({items, a.items.size + b.items.size});
     }
-    type_failure(n.location, fmt::format("cannot apply '{}' to {} and {}", op, detail::kind_name(a), detail::kind_name(b)));
+    type_failure(n.location, messages::operand_kinds(op, detail::kind_name(a), detail::kind_name(b)));
   }
 
   RValue call_builtin(const Node& n, Frame& frame) {

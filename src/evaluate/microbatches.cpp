@@ -1,10 +1,9 @@
 #include "evaluate/microbatches.hpp"
 
-#include <fmt/format.h>
-
 #include <limits>
 
 #include "snnplan/microbatches.hpp"
+#include "messages.hpp"
 
 namespace snnplan::evaluate {
 
@@ -12,15 +11,10 @@ using detail::Wide;
 using detail::wide_to_string;
 
 std::variant<Wide, std::string> pipeline_microbatches(Wide batch_size, Wide num_stages) {
-  // These three messages are the reference's ValueError texts, word for word.
-  if (batch_size <= 0) return fmt::format("batch_size must be positive, but got {}.", wide_to_string(batch_size));
-  if (num_stages <= 0) return fmt::format("num_stages must be positive, but got {}.", wide_to_string(num_stages));
-  if (batch_size < num_stages) {
-    return fmt::format(
-        "batch_size ({}) must be >= num_stages ({}) for pipeline parallelism with the current microbatch "
-        "splitting implementation.",
-        wide_to_string(batch_size), wide_to_string(num_stages));
-  }
+  if (batch_size <= 0) return messages::microbatches_not_positive("batch_size", wide_to_string(batch_size));
+  if (num_stages <= 0) return messages::microbatches_not_positive("num_stages", wide_to_string(num_stages));
+  if (batch_size < num_stages)
+    return messages::microbatches_fewer_than_stages(wide_to_string(batch_size), wide_to_string(num_stages));
   // target = min(batch_size, 4 * num_stages); when 4 * num_stages would not fit, it exceeds
   // batch_size anyway.
   constexpr Wide kWideMax = static_cast<Wide>(~static_cast<detail::UnsignedWide>(0) >> 1);
@@ -43,9 +37,7 @@ std::variant<Wide, std::string> pipeline_microbatches(Wide batch_size, Wide num_
       if (c >= num_stages && c <= target) return c;
     }
   }
-  return fmt::format(
-      "batch_size ({}) must be divisible by at least one microbatch count in [{}, {}] for pipeline parallelism.",
-      wide_to_string(batch_size), wide_to_string(num_stages), wide_to_string(target));
+  return messages::microbatches_no_divisor(wide_to_string(batch_size), wide_to_string(num_stages), wide_to_string(target));
 }
 
 }  // namespace snnplan::evaluate

@@ -62,7 +62,7 @@ class Loader {
   LoadedFile run() {
     if (text_.size() > kMaxRuleFileBytes) {
       error(SourceLocation{file(), 1, 1}, "file-too-large",
-            fmt::format("rule file is larger than the limit of {} bytes", kMaxRuleFileBytes));
+            messages::rule_file_too_large(kMaxRuleFileBytes));
       return std::move(result_);
     }
     std::optional<yaml::Document> document;

@@ -1,21 +1,20 @@
 // snnplan::plan(): the plan rules (rules/snn_plan.yaml) evaluated and read back as a Plan.
 // Every decision is in the rule file; this file only converts values both ways.
 
-#include <fmt/format.h>
-
 #include "snnplan/plan.hpp"
+#include "messages.hpp"
 
 namespace snnplan {
 namespace {
 
 const Value& field(const Record& record, const char* name) {
   const Value* v = record.find(name);
-  if (!v) throw InputError(fmt::format("the plan record has no field '{}'", name));
+  if (!v) throw InputError(messages::record_lacks_field("plan record", name));
   return *v;
 }
 
 [[noreturn]] void wrong_type(const char* name, const char* expected) {
-  throw InputError(fmt::format("plan record field '{}' is not {}", name, expected));
+  throw InputError(messages::record_field_kind("plan record", name, expected));
 }
 
 std::string text(const Record& r, const char* name) {

@@ -131,7 +131,7 @@ std::int64_t integer_input(const json& v, const char* key) {
   if (v.is_number_integer() && !v.is_number_unsigned()) return v.get<std::int64_t>();
   if (v.is_number_unsigned() && v.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
     return static_cast<std::int64_t>(v.get<std::uint64_t>());
-  if (v.is_number()) throw InputError(fmt::format("input '{}' must be an integer that fits in 64 bits, got {}", key, v.dump()));
+  if (v.is_number()) throw InputError(messages::integer_input_range(key, v.dump()));
   throw InputError(messages::input_type(key, "an integer", json_kind(v)));
 }
 
