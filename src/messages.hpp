@@ -82,6 +82,21 @@ inline std::string uses_has_errors(std::string_view file, std::string_view used_
 
 // ---- expressions ---------------------------------------------------------------------------
 inline std::string expression_syntax(std::string_view what) { return fmt::format("expression: {}", what); }
+inline std::string expression_trailing(std::string_view token) {
+  return fmt::format("unexpected '{}' after the expression", token);
+}
+inline std::string expression_unterminated_string() { return "unterminated string literal"; }
+inline std::string expression_unknown_escape(char escape) {
+  return fmt::format("unknown escape '\\{}' in string literal", escape);
+}
+inline std::string expression_not_an_operator(std::string_view written, std::string_view meant, std::string_view why = {}) {
+  return fmt::format("'{}' is not an operator; write '{}'{}", written, meant, why);
+}
+inline std::string expression_unexpected_character(char c) { return fmt::format("unexpected character '{}'", c); }
+inline std::string expression_expected(std::string_view what, std::string_view found) {
+  return fmt::format("expected {}, found '{}'", what, found);
+}
+inline std::string expression_chained_comparison() { return "comparisons do not chain; combine them with '&&'"; }
 inline std::string integer_literal_too_large(std::string_view text) {
   return fmt::format("integer {} does not fit in 64 bits", text);
 }

@@ -41,7 +41,7 @@ class Parser {
 
   Expr parse_all() {
     Expr e = parse_expr(0);
-    if (tok_.kind != Tok::end) fail(tok_.offset, "unexpected '" + tok_.text + "' after the expression");
+    if (tok_.kind != Tok::end) fail(tok_.offset, messages::expression_trailing(tok_.text));
     return e;
   }
 
@@ -96,17 +96,17 @@ class Parser {
       std::size_t i = pos_ + 1;
       std::string decoded;
       while (true) {
-        if (i >= text_.size()) fail(pos_, "unterminated string literal");
+        if (i >= text_.size()) fail(pos_, messages::expression_unterminated_string());
         char d = text_[i];
         if (d == c) break;
         if (d == '\\') {
-          if (i + 1 >= text_.size()) fail(pos_, "unterminated string literal");
+          if (i + 1 >= text_.size()) fail(pos_, messages::expression_unterminated_string());
           char e = text_[i + 1];
           switch (e) {
             case 'n': decoded += '\n'; break;
             case 't': decoded += '\t'; break;
             case '\\': case '\'': case '"': decoded += e; break;
-            default: fail(i, std::string("unknown escape '\\") + e + "' in string literal");
+            default: fail(i, messages::expression_unknown_escape(e));
           }
           i += 2;
           continue;
@@ -135,23 +135,23 @@ class Parser {
       case '%': return single(Tok::percent, 1);
       case '=':
         if (two('=')) return single(Tok::eq, 2);
-        fail(pos_, "'=' is not an operator; write '==' to compare");
+        fail(pos_, messages::expression_not_an_operator("=", "==", " to compare"));
       case '!': return two('=') ? single(Tok::ne, 2) : single(Tok::not_, 1);
       case '<': return two('=') ? single(Tok::le, 2) : single(Tok::lt, 1);
       case '>': return two('=') ? single(Tok::ge, 2) : single(Tok::gt, 1);
       case '&':
         if (two('&')) return single(Tok::and_, 2);
-        fail(pos_, "'&' is not an operator; write '&&'");
+        fail(pos_, messages::expression_not_an_operator("&", "&&"));
       case '|':
         if (two('|')) return single(Tok::or_, 2);
-        fail(pos_, "'|' is not an operator; write '||'");
+        fail(pos_, messages::expression_not_an_operator("|", "||"));
       default:
-        fail(pos_, std::string("unexpected character '") + c + "'");
+        fail(pos_, messages::expression_unexpected_character(c));
     }
   }
 
   void expect(Tok kind, const char* what) {
-    if (tok_.kind != kind) fail(tok_.offset, std::string("expected ") + what + ", found '" + tok_.text + "'");
+    if (tok_.kind != kind) fail(tok_.offset, messages::expression_expected(what, tok_.text));
     advance();
   }
 
@@ -231,7 +231,7 @@ class Parser {
     Expr e = binary(op, offset, std::move(lhs), parse_additive());
     switch (tok_.kind) {
       case Tok::eq: case Tok::ne: case Tok::lt: case Tok::le: case Tok::gt: case Tok::ge:
-        fail(tok_.offset, "comparisons do not chain; combine them with '&&'");
+        fail(tok_.offset, messages::expression_chained_comparison());
       default: break;
     }
     return e;
@@ -291,7 +291,7 @@ class Parser {
     while (tok_.kind == Tok::dot) {
       const std::size_t offset = tok_.offset;
       advance();
-      if (tok_.kind != Tok::identifier) fail(tok_.offset, "expected a field name after '.', found '" + tok_.text + "'");
+      if (tok_.kind != Tok::identifier) fail(tok_.offset, messages::expression_expected("a field name after '.'", tok_.text));
       Expr member = make(ExprKind::member, offset + 1);
       member.name = tok_.text;
       member.location = at(tok_.offset);
@@ -357,7 +357,7 @@ class Parser {
         return e;
       }
       default:
-        fail(t.offset, "expected a value, found '" + t.text + "'");
+        fail(t.offset, messages::expression_expected("a value", t.text));
     }
   }
 
