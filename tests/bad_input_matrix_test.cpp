@@ -947,6 +947,25 @@ TEST_SUITE("bad-input matrix: fixed bugs") {
                      {{"a NUL byte after the object", "{" + kGood + "}" + '\0' + "garbage", "a NUL byte at column"}});
   }
 
+  TEST_CASE("a rule-test file reads numbers as rule files do: 08 is 8, and beyond 64 bits or a double is refused (src/cli/rule_tests.cpp)") {
+    // Before: YAML::convert read 08 as the float 8.0 (an octal failure), an integer beyond 64
+    // bits as a float and 1e400 as a string, so such tests failed for the wrong reason.
+    const auto test_file = [](const std::string& world_size) {
+      return "tests:\n  - name: t\n    input: {model: vgg, world_size: " + world_size +
+             ", prefer: speed, batch_size: 32}\n    expect: {mode: dp}\n";
+    };
+    const TempFile leading_zero("leading_zero.test.yaml", test_file("08"));
+    const TempFile huge_integer("huge_integer.test.yaml", test_file("99999999999999999999"));
+    const TempFile huge_float("huge_float.test.yaml", test_file("1e400"));
+    check_rows({
+        {"a test input 08 is the integer 8", {"test", kRules, leading_zero.path()}, kOk, "", "1 passed, 0 failed"},
+        {"a test input beyond 64 bits", {"test", kRules, huge_integer.path()}, kBadInput,
+         huge_integer.path() + ":3:37: error: integer 99999999999999999999 does not fit in 64 bits\n"},
+        {"a test input beyond the double range", {"test", kRules, huge_float.path()}, kBadInput,
+         huge_float.path() + ":3:37: error: float 1e400 is beyond the range of a 64-bit float\n"},
+    });
+  }
+
   TEST_CASE("a directory given as the rule file is reported as unreadable (src/api/rule_set.cpp)") {
     const NoRulesVariable no_rules;
     check_row({"--rules naming a directory", with(kRecommend, {"--rules", kDirectory}), kRulesUnusable,

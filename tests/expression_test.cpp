@@ -6,7 +6,7 @@
 #include <string>
 #include <variant>
 
-#include "load/decimal_float.hpp"
+#include "load/literals.hpp"
 #include "load/expression_parser.hpp"
 #include "snnplan/snnplan.hpp"
 

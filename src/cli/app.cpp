@@ -17,7 +17,7 @@
 #include "cli/batch.hpp"
 #include "cli/exit_code.hpp"
 #include "cli/rule_tests.hpp"
-#include "load/decimal_float.hpp"
+#include "load/literals.hpp"
 #include "render/dot.hpp"
 #include "messages.hpp"
 #include "plan/plan_io.hpp"

@@ -5,8 +5,11 @@
 
 #include <cmath>
 #include <set>
+#include <string_view>
+#include <variant>
 
 #include "compile/compiled_rules.hpp"
+#include "load/literals.hpp"
 #include "messages.hpp"
 #include "snnplan/explain.hpp"
 
@@ -19,31 +22,25 @@ SourceLocation at(const YAML::Node& node, const std::string& file) {
   return SourceLocation{file, static_cast<std::uint32_t>(mark.line + 1), static_cast<std::uint32_t>(mark.column + 1)};
 }
 
-// A YAML value as a Value: quoted scalars are strings; plain ones follow YAML's core schema.
-std::optional<Value> to_value(const YAML::Node& node) {
-  if (node.IsNull()) return Value();
+// A YAML value of a test as a Value, read as the rule-file loader reads literals (quoted
+// scalars are strings; plain ones follow YAML's core schema, src/load/literals.hpp), or the
+// message saying why it cannot be one.
+std::variant<Value, std::string> to_value(const YAML::Node& node, std::string_view what) {
+  if (node.IsNull() && node.Tag() != "!") return Value();
   if (node.IsSequence()) {
     Value::List items;
     for (const auto& item : node) {
-      auto v = to_value(item);
-      if (!v) return std::nullopt;
-      items.push_back(std::move(*v));
+      auto v = to_value(item, what);
+      if (auto* failure = std::get_if<std::string>(&v)) return std::move(*failure);
+      items.push_back(std::move(std::get<Value>(v)));
     }
     return Value(std::move(items));
   }
-  if (!node.IsScalar()) return std::nullopt;
-  const std::string& s = node.Scalar();
-  if (node.Tag() == "!") return Value(s);
-  if (s == "~" || s == "null" || s == "Null" || s == "NULL") return Value();
-  if (s == "true" || s == "True" || s == "TRUE") return Value(true);
-  if (s == "false" || s == "False" || s == "FALSE") return Value(false);
-  std::int64_t i = 0;
-  if (YAML::convert<std::int64_t>::decode(node, i) && s.find_first_not_of("+-0123456789") == std::string::npos) return Value(i);
-  double d = 0;
-  if (s.find_first_of("0123456789") != std::string::npos && s.find_first_not_of("+-.0123456789eE") == std::string::npos &&
-      YAML::convert<double>::decode(node, d))
-    return Value(d);
-  return Value(s);
+  if (!node.IsScalar()) return messages::expected_kind(what, "a scalar or a list");
+  if (node.Tag() == "!") return Value(node.Scalar());
+  auto read = read_plain_scalar(node.Scalar());
+  if (auto* failure = std::get_if<LiteralError>(&read)) return std::move(failure->message);
+  return std::move(std::get<Value>(read));
 }
 
 bool same(const Value& expected, const Value& got) {
@@ -112,13 +109,13 @@ std::vector<RuleTestCase> load_rule_tests(const std::string& text, const std::st
     }
     bool ok = true;
     for (const auto& kv : node["input"]) {
-      auto v = to_value(kv.second);
-      if (!v) {
-        error(at(kv.second, file), messages::expected_kind("an input value", "a scalar or a list"));
+      auto v = to_value(kv.second, "an input value");
+      if (auto* failure = std::get_if<std::string>(&v)) {
+        error(at(kv.second, file), std::move(*failure));
         ok = false;
         continue;
       }
-      c.input.emplace_back(kv.first.Scalar(), std::move(*v));
+      c.input.emplace_back(kv.first.Scalar(), std::move(std::get<Value>(v)));
     }
     if (node["expect"]) {
       if (!node["expect"].IsMap()) {
@@ -126,13 +123,13 @@ std::vector<RuleTestCase> load_rule_tests(const std::string& text, const std::st
         ok = false;
       } else {
         for (const auto& kv : node["expect"]) {
-          auto v = to_value(kv.second);
-          if (!v) {
-            error(at(kv.second, file), messages::expected_kind("an expected value", "a scalar or a list"));
+          auto v = to_value(kv.second, "an expected value");
+          if (auto* failure = std::get_if<std::string>(&v)) {
+            error(at(kv.second, file), std::move(*failure));
             ok = false;
             continue;
           }
-          c.expect.emplace_back(kv.first.Scalar(), std::move(*v));
+          c.expect.emplace_back(kv.first.Scalar(), std::move(std::get<Value>(v)));
         }
       }
     }

@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "load/decimal_float.hpp"
+#include "load/literals.hpp"
 #include "messages.hpp"
 
 namespace snnplan::load {

@@ -3,7 +3,6 @@
 #include <yaml-cpp/depthguard.h>  // YAML::DeepRecursion
 #include <yaml-cpp/exceptions.h>
 
-#include <charconv>
 #include <functional>
 #include <cstdlib>
 #include <initializer_list>
@@ -13,7 +12,7 @@
 #include <utility>
 #include <variant>
 
-#include "load/decimal_float.hpp"
+#include "load/literals.hpp"
 #include "load/expression_parser.hpp"
 #include "load/yaml_document.hpp"
 #include "messages.hpp"
@@ -329,33 +328,12 @@ class Loader {
   std::optional<Value> literal_of(const yaml::Node& node) {
     const std::string& s = node.Scalar();
     if (node.Tag() == "!") return Value(s);  // quoted: always a string
-    if (s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL") return Value();
-    if (s == "true" || s == "True" || s == "TRUE") return Value(true);
-    if (s == "false" || s == "False" || s == "FALSE") return Value(false);
-    const char* first = s.data();
-    const char* last = s.data() + s.size();
-    const bool signed_ = *first == '-' || *first == '+';
-    bool digits = s.size() > (signed_ ? 1u : 0u);
-    for (const char* p = first + (signed_ ? 1 : 0); p < last; ++p) digits = digits && *p >= '0' && *p <= '9';
-    if (digits) {
-      std::int64_t value = 0;
-      auto [ptr, ec] = std::from_chars(first + (*first == '+' ? 1 : 0), last, value);
-      if (ec != std::errc() || ptr != last) {
-        error(at(node), "integer-range", messages::integer_literal_too_large(s));
-        return std::nullopt;
-      }
-      return Value(value);
+    auto read = read_plain_scalar(s);
+    if (auto* failure = std::get_if<LiteralError>(&read)) {
+      error(at(node), failure->code, std::move(failure->message));
+      return std::nullopt;
     }
-    // A float needs a digit, and only float characters (".5", "1e3", "-0.25"); anything
-    // else that is not null, bool or int is a string, as YAML's core schema reads it.
-    switch (const DecimalFloat read = read_decimal_float(s); read.status) {
-      case DecimalFloat::Status::ok: return Value(read.value);
-      case DecimalFloat::Status::out_of_range:
-        error(at(node), "float-range", messages::float_out_of_range(s));
-        return std::nullopt;
-      case DecimalFloat::Status::not_decimal: return Value(s);
-    }
-    return Value(s);
+    return std::move(std::get<Value>(read));
   }
 
   std::optional<Expr> parse_expr_text(const std::string& raw, const std::function<SourceLocation(std::size_t)>& locate) {
