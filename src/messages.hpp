@@ -149,6 +149,15 @@ inline std::string rationale_field_set(std::string_view name) {
   return fmt::format("'{}' collects rationale lines; use `because` instead of setting it", name);
 }
 inline std::string one_rationale_field() { return "a record may have at most one field of type rationale"; }
+inline std::string unreachable_table(std::string_view table, std::string_view start) {
+  return fmt::format("table '{}' is never used: no path from the start table '{}' reaches it", table, start);
+}
+inline std::string unused(std::string_view kind, std::string_view name) {
+  return fmt::format("{} '{}' is never used", kind, name);
+}
+inline std::string call_missing_input(std::string_view rules, std::string_view input) {
+  return fmt::format("the call of '{}' does not give its required input '{}'", rules, input);
+}
 inline std::string unreachable_rule(std::string_view rule, std::string_view table) {
   return fmt::format("rule '{}' follows a catch-all rule in table '{}' and can never fire", rule, table);
 }
@@ -330,6 +339,9 @@ inline std::string flag_empty_item(std::string_view flag, std::string_view text)
 }
 inline std::string plan_flag_required(std::string_view flag) {
   return fmt::format("{} is required (or give --batch FILE with one JSON object per line)", flag);
+}
+inline std::string integer_input_too_large(std::string_view key, std::string_view got) {
+  return fmt::format("input '{}': {} does not fit in a 64-bit integer", key, got);
 }
 inline std::string integer_input_range(std::string_view key, std::string_view got) {
   return fmt::format("input '{}' must be an integer that fits in 64 bits, got {}", key, got);

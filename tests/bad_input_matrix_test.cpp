@@ -396,10 +396,10 @@ std::vector<Row> test_rows() {
   rows.push_back({"test without a test file", {"test", kRules}, kBadInput, usage_error("tests is required")});
   rows.push_back({"--coverage=maybe", with(base, {"--coverage=maybe"}), kBadInput, usage_error("Could not convert: --coverage = maybe")});
   rows.push_back({"--coverage given twice is the same as once", with(base, {"--coverage", "--coverage"}), kOk, "", "rule coverage:\n"});
-  for (const std::string bad : {"", "abc", "-1", "100.5", "101", "1e999", "nan", "NaN", "inf", "-inf", "50%", "+50", "0x10"})
+  for (const std::string bad : {"", "abc", "-1", "100.5", "101", "1e999", "nan", "NaN", "inf", "-inf", "50%", "0x10", " 50", "5,5"})
     rows.push_back({"--min-coverage '" + bad + "' is not a number from 0 to 100", with(base, {"--min-coverage", bad}), kBadInput,
                     usage_error("--min-coverage: expected a number from 0 to 100, got '" + bad + "'")});
-  for (const std::string good : {"0", "100", "99.5", "1e2"})
+  for (const std::string good : {"0", "100", "99.5", "1e2", "+50", "1e-400"})
     rows.push_back({"--min-coverage " + good + " is accepted", with(base, {"--min-coverage", good}), kOk, "", "15 passed, 0 failed"});
   add_common_rows(rows, with(base, {"--min-coverage", "50"}), "--min-coverage", "50", "FLOAT:0-100");
   for (const std::string bad : {"--bogus", "--world_size", "-x"})
@@ -964,6 +964,44 @@ TEST_SUITE("bad-input matrix: fixed bugs") {
         {"a test input beyond the double range", {"test", kRules, huge_float.path()}, kBadInput,
          huge_float.path() + ":3:37: error: float 1e400 is beyond the range of a 64-bit float\n"},
     });
+  }
+
+  TEST_CASE("check shows an error in a used file with that file's line, not the checked file's (src/cli/app.cpp)") {
+    const TempFile used("broken_used.yaml", R"(snnplan: 1
+inputs:
+  x: {type: int}
+record:
+  out: {type: int, init: = x *}
+start: main
+tables:
+  main:
+    - name: all
+      set: {}
+)");
+    const TempFile user("user.yaml", R"(snnplan: 1
+uses:
+  other: broken_used.yaml
+inputs:
+  x: {type: int}
+let:
+  r:
+    call: other
+    with: {x: = x}
+record:
+  out: {type: int, init: = r.out}
+start: main
+tables:
+  main:
+    - name: all
+      set: {}
+)");
+    check_row({"check of a file using a broken one", {"check", user.path()}, kRulesUnusable, "",
+               used.path() + ":5:31: error: expression: expected a value, found 'end of expression'\n"
+                             "    out: {type: int, init: = x *}\n"
+                             "                                ^\n" +
+                   user.path() + ":3:10: error: rule file '" + used.path() + "' (used as 'other') has errors\n"
+                                 "    other: broken_used.yaml\n"
+                                 "           ^\n"});
   }
 
   TEST_CASE("a directory given as the rule file is reported as unreadable (src/api/rule_set.cpp)") {

@@ -2,9 +2,12 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "cli_runner.hpp"
 #include "snnplan/snnplan.hpp"
 
 namespace {
@@ -13,6 +16,7 @@ using snnplan::Diagnostic;
 using snnplan::LoadError;
 using snnplan::RuleSet;
 using snnplan::Severity;
+using snnplan::testing::TempFile;
 
 // The minimal valid rule file; tests edit one line of it.
 const std::string kBase = R"(snnplan: 1
@@ -108,6 +112,15 @@ TEST_SUITE("loader") {
           "test.yaml:1:10: error: unsupported rule format version 2 (this snnplan reads version 1)");
     CHECK(first_error(edited("snnplan: 1", "snnplan: one")) ==
           "test.yaml:1:10: error: unsupported rule format version one (this snnplan reads version 1)");
+  }
+
+  TEST_CASE("a rule format version beyond 64 bits or the double range gets its range error only") {
+    const auto integer = load_errors(edited("snnplan: 1", "snnplan: 99999999999999999999"));
+    REQUIRE(integer.size() == 1);
+    CHECK(snnplan::format(integer[0]) == "test.yaml:1:10: error: integer 99999999999999999999 does not fit in 64 bits");
+    const auto floating = load_errors(edited("snnplan: 1", "snnplan: 1e400"));
+    REQUIRE(floating.size() == 1);
+    CHECK(snnplan::format(floating[0]) == "test.yaml:1:10: error: float 1e400 is beyond the range of a 64-bit float");
   }
 
   TEST_CASE("a rule file without the version key is refused") {
@@ -381,5 +394,111 @@ tables:
     REQUIRE_FALSE(errors.empty());
     CHECK(snnplan::format_with_source(errors[0], text) ==
           "test.yaml:9:8: error: unknown table 'mian'\n  start: mian\n         ^");
+  }
+}
+
+// Rule files using other rule files (`uses`): each way it can fail, with its exact text at the
+// `uses` entry of the file that names the unusable one.
+TEST_SUITE("loader: uses") {
+  // A file `name` that uses `other` and calls it with x.
+  std::string user_of(const std::string& other) {
+    return "snnplan: 1\nuses:\n  other: " + other + R"(
+inputs:
+  x: {type: int}
+let:
+  r:
+    call: other
+    with: {x: = x}
+record:
+  out: {type: int, init: = r.out}
+start: main
+tables:
+  main:
+    - name: all
+      set: {}
+)";
+  }
+  const std::string kUsed = R"(snnplan: 1
+inputs:
+  x: {type: int}
+record:
+  out: {type: int, init: = x * 2}
+start: main
+tables:
+  main:
+    - name: all
+      set: {}
+)";
+
+  std::string chain_file_name(int chain, int k) { return "chain" + std::to_string(chain) + "_" + std::to_string(k) + ".yaml"; }
+
+  std::vector<std::string> errors_of_file(const std::string& path) {
+    std::vector<std::string> errors;
+    try {
+      (void)RuleSet::from_file(path);
+    } catch (const LoadError& e) {
+      for (const Diagnostic& d : e.diagnostics())
+        if (d.severity == Severity::error) errors.push_back(snnplan::format(d));
+    }
+    return errors;
+  }
+
+  TEST_CASE("a used file next to the user is loaded and called") {
+    const TempFile used("used.yaml", kUsed);
+    const TempFile user("user.yaml", user_of("used.yaml"));
+    const auto result = RuleSet::from_file(user.path()).evaluate({{"x", 21}});
+    REQUIRE(result.ok());
+    CHECK(result.record().find("out")->as_int() == 42);
+  }
+
+  TEST_CASE("a used file that is neither next to the user nor built in is refused where it is named") {
+    const TempFile user("user.yaml", user_of("missing.yaml"));
+    const std::string directory = std::filesystem::path(user.path()).parent_path().string();
+    const auto errors = errors_of_file(user.path());
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0] == user.path() + ":3:10: error: cannot find rule file 'missing.yaml' in " + directory +
+                           " or among the built-in rule files");
+    try {
+      (void)RuleSet::from_string(user_of("missing.yaml"), "text.yaml");
+      FAIL("loaded");
+    } catch (const LoadError& e) {
+      CHECK(std::string(e.what()) == "text.yaml:3:10: cannot find rule file 'missing.yaml' among the built-in rule files");
+    }
+  }
+
+  TEST_CASE("rule files using each other in a cycle are refused with the cycle") {
+    const TempFile a("a.yaml", user_of("b.yaml"));
+    const TempFile b("b.yaml", user_of("a.yaml"));
+    const auto errors = errors_of_file(a.path());
+    REQUIRE(errors.size() == 2);
+    CHECK(errors[0] == b.path() + ":3:10: error: rule files use each other in a cycle: " + a.path() + " -> " + b.path() +
+                           " -> " + a.path());
+    CHECK(errors[1] == a.path() + ":3:10: error: rule file '" + b.path() + "' (used as 'other') has errors");
+  }
+
+  TEST_CASE("a used file with errors is refused with its own error first") {
+    const TempFile used("broken_used.yaml", [&] { std::string t = kUsed; t.replace(t.find("= x * 2"), 7, "= x *"); return t; }());
+    const TempFile user("user.yaml", user_of("broken_used.yaml"));
+    const auto errors = errors_of_file(user.path());
+    REQUIRE(errors.size() == 2);
+    CHECK(errors[0] == used.path() + ":5:31: error: expression: expected a value, found 'end of expression'");
+    CHECK(errors[1] == user.path() + ":3:10: error: rule file '" + used.path() + "' (used as 'other') has errors");
+  }
+
+  TEST_CASE("a chain of 8 rule files loads and a ninth is refused at the entry that names it") {
+    // chain_k_0 uses chain_k_1 uses ... up to chain_k_{k-1}, which uses nothing.
+    const auto make_chain = [&](int files) {
+      std::vector<std::unique_ptr<TempFile>> chain;
+      for (int k = 0; k + 1 < files; ++k)
+        chain.push_back(std::make_unique<TempFile>(chain_file_name(files, k), user_of(chain_file_name(files, k + 1))));
+      chain.push_back(std::make_unique<TempFile>(chain_file_name(files, files - 1), kUsed));
+      return chain;
+    };
+    const auto eight = make_chain(8);
+    CHECK(RuleSet::from_file(eight[0]->path()).evaluate({{"x", 1}}).record().find("out")->as_int() == 2);
+    const auto nine = make_chain(9);
+    const auto errors = errors_of_file(nine[0]->path());
+    REQUIRE_FALSE(errors.empty());
+    CHECK(errors[0] == nine[7]->path() + ":3:10: error: rule files use each other more than 8 levels deep");
   }
 }

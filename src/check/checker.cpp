@@ -179,7 +179,7 @@ class Checker {
                                        [&](const Assignment& a) { return a.target.value == required; });
         if (!given) {
           error(let.call->rules.location, "missing-input",
-                fmt::format("the call of '{}' does not give its required input '{}'", let.call->rules.value, required));
+                messages::call_missing_input(let.call->rules.value, required));
         }
       }
     }
@@ -275,8 +275,7 @@ class Checker {
       for (std::size_t t = 0; t < file_.tables.size(); ++t) {
         if (!reached[t]) {
           report(Severity::warning, file_.tables[t].name.location, "unreachable-table",
-                 fmt::format("table '{}' is never used: no path from the start table '{}' reaches it",
-                             file_.tables[t].name.value, file_.start->value));
+                 messages::unreachable_table(file_.tables[t].name.value, file_.start->value));
         }
       }
     }
@@ -369,11 +368,11 @@ class Checker {
   void warn_unused() {
     for (const InputDecl& input : file_.inputs) {
       if (!used_.count(input.name.value))
-        report(Severity::warning, input.name.location, "unused", fmt::format("input '{}' is never used", input.name.value));
+        report(Severity::warning, input.name.location, "unused", messages::unused("input", input.name.value));
     }
     for (const LetDecl& let : file_.lets) {
       if (!used_.count(let.name.value))
-        report(Severity::warning, let.name.location, "unused", fmt::format("derived value '{}' is never used", let.name.value));
+        report(Severity::warning, let.name.location, "unused", messages::unused("derived value", let.name.value));
     }
   }
 
@@ -440,14 +439,14 @@ class Checker {
         KindSet result = (l & r) & (kString | kList);
         if ((l & kNumeric) && (r & kNumeric)) result |= (l | r) & kNumeric;
         if (!result) {
-          error(e.location, "type-mismatch", fmt::format("cannot apply '+' to {} and {}", describe(l), describe(r)));
+          error(e.location, "type-mismatch", messages::operand_kinds("+", describe(l), describe(r)));
           return kAny;
         }
         return result;
       }
       case Op::subtract: case Op::multiply: case Op::divide: case Op::modulo:
         if (!(l & kNumeric) || !(r & kNumeric)) {
-          error(e.location, "type-mismatch", fmt::format("cannot apply '{}' to {} and {}", op, describe(l), describe(r)));
+          error(e.location, "type-mismatch", messages::operand_kinds(op, describe(l), describe(r)));
           return kAny;
         }
         return (l | r) & kNumeric;

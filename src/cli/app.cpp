@@ -346,9 +346,32 @@ ExitCode microbatches(const std::string& batch_size, const std::string& num_stag
   return ExitCode::ok;
 }
 
+// The texts that diagnostics point into, by the file name they carry: the checked file or a
+// file it uses, read from disk, else a built-in rule file (named "rules/NAME" when used).
+class SourceTexts {
+ public:
+  std::string_view find(const std::string& file) {
+    auto [it, fresh] = texts_.try_emplace(file);
+    if (fresh) {
+      if (std::ifstream in(file, std::ios::binary); in) {
+        std::stringstream text;
+        text << in.rdbuf();
+        it->second = text.str();
+      } else if (file.rfind("rules/", 0) == 0) {
+        if (auto builtin = RuleSet::builtin_text(file.substr(6))) it->second = std::string(*builtin);
+      }
+    }
+    return it->second;  // empty when there is no text: the diagnostic is shown without its line
+  }
+
+ private:
+  std::map<std::string, std::string> texts_;
+};
+
 ExitCode check(const std::vector<std::string>& files, bool strict, const std::string& format, std::ostream& out) {
   bool failed = false;
   nlohmann::ordered_json all = nlohmann::ordered_json::array();
+  SourceTexts sources;
   for (const std::string& path : files) {
     std::vector<Diagnostic> diagnostics;
     try {
@@ -356,9 +379,6 @@ ExitCode check(const std::vector<std::string>& files, bool strict, const std::st
     } catch (const LoadError& e) {
       diagnostics = e.diagnostics();
     }
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
     for (const Diagnostic& d : diagnostics) {
       failed = failed || d.severity == Severity::error || (strict && d.severity == Severity::warning);
       if (format == "json") {
@@ -369,7 +389,7 @@ ExitCode check(const std::vector<std::string>& files, bool strict, const std::st
                        {"code", d.code},
                        {"message", d.message}});
       } else {
-        out << format_with_source(d, text.str()) << '\n';
+        out << format_with_source(d, sources.find(d.location.file)) << '\n';
       }
     }
   }
@@ -645,13 +665,13 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
   test_cmd->add_option("rules", test_rules, "rule file under test")->required();
   test_cmd->add_option("tests", test_files, "test files")->required();
   test_cmd->add_flag("--coverage", show_coverage, "print how often each rule fired");
-  // A percentage from 0 to 100; CLI::Range would let "nan" through (every comparison with NaN is false).
+  // A percentage from 0 to 100, read as every float flag is; CLI::Range would let "nan"
+  // through (every comparison with NaN is false).
   const CLI::Validator percentage(
       [](std::string& text) -> std::string {
-        double value = 0;
-        const char* last = text.data() + text.size();
-        const auto [ptr, ec] = std::from_chars(text.data(), last, value);
-        if (ec != std::errc() || ptr != last || !(value >= 0.0 && value <= 100.0)) return messages::flag_not_percentage(text);
+        const DecimalFloat read = read_decimal_float(text);
+        if (read.status != DecimalFloat::Status::ok || !(read.value >= 0.0 && read.value <= 100.0))
+          return messages::flag_not_percentage(text);
         return {};
       },
       "0-100");

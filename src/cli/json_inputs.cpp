@@ -1,11 +1,11 @@
 #include "cli/json_inputs.hpp"
 
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <limits>
 #include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "messages.hpp"
@@ -48,14 +48,14 @@ std::variant<Inputs, std::string> inputs_from_json(const nlohmann::json& object,
       case nlohmann::json::value_t::number_unsigned: {
         const auto u = value.get<std::uint64_t>();
         if (u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-          return fmt::format("input '{}': {} does not fit in a 64-bit integer", key, u);
+          return messages::integer_input_too_large(key, std::to_string(u));
         inputs.emplace_back(key, static_cast<std::int64_t>(u));
         break;
       }
       case nlohmann::json::value_t::number_float:
         if (declared_type(rules, key) == "int") {
           // JSON numbers beyond 64 bits arrive here as floats, so say both things.
-          return fmt::format("input '{}' must be an integer that fits in 64 bits, got {}", key, value.dump());
+          return messages::integer_input_range(key, value.dump());
         }
         inputs.emplace_back(key, value.get<double>());
         break;
@@ -223,7 +223,7 @@ std::variant<Inputs, std::string> inputs_from_json_line(const std::string& line,
   if (reader.repeated_key()) return messages::batch_duplicate_key(*reader.repeated_key());
   for (const auto& [key, spelling] : reader.spellings()) {
     const bool integer = spelling.find_first_not_of("-0123456789") == std::string::npos;
-    if (integer && declared_type(rules, key) == "int") return fmt::format("input '{}': {} does not fit in a 64-bit integer", key, spelling);
+    if (integer && declared_type(rules, key) == "int") return messages::integer_input_too_large(key, spelling);
   }
   if (reader.top_type() != nlohmann::json::value_t::object)
     return messages::batch_line_not_object(kind_of(reader.top_type()));
@@ -237,14 +237,13 @@ std::variant<Inputs, std::string> inputs_from_json_line(const std::string& line,
       case nlohmann::json::value_t::number_integer: inputs.emplace_back(std::move(m.key), std::move(m.value)); break;
       case nlohmann::json::value_t::number_unsigned:
         if (m.unsigned_value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-          return fmt::format("input '{}': {} does not fit in a 64-bit integer", m.key, m.unsigned_value);
+          return messages::integer_input_too_large(m.key, std::to_string(m.unsigned_value));
         inputs.emplace_back(std::move(m.key), static_cast<std::int64_t>(m.unsigned_value));
         break;
       case nlohmann::json::value_t::number_float:
         if (declared_type(rules, m.key) == "int") {
           // JSON numbers beyond 64 bits arrive here as floats, so say both things.
-          return fmt::format("input '{}' must be an integer that fits in 64 bits, got {}", m.key,
-                             nlohmann::json(m.float_value).dump());
+          return messages::integer_input_range(m.key, nlohmann::json(m.float_value).dump());
         }
         inputs.emplace_back(std::move(m.key), m.float_value);
         break;

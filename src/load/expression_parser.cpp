@@ -366,6 +366,7 @@ class Parser {
   // (maybe 0.0), as Python reads it. (std::stod throws for both.)
   double parse_float(const Token& t) {
     const DecimalFloat read = read_decimal_float(t.text);
+    // The lexer gives only digits '.' digits, so the reading fails only for the range.
     if (read.status != DecimalFloat::Status::ok) fail(t.offset, messages::float_out_of_range(t.text));
     return read.value;
   }

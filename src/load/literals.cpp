@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <locale.h>  // newlocale (POSIX)
+#include <stdlib.h>  // strtod_l (glibc)
 
 #include "messages.hpp"
 
@@ -15,11 +17,14 @@ DecimalFloat read_decimal_float(std::string_view text) {
       text.find_first_not_of("0123456789+-.eE") != std::string_view::npos)
     return {};
   // strtod needs a terminated string; the character check above already excluded the
-  // spellings it would take beyond decimal ones (inf, nan, 0x..., leading spaces).
+  // spellings it would take beyond decimal ones (inf, nan, 0x..., leading spaces). It reads
+  // in the "C" locale whatever locale an embedding program set: with a comma as the decimal
+  // separator, plain strtod would stop at the '.' of "0.5".
+  static const locale_t c_locale = newlocale(LC_ALL_MASK, "C", locale_t{});  // kept for the process
   const std::string terminated(text);
   char* end = nullptr;
   errno = 0;
-  const double value = std::strtod(terminated.c_str(), &end);
+  const double value = strtod_l(terminated.c_str(), &end, c_locale);
   if (end != terminated.c_str() + terminated.size()) return {};
   if (errno == ERANGE && std::isinf(value)) return {DecimalFloat::Status::out_of_range, 0.0};
   return {DecimalFloat::Status::ok, value};

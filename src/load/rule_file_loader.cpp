@@ -440,9 +440,12 @@ class Loader {
     if (!version) {
       error(SourceLocation{file(), 1, 1}, "missing-key", messages::missing_key("snnplan", "the rule file (the format version, 1)"));
     } else {
-      auto v = version.IsScalar() && version.Tag() != "!" ? literal_of(version) : std::nullopt;
+      const bool plain = version.IsScalar() && version.Tag() != "!";
+      auto v = plain ? literal_of(version) : std::nullopt;
       if (version.IsScalar() && version.Tag() == "!") {
         error(content_at(version), "unsupported-version", messages::version_not_a_number(version.Scalar()));
+      } else if (plain && !v) {
+        // literal_of has reported the number out of range at the same place; one error is enough.
       } else if (!v || !v->is_int() || v->as_int() != rule_format_version) {
         error(content_at(version), "unsupported-version",
               messages::unsupported_version(version.IsScalar() ? version.Scalar() : "(not a number)", rule_format_version));
