@@ -21,6 +21,12 @@ inline std::string yaml_unclosed_flow(bool is_map) {
   return is_map ? "the flow mapping '{' that starts here is not closed with '}'"
                 : "the flow sequence '[' that starts here is not closed with ']'";
 }
+inline std::string yaml_unclosed_quote(char quote) {
+  return fmt::format("the quoted string that starts here is not closed with {}", quote == '"' ? "'\"'" : "\"'\"");
+}
+inline std::string yaml_second_document() {
+  return "a second YAML document starts here (a rule file holds one; remove the '---' or '...' and what follows)";
+}
 inline std::string yaml_too_deep(int limit) {
   return fmt::format("YAML nesting is deeper than {} levels", limit);
 }
@@ -92,7 +98,7 @@ inline std::string expression_unknown_escape(char escape) {
 inline std::string expression_not_an_operator(std::string_view written, std::string_view meant, std::string_view why = {}) {
   return fmt::format("'{}' is not an operator; write '{}'{}", written, meant, why);
 }
-inline std::string expression_unexpected_character(char c) { return fmt::format("unexpected character '{}'", c); }
+inline std::string expression_unexpected_character(std::string_view c) { return fmt::format("unexpected character '{}'", c); }
 inline std::string expression_expected(std::string_view what, std::string_view found) {
   return fmt::format("expected {}, found '{}'", what, found);
 }
@@ -264,6 +270,7 @@ inline std::string cannot_read_tests(std::string_view path, std::string_view why
 inline std::string input_given_twice(std::string_view name, std::string_view first) {
   return fmt::format("input '{}' is given twice (first by {})", name, first);
 }
+inline std::string test_expect_and_error() { return "a test may have expect or expect_error, not both"; }
 inline std::string flag_not_percentage(std::string_view text) {
   return fmt::format("expected a number from 0 to 100, got '{}'", text);
 }

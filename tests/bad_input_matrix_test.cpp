@@ -189,7 +189,7 @@ void add_choice_rows(std::vector<Row>& rows, const std::vector<std::string>& bas
 void add_rules_flag_rows(std::vector<Row>& rows, const std::vector<std::string>& base) {
   const std::vector<std::string> rest = without(base, "--rules");
   rows.push_back({"--rules '' is a file that cannot be read, not the built-in rules", with(rest, {"--rules", ""}),
-                  kRulesUnusable, ": error: cannot read rule file '': no such file or not readable\n"});
+                  kRulesUnusable, "error: cannot read rule file '': no such file or not readable\n"});
   rows.push_back({"--rules naming a missing file", with(rest, {"--rules", kMissing}), kRulesUnusable,
                   kMissing + ": error: cannot read rule file '" + kMissing + "': no such file or not readable\n"});
   rows.push_back({"--rules naming a file that is not a rule file", with(rest, {"--rules", kRuleTests}), kRulesUnusable,
@@ -307,7 +307,7 @@ std::vector<Row> recommend_rows() {
   rows.push_back({"--watch with --batch but no rule file", {"recommend", "--batch", "-", "--watch"}, kBadInput,
                   "error: --watch needs a rule file (--rules FILE or SNNPLAN_RULES)\n"});
   rows.push_back({"--watch with --rules '' names no file", {"recommend", "--batch", "-", "--watch", "--rules", ""},
-                  kRulesUnusable, ": error: cannot read rule file '': no such file or not readable\n"});
+                  kRulesUnusable, "error: cannot read rule file '': no such file or not readable\n"});
   rows.push_back({"--watch=maybe", {"recommend", "--batch", "-", "--watch=maybe"}, kBadInput,
                   usage_error("Could not convert: --watch = maybe")});
   return rows;
@@ -360,7 +360,7 @@ std::vector<Row> check_rows_for_subcommand() {
   const std::vector<std::string> base = {"check", kRules};
   // check's diagnostics are its report: they go to stdout, with exit 3.
   rows.push_back({"check '' names a file that cannot be read", {"check", ""}, kRulesUnusable, "",
-                  ": error: cannot read rule file '': no such file or not readable\n"});
+                  "error: cannot read rule file '': no such file or not readable\n"});
   rows.push_back({"check of a missing file", {"check", kMissing}, kRulesUnusable, "",
                   kMissing + ": error: cannot read rule file '" + kMissing + "': no such file or not readable\n"});
   rows.push_back({"check of a good and a missing file still fails", {"check", kRules, kMissing}, kRulesUnusable, "",
@@ -381,7 +381,7 @@ std::vector<Row> test_rows() {
   std::vector<Row> rows;
   const std::vector<std::string> base = {"test", kRules, kRuleTests};
   rows.push_back({"test '' RULES names a rule file that cannot be read, not the built-in rules", {"test", "", kRuleTests},
-                  kRulesUnusable, ": error: cannot read rule file '': no such file or not readable\n"});
+                  kRulesUnusable, "error: cannot read rule file '': no such file or not readable\n"});
   rows.push_back({"test of a missing rule file", {"test", kMissing, kRuleTests}, kRulesUnusable,
                   "error: cannot read rule file '" + kMissing + "'"});
   rows.push_back({"test with an empty test file name", {"test", kRules, ""}, kBadInput,
@@ -1002,6 +1002,105 @@ tables:
                    user.path() + ":3:10: error: rule file '" + used.path() + "' (used as 'other') has errors\n"
                                  "    other: broken_used.yaml\n"
                                  "           ^\n"});
+  }
+
+  TEST_CASE("an empty rule file name gets a message without an empty location in front (src/api/diagnostic.cpp)") {
+    const NoRulesVariable no_rules;
+    const CliRun run = run_cli({"recommend", "--rules", "", "--model", "x", "--world-size", "1", "--prefer", "speed",
+                                "--batch-size", "1"});
+    CHECK(run.code == kRulesUnusable);
+    CHECK(run.err == "error: cannot read rule file '': no such file or not readable\n");  // was ": error: ..."
+  }
+
+  TEST_CASE("graph keeps a backslash in a table name as a backslash instead of a DOT line break (src/render/dot.cpp)") {
+    const TempFile rules("odd_names.yaml", R"(snnplan: 1
+inputs:
+  x: {type: int}
+record:
+  out: {type: int, default: 0}
+start: 'ma"in\n'
+tables:
+  'ma"in\n':
+    - name: all
+      set: {out: 1}
+)");
+    // The name is m a " i n \ n: in DOT the quote and the backslash are escaped, and the label's
+    // own break before the rule count is DOT's \n.
+    check_row({"graph of a table named with a quote and a backslash", {"graph", "--rules", rules.path(), "--only", "tables"},
+               kOk, "", R"(label="ma\"in\\n\n1 rule")"});
+  }
+
+  TEST_CASE("test coverage counts only the tested file's rules, not same-named rules of a file it uses (src/cli/rule_tests.cpp)") {
+    // Both files have main/r1 and main/r2; the outer r1 needs model y, the test gives model x,
+    // so only the inner file's r1 fires (through the call) and the outer file's r2.
+    const TempFile inner("inner.yaml", R"(snnplan: 1
+inputs:
+  model: {type: string}
+record:
+  out: {type: string, default: none}
+start: main
+tables:
+  main:
+    - name: r1
+      set: {out: inner}
+    - name: r2
+      set: {out: never}
+)");
+    const TempFile outer("outer.yaml", R"(snnplan: 1
+uses:
+  inner: inner.yaml
+inputs:
+  model: {type: string}
+let:
+  from_inner:
+    call: inner
+    with: {model: = model}
+record:
+  out: {type: string, default: none}
+start: main
+tables:
+  main:
+    - name: r1
+      when: {model: y}
+      set: {out: outer}
+    - name: r2
+      set: {out: = from_inner.out}
+)");
+    const TempFile tests("outer.test.yaml", "tests:\n  - name: x\n    input: {model: x}\n    expect: {out: inner}\n");
+    check_row({"coverage of a file using another", {"test", outer.path(), tests.path(), "--coverage"}, kOk, "",
+               "1 passed, 0 failed; rule coverage 50.0% (1 of 2 rules)\nrules no test fired: main/r1\n"});
+    check_row({"--min-coverage 100 fails for it", {"test", outer.path(), tests.path(), "--min-coverage", "100"}, kRuleError,
+               "error: rule coverage 50.0% is below the minimum 100%\n"});
+  }
+
+  TEST_CASE("a test file's expect_error must be a string, not a mapping (src/cli/rule_tests.cpp)") {
+    const TempFile tests("bad_expect_error.test.yaml",
+                         "tests:\n  - name: x\n    input: {model: vgg}\n    expect_error: {a: 1}\n");
+    check_row({"expect_error given a mapping", {"test", kRules, tests.path()}, kBadInput,
+               tests.path() + ":4:19: error: expect_error must be a string (the expected error message)\n"});
+  }
+
+  TEST_CASE("a rule file named with a ./ that uses itself is one cycle error (src/api/rule_set.cpp)") {
+    const TempFile self("self.yaml", R"(snnplan: 1
+uses:
+  again: self.yaml
+inputs:
+  x: {type: int}
+record:
+  out: {type: int, default: 0}
+start: main
+tables:
+  main:
+    - name: all
+      set: {}
+)");
+    const fs::path path(self.path());
+    const std::string dotted = (path.parent_path() / "." / path.filename()).string();  // .../tmp/./self.yaml
+    const CliRun run = run_cli({"check", dotted});
+    CHECK(run.code == kRulesUnusable);
+    CHECK(run.out == dotted + ":3:10: error: rule files use each other in a cycle: " + dotted + " -> " + self.path() + "\n"
+                     "    again: self.yaml\n"
+                     "           ^\n");
   }
 
   TEST_CASE("a directory given as the rule file is reported as unreadable (src/api/rule_set.cpp)") {

@@ -327,6 +327,14 @@ tables:
           "128-bit range of intermediate results");
   }
 
+  TEST_CASE("negating the bottom of the 128-bit range is an integer overflow error, never a wrap") {
+    // x*x = 2^126 for x = -2^63, so -(x*x) - x*x = -2^127, whose negation does not fit.
+    const auto e = error_of("(-(-(x*x) - x*x)) / (x*x)", std::numeric_limits<std::int64_t>::min());
+    CHECK(e.kind == EvaluationErrorKind::rule_error);
+    CHECK(e.message ==
+          "integer overflow: -(-170141183460469231731687303715884105728) is beyond the 128-bit range of intermediate results");
+  }
+
   TEST_CASE("a parse error reports the column of the offending token inside the expression") {
     const std::string text =
         "snnplan: 1\n"
@@ -382,6 +390,10 @@ tables:
         {"x ? 1", "expression: expected ':' of the conditional, found 'end of expression'", 5},
         {"x 3", "expression: unexpected '3' after the expression", 2},
         {"x # 3", "expression: unexpected character '#'", 2},
+        {"x + \xC3\xA9", "expression: unexpected character '\xC3\xA9'", 4},     // é whole, not its first byte
+        {"x + \xE2\x82\xAC", "expression: unexpected character '\xE2\x82\xAC'", 4},  // €
+        {"x + \xC3", "expression: unexpected character '\\xC3'", 4},             // a lone lead byte
+        {"x + \xC3(", "expression: unexpected character '\\xC3'", 4},            // not followed by a continuation
         {"", "expression: expected a value, found 'end of expression'", 0},
     };
     for (const Case& c : cases) {

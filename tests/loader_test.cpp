@@ -395,6 +395,48 @@ tables:
     CHECK(snnplan::format_with_source(errors[0], text) ==
           "test.yaml:9:8: error: unknown table 'mian'\n  start: mian\n         ^");
   }
+
+  TEST_CASE("format_with_source puts the caret under characters, not bytes, and leaves out what is not shown") {
+    const Diagnostic d{Severity::error, snnplan::SourceLocation{"f.yaml", 1, 8}, "c", "m"};
+    // "é" is two bytes: column 8 is the 'x', the seventh character, so six spaces go before the caret.
+    CHECK(snnplan::format_with_source(d, "k: \"\xC3\xA9 x\"") == "f.yaml:1:8: error: m\n  k: \"\xC3\xA9 x\"\n        ^");
+    // A byte order mark is not part of the first line's columns; a CRLF line ends before its '\r'.
+    const Diagnostic d2{Severity::error, snnplan::SourceLocation{"f.yaml", 1, 4}, "c", "m"};
+    CHECK(snnplan::format_with_source(d2, "\xEF\xBB\xBFk: v\r\nx: 1\r\n") == "f.yaml:1:4: error: m\n  k: v\n     ^");
+    // No text to show (a pipe read once): the message alone, not an empty line with a caret.
+    CHECK(snnplan::format_with_source(d2, "") == "f.yaml:1:4: error: m");
+  }
+
+  TEST_CASE("a quoted string left open at the end of the file is a YAML syntax error at its quote") {
+    // yaml-cpp alone takes the rest of the file into the string when a newline ends the file.
+    for (const char* ending : {"\n", "\n\n# a comment\n"}) {
+      CAPTURE(ending);
+      const auto errors = load_errors(kBase + "description: \"unterminated" + ending);
+      REQUIRE(errors.size() == 1);
+      CHECK(snnplan::format(errors[0]) ==
+            "test.yaml:15:14: error: YAML syntax error: the quoted string that starts here is not closed with '\"'");
+      const auto single = load_errors(kBase + "description: 'it''s" + ending);
+      REQUIRE(single.size() == 1);
+      CHECK(snnplan::format(single[0]) ==
+            "test.yaml:15:14: error: YAML syntax error: the quoted string that starts here is not closed with \"'\"");
+    }
+    // Closed strings with escapes, doubled quotes, a byte order mark and non-ASCII text before them load.
+    const std::string closed = kBase + "description: 'it''s \"fine\"'\n";
+    CHECK_NOTHROW((void)RuleSet::from_string(closed, "test.yaml"));
+    CHECK_NOTHROW((void)RuleSet::from_string("\xEF\xBB\xBF" + edited("because: \"x={x}\"", "because: ['', \"\xC3\xA9 \\\" x={x}\"]"), "test.yaml"));
+  }
+
+  TEST_CASE("a second YAML document in a rule file is refused at the line that starts it") {
+    for (const char* separator : {"---\n", "...\n"}) {
+      CAPTURE(separator);
+      const auto errors = load_errors(kBase + separator + "anything: [\n");
+      REQUIRE(errors.size() == 1);
+      CHECK(snnplan::format(errors[0]) ==
+            "test.yaml:15:1: error: YAML syntax error: a second YAML document starts here (a rule file holds one; "
+            "remove the '---' or '...' and what follows)");
+    }
+    CHECK_NOTHROW((void)RuleSet::from_string("---\n" + kBase + "...\n# the end\n", "test.yaml"));
+  }
 }
 
 // Rule files using other rule files (`uses`): each way it can fail, with its exact text at the

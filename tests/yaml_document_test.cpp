@@ -81,7 +81,16 @@ tables:
 )");
     check_same_as_yaml_cpp("[1, [2, [3, {a: b}]]]\n");
     check_same_as_yaml_cpp("just a scalar\n");
-    check_same_as_yaml_cpp("first: 1\n---\nsecond: 2\n");
+  }
+
+  // Where the Document is stricter than YAML::Load, which ignores both silently.
+  TEST_CASE("A second document or a quoted scalar left open at the end is a parse error") {
+    CHECK_NOTHROW(YAML::Load("first: 1\n---\nsecond: 2\n"));
+    CHECK_THROWS_AS(Document("first: 1\n---\nsecond: 2\n"), YAML::ParserException);
+    CHECK_NOTHROW(YAML::Load("a: \"open\n\n"));
+    CHECK_THROWS_AS(Document("a: \"open\n\n"), YAML::ParserException);
+    CHECK_THROWS_AS(Document("a: 'open''\n\n"), YAML::ParserException);
+    CHECK_NOTHROW(Document("---\na: \"closed \\\" \"\nb: 'it''s'\n...\n"));
   }
 
   TEST_CASE("An alias yields the anchored node itself") {

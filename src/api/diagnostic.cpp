@@ -22,12 +22,15 @@ static const char* severity_name(Severity severity) {
 }
 
 std::string format(const Diagnostic& d) {
-  return fmt::format("{}: {}: {}", to_string(d.location), severity_name(d.severity), d.message);
+  const std::string where = to_string(d.location);
+  // A diagnostic about no file in particular (e.g. `--rules ''`) starts with its severity.
+  if (where.empty()) return fmt::format("{}: {}", severity_name(d.severity), d.message);
+  return fmt::format("{}: {}: {}", where, severity_name(d.severity), d.message);
 }
 
 std::string format_with_source(const Diagnostic& d, std::string_view source) {
   std::string out = format(d);
-  if (!d.location.known()) return out;
+  if (!d.location.known() || source.empty()) return out;
   std::size_t begin = 0;
   for (std::uint32_t line = 1; line < d.location.line && begin != std::string_view::npos; ++line) {
     begin = source.find('\n', begin);
@@ -36,8 +39,16 @@ std::string format_with_source(const Diagnostic& d, std::string_view source) {
   if (begin == std::string_view::npos || begin > source.size()) return out;
   std::size_t end = source.find('\n', begin);
   std::string_view text = source.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin);
+  // Columns on the first line count from after a UTF-8 byte order mark, as YAML readers do.
+  if (begin == 0 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  if (!text.empty() && text.back() == '\r') text.remove_suffix(1);  // CRLF line endings
   out += fmt::format("\n  {}\n  ", text);
-  for (std::uint32_t c = 1; c < d.location.column && c <= text.size(); ++c) out += text[c - 1] == '\t' ? '\t' : ' ';
+  // Columns count bytes; the caret goes under the character, so a multi-byte UTF-8 character
+  // takes one space (its continuation bytes none) and a tab stays a tab.
+  for (std::uint32_t c = 1; c < d.location.column && c <= text.size(); ++c) {
+    const auto byte = static_cast<unsigned char>(text[c - 1]);
+    if ((byte & 0xC0) != 0x80) out += byte == '\t' ? '\t' : ' ';
+  }
   out += '^';
   return out;
 }
@@ -50,7 +61,10 @@ bool has_errors(const std::vector<Diagnostic>& diagnostics) {
 
 static std::string first_error(const std::vector<Diagnostic>& diagnostics) {
   for (const Diagnostic& d : diagnostics)
-    if (d.severity == Severity::error) return fmt::format("{}: {}", to_string(d.location), d.message);
+    if (d.severity == Severity::error) {
+      const std::string where = to_string(d.location);
+      return where.empty() ? d.message : fmt::format("{}: {}", where, d.message);
+    }
   return "rule file could not be loaded";
 }
 

@@ -113,7 +113,9 @@ class PipelineRun {
     } else {
       return fail(messages::uses_not_found(use.file.value, directory));
     }
-    if (std::find(stack_.begin(), stack_.end(), name) != stack_.end()) {
+    // The top file keeps the name it was given ("./a.yaml"); used files are named normalized.
+    const auto same_file = [&](const std::string& f) { return fs::path(f).lexically_normal().string() == name; };
+    if (std::any_of(stack_.begin(), stack_.end(), same_file)) {
       std::string path;
       for (const std::string& f : stack_) path += f + " -> ";
       return fail(messages::uses_cycle(path + name));

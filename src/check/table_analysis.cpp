@@ -515,7 +515,11 @@ class Interp {
       case ExprKind::unary: {
         const Val v = eval(n.kids[0]);
         if (n.op == Op::logical_not) return Val::boolean(!truth(v));
-        if (v.k == Val::K::integer) return Val::integer(-v.i);
+        if (v.k == Val::K::integer) {
+          Wide r = 0;
+          if (__builtin_sub_overflow(Wide{0}, v.i, &r)) fail("integer overflow");
+          return Val::integer(r);
+        }
         if (v.k == Val::K::floating) return Val::floating(-v.f);
         fail("unary '-' of a non-number");
       }

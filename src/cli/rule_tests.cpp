@@ -133,9 +133,16 @@ std::vector<RuleTestCase> load_rule_tests(const std::string& text, const std::st
         }
       }
     }
-    if (node["expect_error"]) c.expect_error = node["expect_error"].Scalar();
+    if (node["expect_error"]) {
+      if (node["expect_error"].IsScalar()) {
+        c.expect_error = node["expect_error"].Scalar();
+      } else {
+        error(at(node["expect_error"], file), messages::expected_kind("expect_error", "a string (the expected error message)"));
+        ok = false;
+      }
+    }
     if (node["expect"] && node["expect_error"]) {
-      error(at(node, file), "a test may have expect or expect_error, not both");
+      error(at(node, file), messages::test_expect_and_error());
       ok = false;
     }
     if (!node["expect"] && !node["expect_error"]) {
@@ -156,14 +163,17 @@ double RuleTestReport::coverage_percent() const {
 
 RuleTestReport run_rule_tests(const RuleSet& rules, const std::vector<RuleTestCase>& cases) {
   RuleTestReport report;
-  std::map<std::pair<std::string, std::string>, std::size_t> hits;
+  // Rules are counted by where they are written: a rule of the same table and name in a file
+  // that this one uses is another rule, and its firing covers nothing here.
+  std::map<std::string, std::size_t> hits;
   for (const auto& table : rules.compiled().tables)
-    for (const auto& rule : table.rules) hits[{table.name, rule.name}] = 0;
+    for (const auto& rule : table.rules) hits[to_string(rule.location)] = 0;
 
   for (const RuleTestCase& c : cases) {
     const Explanation explanation = rules.explain(c.input);
     for (const TraceStep& step : explanation.steps)
-      if (step.kind == TraceStep::Kind::rule_fired) ++hits[{step.table, step.rule}];
+      if (step.kind == TraceStep::Kind::rule_fired)
+        if (auto hit = hits.find(to_string(step.location)); hit != hits.end()) ++hit->second;
     const EvaluationResult& result = explanation.result;
     std::vector<std::string> problems;
     if (c.expect_error) {
@@ -191,7 +201,7 @@ RuleTestReport run_rule_tests(const RuleSet& rules, const std::vector<RuleTestCa
   }
   // Keep the rule file's order (tables, then rules) rather than the map's.
   for (const auto& table : rules.compiled().tables)
-    for (const auto& rule : table.rules) report.coverage.push_back({{table.name, rule.name}, hits[{table.name, rule.name}]});
+    for (const auto& rule : table.rules) report.coverage.push_back({{table.name, rule.name}, hits[to_string(rule.location)]});
   return report;
 }
 

@@ -763,7 +763,13 @@ class Evaluator {
       case ExprKind::unary: {
         RValue v = value(n.children[0], frame);
         if (n.op == Op::logical_not) return RValue::of_bool(!truth(v, n.children[0]));
-        if (v.kind == Kind::integer) return RValue::of_int(-v.i);  // |v| < 2^127: cannot overflow for 64-bit inputs
+        if (v.kind == Kind::integer) {
+          // -(-2^127) does not fit: an intermediate result can reach the bottom of the range.
+          Wide r = 0;
+          if (__builtin_sub_overflow(Wide{0}, v.i, &r))
+            rule_failure(messages::integer_overflow(fmt::format("-({})", detail::wide_to_string(v.i))));
+          return RValue::of_int(r);
+        }
         if (v.kind == Kind::floating) return RValue::of_float(-v.f);
         type_failure(n.location, messages::type_mismatch("the operand of unary '-'", "int or float", detail::kind_name(v)));
       }

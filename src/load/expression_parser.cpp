@@ -1,5 +1,7 @@
 #include "load/expression_parser.hpp"
 
+#include <fmt/format.h>
+
 #include <cctype>
 #include <charconv>
 #include <limits>
@@ -146,8 +148,20 @@ class Parser {
         if (two('|')) return single(Tok::or_, 2);
         fail(pos_, messages::expression_not_an_operator("|", "||"));
       default:
-        fail(pos_, messages::expression_unexpected_character(c));
+        fail(pos_, messages::expression_unexpected_character(character_at(pos_)));
     }
+  }
+
+  // The character at `pos` for a message: its whole UTF-8 sequence, or "\xNN" for a byte
+  // that does not start one (printing the lone byte would make the message invalid UTF-8).
+  std::string character_at(std::size_t pos) const {
+    const auto lead = static_cast<unsigned char>(text_[pos]);
+    std::size_t length = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 0;
+    if (pos + length > text_.size()) length = 0;
+    for (std::size_t k = 1; k < length; ++k)
+      if ((static_cast<unsigned char>(text_[pos + k]) & 0xC0) != 0x80) length = 0;
+    if (length == 0) return fmt::format("\\x{:02X}", lead);
+    return std::string(text_.substr(pos, length));
   }
 
   void expect(Tok kind, const char* what) {

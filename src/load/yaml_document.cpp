@@ -1,5 +1,7 @@
 #include "load/yaml_document.hpp"
 
+#include "messages.hpp"
+
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/parser.h>
 
@@ -58,10 +60,14 @@ T* Document::Arena<T>::allocate(std::size_t n) {
 // collection ends.
 class DocumentBuilder final : public YAML::EventHandler {
  public:
-  explicit DocumentBuilder(Document& doc) : doc_(doc) {}
+  DocumentBuilder(Document& doc, std::string_view text) : doc_(doc), text_(text) {
+    // yaml-cpp's marks count from after a UTF-8 byte order mark.
+    if (text_.substr(0, 3) == "\xEF\xBB\xBF") text_.remove_prefix(3);
+  }
 
   void OnDocumentStart(const YAML::Mark&) override {}
   void OnDocumentEnd() override {}
+  std::string_view text() const { return text_; }
 
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
     add(&anchored(anchor, make(NodeKind::null, mark, nullptr)));
@@ -72,6 +78,7 @@ class DocumentBuilder final : public YAML::EventHandler {
   }
   void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                 const std::string& value) override {
+    if (tag == "!") require_closing_quote(mark);
     NodeData& node = make(NodeKind::scalar, mark, &tag);
     node.scalar = value;
     add(&anchored(anchor, node));
@@ -149,6 +156,25 @@ class DocumentBuilder final : public YAML::EventHandler {
     add(&node);
   }
 
+  // yaml-cpp 0.7 accepts a quoted scalar left open at the end of the file when the file ends
+  // with a newline, taking the rest of the file (comments included) into the string. Checked
+  // from the opening quote (the mark, unless an anchor or tag comes first): a closing quote
+  // must follow, skipping escapes ("\x") and doubled quotes ('').
+  void require_closing_quote(const YAML::Mark& mark) const {
+    const auto open = static_cast<std::size_t>(mark.pos);
+    if (mark.pos < 0 || open >= text_.size() || (text_[open] != '"' && text_[open] != '\'')) return;
+    const char quote = text_[open];
+    for (std::size_t k = open + 1; k < text_.size(); ++k) {
+      if (quote == '"' && text_[k] == '\\') {
+        ++k;
+      } else if (text_[k] == quote) {
+        if (quote == '"' || k + 1 >= text_.size() || text_[k + 1] != '\'') return;
+        ++k;  // '' inside single quotes is one quote
+      }
+    }
+    throw YAML::ParserException(mark, messages::yaml_unclosed_quote(quote));
+  }
+
   struct Open {
     NodeData* node;
     std::size_t first_child;  // in pending_
@@ -156,16 +182,56 @@ class DocumentBuilder final : public YAML::EventHandler {
   };
 
   Document& doc_;
+  std::string_view text_;  // what the marks' positions index
   std::vector<const NodeData*> anchors_;
   std::vector<Open> open_;
   std::vector<Node> pending_;
+};
+
+// Stops parsing at the start of a second document: a rule file holds one, and text after it
+// (a `---` or `...` and more YAML) would otherwise be ignored without a word.
+class SecondDocument : public YAML::EventHandler {
+ public:
+  explicit SecondDocument(std::string_view text) : text_(text) {}
+
+  // yaml-cpp marks the second document where its content starts (or at a "..." line); the
+  // error goes to the line of the '---' or '...' that separates it, when there is one.
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    YAML::Mark at = mark;
+    std::size_t line_start = std::min(static_cast<std::size_t>(std::max(mark.pos, 0)), text_.size());
+    line_start = line_start == 0 ? 0 : text_.rfind('\n', line_start - 1) + 1;  // npos + 1 == 0
+    for (int line = mark.line; line >= 0; --line) {
+      const std::string_view rest = text_.substr(line_start);
+      if (rest.substr(0, 3) == "---" || rest.substr(0, 3) == "...") {
+        at = YAML::Mark();
+        at.pos = static_cast<int>(line_start);
+        at.line = line;
+        at.column = 0;
+        break;
+      }
+      if (line_start == 0) break;
+      line_start = line_start < 2 ? 0 : text_.rfind('\n', line_start - 2) + 1;  // the line before
+    }
+    throw YAML::ParserException(at, messages::yaml_second_document());
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+
+ private:
+  std::string_view text_;  // what the marks' positions index
 };
 
 Document::Document(std::string_view text) {
   ViewBuffer buffer(text);
   std::istream in(&buffer);
   YAML::Parser parser(in);
-  DocumentBuilder builder(*this);
+  DocumentBuilder builder(*this, text);
   try {
     parser.HandleNextDocument(builder);  // the first document only, as YAML::Load
   } catch (const YAML::ParserException& e) {
@@ -176,6 +242,8 @@ Document::Document(std::string_view text) {
     }
     throw;
   }
+  SecondDocument second(builder.text());
+  parser.HandleNextDocument(second);
   if (!root_) root_ = Node(&nodes_.emplace_back());  // no document: a null root with no mark
 }
 

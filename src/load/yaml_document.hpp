@@ -101,8 +101,10 @@ class UnclosedFlow : public YAML::ParserException {
 /// Owns every node of a parsed text; not copyable or movable (nodes point into it).
 class Document {
  public:
-  /// Parses the first document of `text`. Throws what yaml-cpp's parser throws
-  /// (YAML::ParserException, YAML::DeepRecursion), as YAML::Load does, or UnclosedFlow.
+  /// Parses `text`, which must hold one document. Throws what yaml-cpp's parser throws
+  /// (YAML::ParserException, YAML::DeepRecursion), as YAML::Load does, or UnclosedFlow; and,
+  /// where YAML::Load is silent, a YAML::ParserException for a second document or for a
+  /// quoted scalar left open at the end of the text.
   explicit Document(std::string_view text);
   Document(const Document&) = delete;
   Document& operator=(const Document&) = delete;

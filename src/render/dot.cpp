@@ -27,14 +27,17 @@ struct EdgeInfo {
 };
 using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, VertexInfo, EdgeInfo>;
 
-// DOT string literal with quotes and backslashes escaped. (Not named `quoted`: ADL would
-// pick std::quoted for a non-const std::string and escape the intended "\n" breaks.)
+// DOT string literal: quotes and backslashes escaped, and a newline in a label written as
+// DOT's \n line break. Labels use real newlines for their breaks, so a backslash in a
+// name stays a backslash. (Not named `quoted`: ADL would pick std::quoted.)
 std::string dot_string(const std::string& s) {
   std::string out = "\"";
-  for (std::size_t k = 0; k < s.size(); ++k) {
-    const char c = s[k];
-    const bool line_break = c == '\\' && k + 1 < s.size() && s[k + 1] == 'n';
-    if (c == '"' || (c == '\\' && !line_break)) out += '\\';
+  for (const char c : s) {
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    if (c == '"' || c == '\\') out += '\\';
     out += c;
   }
   return out + "\"";
@@ -75,7 +78,9 @@ std::string to_dot(const detail::CompiledRules& rules, GraphPart part) {
     for (std::size_t t = 0; t < rules.tables.size(); ++t) {
       const bool start = static_cast<int>(t) == rules.start;
       table_vertex.push_back(boost::add_vertex(
-          VertexInfo{fmt::format("{}\\n{} rules", rules.tables[t].name, rules.tables[t].rules.size()), "box", start ? "bold" : ""}, g));
+          VertexInfo{fmt::format("{}\n{} rule{}", rules.tables[t].name, rules.tables[t].rules.size(),
+                                 rules.tables[t].rules.size() == 1 ? "" : "s"),
+                     "box", start ? "bold" : ""}, g));
     }
     for (std::size_t t = 0; t < rules.tables.size(); ++t) {
       std::set<int> read;
@@ -89,7 +94,7 @@ std::string to_dot(const detail::CompiledRules& rules, GraphPart part) {
         if (rule.fallback) {
           std::string label = "fallback (" + rule.name + ")";
           for (const auto& w : rule.fallback->with)
-            label += fmt::format("\\n{} = {}", rules.inputs[static_cast<std::size_t>(w.target)].name, expression_text(w.value));
+            label += fmt::format("\n{} = {}", rules.inputs[static_cast<std::size_t>(w.target)].name, expression_text(w.value));
           boost::add_edge(table_vertex[t], table_vertex[static_cast<std::size_t>(rule.fallback->table)], EdgeInfo{label, "bold"}, g);
         }
       }
