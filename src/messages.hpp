@@ -271,6 +271,9 @@ inline std::string input_given_twice(std::string_view name, std::string_view fir
   return fmt::format("input '{}' is given twice (first by {})", name, first);
 }
 inline std::string test_expect_and_error() { return "a test may have expect or expect_error, not both"; }
+inline std::string flag_value_missing(std::string_view flag_given) {
+  return fmt::format("expected a value, got the flag {}", flag_given);
+}
 inline std::string flag_not_percentage(std::string_view text) {
   return fmt::format("expected a number from 0 to 100, got '{}'", text);
 }

@@ -132,11 +132,16 @@ void check_rows(const std::vector<Row>& rows) {
 
 std::string usage_error(const std::string& message) { return "error: " + message + "\nRun with --help for usage.\n"; }
 
+// `refusal_of_flag` is the message for a flag name given as the value, when the option's own
+// check (a choice, a range) refuses it before the check for flag names does.
 void add_common_rows(std::vector<Row>& rows, const std::vector<std::string>& base, const std::string& flag,
-                     const std::string& good, const std::string& missing = "TEXT") {
+                     const std::string& good, const std::string& missing = "TEXT", const std::string& refusal_of_flag = "") {
   const std::vector<std::string> rest = without(base, flag);
   rows.push_back({flag + " without its value (last on the line)", with(rest, {flag}), kBadInput,
                   usage_error(flag + ": 1 required " + missing + " missing")});
+  // CLI11 alone would take the next flag as the value and run.
+  rows.push_back({flag + " without its value (before another flag)", with(rest, {flag, "--help"}), kBadInput,
+                  usage_error(flag + ": " + (refusal_of_flag.empty() ? "expected a value, got the flag --help" : refusal_of_flag))});
   rows.push_back({flag + " given twice", with(rest, {flag, good, flag, good}), kBadInput,
                   usage_error(flag + ": At Most 1 required but received 2")});
 }
@@ -182,7 +187,7 @@ void add_choice_rows(std::vector<Row>& rows, const std::vector<std::string>& bas
   for (const std::string bad : {"", "xml", "JSON", "text "})
     rows.push_back({flag + " = '" + bad + "' is not one of " + set, with(rest, {flag, bad}), kBadInput,
                     usage_error(flag + ": " + bad + " not in {" + set + "}")});
-  add_common_rows(rows, base, flag, choices.front(), "TEXT:{" + set + "}");
+  add_common_rows(rows, base, flag, choices.front(), "TEXT:{" + set + "}", "--help not in {" + set + "}");
 }
 
 // --rules FILE: a file that cannot be used is exit 3, reported where the file is named.
@@ -401,7 +406,8 @@ std::vector<Row> test_rows() {
                     usage_error("--min-coverage: expected a number from 0 to 100, got '" + bad + "'")});
   for (const std::string good : {"0", "100", "99.5", "1e2", "+50", "1e-400"})
     rows.push_back({"--min-coverage " + good + " is accepted", with(base, {"--min-coverage", good}), kOk, "", "15 passed, 0 failed"});
-  add_common_rows(rows, with(base, {"--min-coverage", "50"}), "--min-coverage", "50", "FLOAT:0-100");
+  add_common_rows(rows, with(base, {"--min-coverage", "50"}), "--min-coverage", "50", "FLOAT:0-100",
+                  "expected a number from 0 to 100, got '--help'");
   for (const std::string bad : {"--bogus", "--world_size", "-x"})
     rows.push_back({"unknown flag " + bad, with(base, {bad}), kBadInput,
                     usage_error("The following argument was not expected: " + bad)});
@@ -416,7 +422,7 @@ std::vector<Row> graph_rows() {
   for (const std::string bad : {"", "bogus", "Tables", "tables,values"})
     rows.push_back({"--only '" + bad + "' is not a part of the graph", with(base, {"--only", bad}), kBadInput,
                     usage_error("--only: " + bad + " not in {all,tables,values}")});
-  add_common_rows(rows, only, "--only", "tables", "TEXT:{all,tables,values}");
+  add_common_rows(rows, only, "--only", "tables", "TEXT:{all,tables,values}", "--help not in {all,tables,values}");
   add_unknown_rows(rows, base);
   return rows;
 }

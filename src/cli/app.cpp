@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -620,6 +621,24 @@ ExitCode plan_command(const PlanFlags& f, std::istream& in, std::ostream& out, s
   }
 }
 
+// CLI11 gives an option that expects a value the next argument, whatever it is, so
+// `--model --backend x` would run with the model "--backend" and exit 0. A value that is the
+// name of a flag of the same command means the value was forgotten: it is refused.
+void refuse_flag_names_as_values(CLI::App& command) {
+  auto names = std::make_shared<std::set<std::string>>();
+  for (const CLI::Option* option : command.get_options()) {
+    for (const std::string& name : option->get_lnames()) names->insert("--" + name);
+    for (const std::string& name : option->get_snames()) names->insert("-" + name);
+  }
+  const CLI::Validator not_a_flag(
+      [names](std::string& value) -> std::string {
+        return names->count(value) ? messages::flag_value_missing(value) : std::string();
+      },
+      "");
+  for (CLI::Option* option : command.get_options())
+    if (option->nonpositional() && option->get_type_size() > 0) option->check(not_a_flag);
+}
+
 }  // namespace
 
 int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
@@ -698,6 +717,7 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
       return as_int(ExitCode::bad_input);
     }
   }
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) refuse_flag_names_as_values(*sub);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
