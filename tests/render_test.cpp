@@ -62,6 +62,40 @@ TEST_SUITE("render") {
     snnplan::render::append_json_line(direct, record_of(values));
     CHECK(direct == "prefix\n" + snnplan::render::json_line(snnplan::render::to_json(record_of(values))));
   }
+
+  TEST_CASE("YAML output quotes every string a YAML reader would take for something else and spells floats as floats") {
+    // The first line of to_yaml for a one-field record: "field_0: <value>".
+    const auto yaml_of = [](const Value& v) {
+      const std::string text = snnplan::render::to_yaml(record_of({v}));
+      return text.substr(0, text.find('\n'));
+    };
+    // Identifier-like text stays plain.
+    CHECK(yaml_of(Value("fsdp2_tp")) == "field_0: fsdp2_tp");
+    CHECK(yaml_of(Value("cifar10dvs_vgg")) == "field_0: cifar10dvs_vgg");
+    CHECK(yaml_of(Value("spikformer-8.384/x")) == "field_0: spikformer-8.384/x");
+    // Numbers, booleans and nulls of YAML 1.2 and 1.1, dates, indicators: quoted.
+    for (const char* other : {"123", "1.5", "0x1F", "+1", ".5", "010", "1e3", ".inf", "1:30", "2001-01-01", "true", "True",
+                              "yes", "NO", "On", "off", "y", "N", "null", "~", "", "-x", "a: b", "#c", "[a]", "&a", "*a",
+                              "!t", "%p", "@a", "'q'", "1f1b"}) {
+      CAPTURE(other);
+      CHECK(yaml_of(Value(other)) == std::string("field_0: \"") + other + "\"");
+    }
+    // Characters YAML cannot hold raw are escaped: controls by yaml-cpp, DEL and U+2028 by us.
+    CHECK(yaml_of(Value("a\rb")) == "field_0: \"a\\rb\"");
+    CHECK(yaml_of(Value("del\x7f")) == "field_0: \"del\\x7f\"");
+    CHECK(yaml_of(Value("ls\xe2\x80\xa8x")) == "field_0: \"ls\\u2028x\"");
+    CHECK(yaml_of(Value("caf\xc3\xa9")) == "field_0: \"caf\xc3\xa9\"");  // non-ASCII as is
+    // Floats keep a '.' (1.0 is not the integer 1), exponents get one too for YAML 1.1.
+    CHECK(yaml_of(Value(1.0)) == "field_0: 1.0");
+    CHECK(yaml_of(Value(-0.0)) == "field_0: -0.0");
+    CHECK(yaml_of(Value(0.1)) == "field_0: 0.1");
+    CHECK(yaml_of(Value(1e20)) == "field_0: 1.0e+20");
+    CHECK(yaml_of(Value(1.5e-7)) == "field_0: 1.5e-07");
+    CHECK(yaml_of(Value(std::numeric_limits<double>::infinity())) == "field_0: .inf");
+    CHECK(yaml_of(Value(-std::numeric_limits<double>::infinity())) == "field_0: -.inf");
+    CHECK(yaml_of(Value(std::nan(""))) == "field_0: .nan");
+    CHECK(yaml_of(Value(std::int64_t{7})) == "field_0: 7");
+  }
 }
 
 }  // namespace

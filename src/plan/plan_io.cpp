@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <limits>
 #include <set>
+#include <type_traits>
 #include <vector>
 
 #include "messages.hpp"
+#include "render/yaml_scalars.hpp"
 
 namespace snnplan::plan_io {
 namespace {
@@ -32,7 +34,10 @@ json optional_value(const std::optional<T>& v) {
 template <typename T>
 void emit_flow(YAML::Emitter& out, const std::vector<T>& items) {
   out << YAML::Flow << YAML::BeginSeq;
-  for (const T& item : items) out << item;
+  for (const T& item : items) {
+    if constexpr (std::is_same_v<T, std::string>) render::emit_string(out, item);
+    else out << item;
+  }
   out << YAML::EndSeq;
 }
 
@@ -48,7 +53,7 @@ void emit_lines(YAML::Emitter& out, const std::vector<std::string>& lines) {
     return;
   }
   out << YAML::Block << YAML::BeginSeq;
-  for (const std::string& line : lines) out << line;
+  for (const std::string& line : lines) render::emit_string(out, line);
   out << YAML::EndSeq;
 }
 
@@ -178,20 +183,24 @@ std::string to_yaml(const Plan& p) {
   YAML::Emitter out;
   auto key = [&](const char* name) -> YAML::Emitter& { return out << YAML::Key << name << YAML::Value; };
   out << YAML::BeginMap;
-  key("mode") << p.mode;
-  key("objective") << p.objective;
+  render::emit_string(key("mode"), p.mode);
+  render::emit_string(key("objective"), p.objective);
   key("topology") << YAML::BeginMap;
   key("world_size") << p.topology.world_size();
   key("dims") << YAML::BeginMap;
-  for (const Topology::Dimension& d : p.topology.dims()) out << YAML::Key << d.name << YAML::Value << d.size;
+  for (const Topology::Dimension& d : p.topology.dims()) {
+    out << YAML::Key;
+    render::emit_string(out, d.name);
+    out << YAML::Value << d.size;
+  }
   out << YAML::EndMap;
   key("mesh_shape");
   emit_flow(out, p.topology.mesh_shape());
   out << YAML::EndMap;
-  key("model_family") << p.model_family;
-  key("backend") << p.backend;
+  render::emit_string(key("model_family"), p.model_family);
+  render::emit_string(key("backend"), p.backend);
   key("batch_size") << p.batch_size;
-  key("optimizer_strategy") << p.optimizer_strategy;
+  render::emit_string(key("optimizer_strategy"), p.optimizer_strategy);
   key("memopt_level") << p.memopt_level;
   key("rationale");
   emit_lines(out, p.rationale);
@@ -208,7 +217,7 @@ std::string to_yaml(const Plan& p) {
   key("pp_microbatches");
   if (p.pp_microbatches) out << *p.pp_microbatches;
   else out << YAML::Null;
-  key("pp_schedule") << p.pp_schedule;
+  render::emit_string(key("pp_schedule"), p.pp_schedule);
   key("pp_virtual_stages") << p.pp_virtual_stages;
   key("pp_layout");
   emit_optional(out, p.pp_layout);

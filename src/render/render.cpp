@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "render/yaml_scalars.hpp"
+
 namespace snnplan::render {
 
 nlohmann::ordered_json to_json(const Value& value) {
@@ -127,8 +129,8 @@ static void emit(YAML::Emitter& out, const Value& value) {
   if (value.is_null()) out << YAML::Null;
   else if (value.is_bool()) out << value.as_bool();
   else if (value.is_int()) out << value.as_int();
-  else if (value.is_float()) out << value.as_float();
-  else if (value.is_string()) out << value.as_string();
+  else if (value.is_float()) emit_float(out, value.as_float());
+  else if (value.is_string()) emit_string(out, value.as_string());
   else {
     const bool scalars = std::none_of(value.as_list().begin(), value.as_list().end(),
                                       [](const Value& v) { return v.is_string() || v.is_list(); });
@@ -142,7 +144,9 @@ std::string to_yaml(const Record& record) {
   YAML::Emitter out;
   out << YAML::BeginMap;
   for (std::size_t k = 0; k < record.names().size(); ++k) {
-    out << YAML::Key << record.names()[k] << YAML::Value;
+    out << YAML::Key;
+    emit_string(out, record.names()[k]);
+    out << YAML::Value;
     emit(out, record.values()[k]);
   }
   out << YAML::EndMap;
