@@ -366,7 +366,7 @@ inline std::string batch_line_not_object(std::string_view got) {
   return fmt::format("a batch line must be a JSON object, got {}", got);
 }
 inline std::string batch_value_kind(std::string_view key, std::string_view got) {
-  return fmt::format("input '{}' must be a string, number, boolean or null, got {}", key, got);
+  return fmt::format("input '{}' must be a string, number, boolean, null or an array of those, got {}", key, got);
 }
 inline std::string batch_duplicate_key(std::string_view key) {
   return fmt::format("duplicate key '{}' in a JSON object", key);

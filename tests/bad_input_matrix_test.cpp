@@ -659,9 +659,8 @@ std::vector<LineRow> recommend_line_rows() {
        "unknown input 'Model' (did you mean 'model'?)"},
       {"an empty key", line(R"("": 1)"), "unknown input ''"},
       {"an object for a string input", replaced("model", R"({"name": "spikformer"})"),
-       "input 'model' must be a string, number, boolean or null, got an object"},
-      {"an array for a string input", replaced("model", R"(["spikformer"])"),
-       "input 'model' must be a string, number, boolean or null, got an array"},
+       "input 'model' must be a string, number, boolean, null or an array of those, got an object"},
+      {"an array for a string input", replaced("model", R"(["spikformer"])"), "input 'model' must be string, got list"},
       {"a number for a string input", replaced("model", "5"), "input 'model' must be string, got int"},
       {"a string for an integer input", replaced("world_size", R"("8")"), "input 'world_size' must be int, got string"},
       {"a boolean for an integer input", replaced("world_size", "true"), "input 'world_size' must be int, got bool"},
@@ -1107,6 +1106,47 @@ tables:
     CHECK(run.out == dotted + ":3:10: error: rule files use each other in a cycle: " + dotted + " -> " + self.path() + "\n"
                      "    again: self.yaml\n"
                      "           ^\n");
+  }
+
+  TEST_CASE("recommend --batch takes JSON arrays for list inputs and checks their items (src/cli/json_inputs.cpp, src/evaluate)") {
+    // Arrays were refused outright, so a rule file with a required list input could not be
+    // used in batch mode; and items of the wrong kind passed the evaluator's input check.
+    const TempFile rules("list_inputs.yaml", R"(snnplan: 1
+inputs:
+  xs: {type: "list[int]"}
+  names: {type: "list[string]", default: []}
+record:
+  n: {type: int, init: = len(xs)}
+  why: {type: rationale}
+start: main
+tables:
+  main:
+    - name: all
+      because: "xs {xs} names {names}"
+)");
+    const std::string input = R"({"xs": [1, 2, 3]}
+{"xs": [], "names": ["a", "b"]}
+{"xs": ["a"]}
+{"xs": [1.5]}
+{"xs": [1], "names": [null]}
+{"xs": [1, [2]]}
+{"xs": [1, {"a": 1}]}
+{"xs": [99999999999999999999]}
+{"xs": 1}
+)";
+    const CliRun run = run_cli({"recommend", "--batch", "-", "--rules", rules.path()}, input);
+    CHECK(run.code == kBadInput);
+    CHECK(run.out ==
+          R"({"n":3,"why":["xs [1, 2, 3] names []"]}
+{"n":0,"why":["xs [] names [a, b]"]}
+{"error":"input 'xs' must be list[int], got a list holding string","line":3}
+{"error":"input 'xs' must be list[int], got a list holding float","line":4}
+{"error":"input 'names' must be list[string], got a list holding null","line":5}
+{"error":"input 'xs' must be a string, number, boolean, null or an array of those, got an array holding an array","line":6}
+{"error":"input 'xs' must be a string, number, boolean, null or an array of those, got an array holding an object","line":7}
+{"error":"input 'xs': 99999999999999999999 does not fit in a 64-bit integer","line":8}
+{"error":"input 'xs' must be list, got int","line":9}
+)");
   }
 
   TEST_CASE("a directory given as the rule file is reported as unreadable (src/api/rule_set.cpp)") {

@@ -372,7 +372,7 @@ TEST_SUITE("cli") {
         "a batch line must be a JSON object, got an array",
         "input 'world_size' must be int, got string",
         "missing required input 'world_size'",
-        "input 'model' must be a string, number, boolean or null, got an array",
+        "input 'model' must be string, got list",
         "input 'world_size' must be an integer that fits in 64 bits, got 2.5",
         "empty line (expected a JSON object)",
         "unknown input 'colour'",

@@ -59,6 +59,18 @@ std::variant<Inputs, std::string> inputs_from_json(const nlohmann::json& object,
         }
         inputs.emplace_back(key, value.get<double>());
         break;
+      case nlohmann::json::value_t::array: {
+        Value::List items;
+        for (const auto& item : value) {
+          if (item.is_array() || item.is_object())
+            return messages::batch_value_kind(key, item.is_array() ? "an array holding an array" : "an array holding an object");
+          auto one = inputs_from_json(nlohmann::json::object({{key, item}}), rules);
+          if (auto* failure = std::get_if<std::string>(&one)) return std::move(*failure);
+          items.push_back(std::move(std::get<Inputs>(one).front().second));
+        }
+        inputs.emplace_back(key, Value(std::move(items)));
+        break;
+      }
       default:
         return messages::batch_value_kind(key, json_kind(value));
     }
@@ -75,6 +87,8 @@ struct Member {
   Value value;              // strings, booleans, null, integers
   std::uint64_t unsigned_value = 0;
   double float_value = 0;
+  Value::List items;                      // an array of scalars (for list inputs)
+  std::optional<std::string> item_error;  // why an item of the array cannot be a value
 };
 
 // Builds the line's members straight from nlohmann's SAX events -- no JSON tree -- and keeps
@@ -93,6 +107,11 @@ class MemberReader {
   bool boolean(bool v) { return scalar(nlohmann::json::value_t::boolean, Value(v)); }
   bool number_integer(number_integer_t v) { return scalar(nlohmann::json::value_t::number_integer, Value(std::int64_t{v})); }
   bool number_unsigned(number_unsigned_t v) {
+    if (in_member_array()) {
+      if (v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+        item_error(messages::integer_input_too_large(members_.back().key, std::to_string(v)));
+      else members_.back().items.emplace_back(static_cast<std::int64_t>(v));
+    }
     if (member_level()) {
       add(nlohmann::json::value_t::number_unsigned, Value());
       members_.back().unsigned_value = v;
@@ -100,7 +119,13 @@ class MemberReader {
     return true;
   }
   bool number_float(number_float_t v, const string_t& spelling) {
-    if (objects_ == 1) spellings_[current_key()] = spelling;  // arrays do not count as a level here
+    if (member_level()) spellings_[current_key()] = spelling;
+    if (in_member_array()) {
+      // An integer too long for 64 bits arrives as a float; say so with its digits.
+      if (spelling.find_first_not_of("-0123456789") == std::string::npos)
+        item_error(messages::integer_input_too_large(members_.back().key, spelling));
+      else members_.back().items.emplace_back(v);
+    }
     if (member_level()) {
       add(nlohmann::json::value_t::number_float, Value());
       members_.back().float_value = v;
@@ -121,7 +146,7 @@ class MemberReader {
   }
   bool start_array(std::size_t) { return open(nlohmann::json::value_t::array, false); }
   bool end_array() {
-    --depth_;
+    if (--depth_ == 1) member_array_ = false;
     return true;
   }
   bool key(string_t& name) {
@@ -171,15 +196,27 @@ class MemberReader {
   }
   // A value directly inside the top-level object (depth 1), not inside a nested value.
   [[nodiscard]] bool member_level() const { return depth_ == 1 && top_ == nlohmann::json::value_t::object; }
+  // A value directly inside an array that is a member's value: an item of a list input.
+  [[nodiscard]] bool in_member_array() const { return member_array_ && depth_ == 2; }
+  void item_error(std::string message) {
+    if (!members_.back().item_error) members_.back().item_error = std::move(message);
+  }
 
   bool scalar(nlohmann::json::value_t type, Value v) {
     if (depth_ == 0) top_ = type;
     else if (member_level()) add(type, std::move(v));
+    else if (in_member_array()) members_.back().items.push_back(std::move(v));
     return true;
   }
   bool open(nlohmann::json::value_t type, bool object) {
-    if (depth_ == 0) top_ = type;
-    else if (member_level()) add(type, Value());
+    if (depth_ == 0) {
+      top_ = type;
+    } else if (member_level()) {
+      add(type, Value());
+      member_array_ = !object;
+    } else if (in_member_array()) {
+      item_error(messages::batch_value_kind(members_.back().key, object ? "an array holding an object" : "an array holding an array"));
+    }
     ++depth_;
     if (object) ++objects_;
     return true;
@@ -196,6 +233,7 @@ class MemberReader {
 
   int depth_ = 0;    // objects and arrays
   int objects_ = 0;  // objects only
+  bool member_array_ = false;  // the open array at depth 2 is a member's value
   nlohmann::json::value_t top_ = nlohmann::json::value_t::discarded;
   std::string key_;
   std::string error_;
@@ -246,6 +284,10 @@ std::variant<Inputs, std::string> inputs_from_json_line(const std::string& line,
           return messages::integer_input_range(m.key, nlohmann::json(m.float_value).dump());
         }
         inputs.emplace_back(std::move(m.key), m.float_value);
+        break;
+      case nlohmann::json::value_t::array:
+        if (m.item_error) return std::move(*m.item_error);
+        inputs.emplace_back(std::move(m.key), Value(std::move(m.items)));
         break;
       default:
         return messages::batch_value_kind(m.key, kind_of(m.type));

@@ -342,6 +342,13 @@ class Evaluator {
       return fail(EvaluationErrorKind::bad_input,
                   messages::input_type(input.name, syntax::describe(input.type.kinds), detail::kind_name(v)));
     }
+    if (v.kind == Kind::list) {  // list[int] and list[string] hold only their kind
+      for (const RValue& item : v.list())
+        if (!(detail::kind_bit(item) & input.type.element_kinds))
+          return fail(EvaluationErrorKind::bad_input,
+                      messages::input_type(input.name, fmt::format("list[{}]", syntax::describe(input.type.element_kinds)),
+                                           fmt::format("a list holding {}", detail::kind_name(item))));
+    }
     if (input.lower && v.kind == Kind::string) v = lowered(v, store_);
     return true;
   }
