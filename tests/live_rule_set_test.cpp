@@ -79,6 +79,36 @@ TEST_SUITE("hot reload") {
     CHECK_FALSE(rules.reload_if_changed());  // nothing changed since
   }
 
+  TEST_CASE("an edit to a file the rules use is picked up, and a file newly used is watched from then on") {
+    const fs::path inner = temp_rule_file("inner.yaml");
+    const fs::path other = temp_rule_file("other.yaml");
+    const fs::path outer = temp_rule_file("outer.yaml");
+    const auto user_of = [](const std::string& used) {
+      return "snnplan: 1\nuses:\n  inner: " + used +
+             "\ninputs:\n  x: {type: int}\nlet:\n  r:\n    call: inner\n    with: {x: = x}\n"
+             "record:\n  mode: {type: string, init: = r.mode}\nstart: main\ntables:\n  main:\n    - name: only\n      set: {}\n";
+    };
+    replace_file(inner, variant("a"));
+    replace_file(other, variant("c"));
+    replace_file(outer, user_of("inner.yaml"));
+    snnplan::LiveRuleSet rules(outer.string());
+    CHECK(rules.evaluate({{"x", 1}}).record().find("mode")->as_string() == "a");
+    CHECK_FALSE(rules.reload_if_changed());
+
+    replace_file(inner, variant("b"));  // only the used file changes
+    CHECK(rules.reload_if_changed());
+    CHECK(rules.evaluate({{"x", 1}}).record().find("mode")->as_string() == "b");
+
+    replace_file(outer, user_of("other.yaml"));
+    CHECK(rules.reload_if_changed());
+    CHECK(rules.evaluate({{"x", 1}}).record().find("mode")->as_string() == "c");
+    CHECK_FALSE(rules.reload_if_changed());
+    replace_file(other, variant("d"));
+    CHECK(rules.reload_if_changed());
+    CHECK(rules.evaluate({{"x", 1}}).record().find("mode")->as_string() == "d");
+    CHECK(rules.status().version == 4);
+  }
+
   TEST_CASE("the first load of a broken file throws a LoadError") {
     const fs::path path = temp_rule_file("first.yaml");
     replace_file(path, kBroken[0]);

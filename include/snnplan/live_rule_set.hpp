@@ -57,8 +57,9 @@ class LiveRuleSet {
   /// Reads and checks the file now. Returns true when the new rules were swapped in; false
   /// when they were rejected (the listener and status() get the diagnostics).
   bool reload();
-  /// reload() when the file's modification time, size or inode changed since the last
-  /// attempt; returns true when new rules were swapped in.
+  /// reload() when the modification time, size or inode of the file, or of a file it uses
+  /// (`uses`, as the serving rules were loaded), changed since the last attempt; returns true
+  /// when new rules were swapped in.
   bool reload_if_changed();
 
   /// Called (from the reloading thread) with the diagnostics of each rejected edit.
@@ -77,13 +78,17 @@ class LiveRuleSet {
     std::uint64_t inode = 0;
     friend bool operator==(const FileStamp&, const FileStamp&) = default;
   };
-  std::optional<FileStamp> stamp() const;
+  using Stamps = std::vector<std::optional<FileStamp>>;  // one per watched file; nullopt: missing
+  static Stamps stamps(const std::vector<std::string>& files);
+  // The rule file, then every file the rules in `rules` were loaded from through `uses`.
+  std::vector<std::string> files_of(const RuleSet& rules) const;
 
   const std::string path_;
   mutable std::mutex mutex_;  // guards everything below
   std::shared_ptr<const RuleSet> current_;
   Status status_;
-  std::optional<FileStamp> last_attempt_;
+  std::vector<std::string> watched_;  // files_of(current_), kept when a reload is rejected
+  Stamps last_attempt_;
   RejectedListener listener_;
   std::mutex reload_mutex_;  // one reload at a time
   std::mutex watch_mutex_;

@@ -2,14 +2,22 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
+
+#include "compile/compiled_rules.hpp"
 
 namespace snnplan {
 
 LiveRuleSet::LiveRuleSet(std::string path) : path_(std::move(path)) {
-  last_attempt_ = stamp();
+  const Stamps before = stamps({path_});
   current_ = std::make_shared<const RuleSet>(RuleSet::from_file(path_));
+  watched_ = files_of(*current_);
+  // The used files are stamped after the load: an edit to one of them during the first load
+  // is caught by the next check only if it happened after this point.
+  last_attempt_ = stamps(watched_);
+  last_attempt_.front() = before.front();
   status_.path = path_;
   status_.version = 1;
   status_.last_good_load = std::chrono::system_clock::now();
@@ -27,18 +35,47 @@ EvaluationResult LiveRuleSet::evaluate(const Inputs& inputs) const {
   return current()->evaluate(inputs);
 }
 
-std::optional<LiveRuleSet::FileStamp> LiveRuleSet::stamp() const {
+LiveRuleSet::Stamps LiveRuleSet::stamps(const std::vector<std::string>& files) {
   // stat(2) rather than std::filesystem: it gives the inode too, which changes when an editor
   // or deploy tool replaces the file by renaming a new one over it.
-  struct stat info {};
-  if (::stat(path_.c_str(), &info) != 0) return std::nullopt;
-  return FileStamp{static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec,
-                   static_cast<std::uintmax_t>(info.st_size), static_cast<std::uint64_t>(info.st_ino)};
+  Stamps out;
+  out.reserve(files.size());
+  for (const std::string& file : files) {
+    struct stat info {};
+    if (::stat(file.c_str(), &info) != 0) {
+      out.emplace_back();
+      continue;
+    }
+    out.push_back(FileStamp{static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec,
+                            static_cast<std::uintmax_t>(info.st_size), static_cast<std::uint64_t>(info.st_ino)});
+  }
+  return out;
+}
+
+std::vector<std::string> LiveRuleSet::files_of(const RuleSet& rules) const {
+  std::vector<std::string> files{path_};
+  std::vector<const detail::CompiledRules*> pending{&rules.compiled()};
+  while (!pending.empty()) {
+    const detail::CompiledRules* r = pending.back();
+    pending.pop_back();
+    for (const auto& used : r->used) {
+      // A built-in rule file (named "rules/NAME" without a file on disk) never changes; a
+      // file used twice is watched once.
+      if (std::find(files.begin(), files.end(), used->file_name) == files.end()) files.push_back(used->file_name);
+      pending.push_back(used.get());
+    }
+  }
+  return files;
 }
 
 bool LiveRuleSet::reload() {
   std::lock_guard reloading(reload_mutex_);
-  const auto before = stamp();
+  std::vector<std::string> watched;
+  {
+    std::lock_guard lock(mutex_);
+    watched = watched_;
+  }
+  const Stamps before = stamps(watched);
   std::vector<Diagnostic> problems;
   std::shared_ptr<const RuleSet> fresh;
   try {
@@ -52,6 +89,12 @@ bool LiveRuleSet::reload() {
     std::lock_guard lock(mutex_);
     last_attempt_ = before;
     if (fresh) {
+      // The new rules may use other files; their stamps start from now.
+      if (std::vector<std::string> files = files_of(*fresh); files != watched_) {
+        watched_ = std::move(files);
+        last_attempt_ = stamps(watched_);
+        last_attempt_.front() = before.front();
+      }
       current_ = std::move(fresh);
       ++status_.version;
       status_.last_good_load = std::chrono::system_clock::now();
@@ -67,11 +110,14 @@ bool LiveRuleSet::reload() {
 }
 
 bool LiveRuleSet::reload_if_changed() {
-  const auto now = stamp();
+  std::vector<std::string> watched;
+  Stamps last;
   {
     std::lock_guard lock(mutex_);
-    if (now == last_attempt_) return false;
+    watched = watched_;
+    last = last_attempt_;
   }
+  if (stamps(watched) == last) return false;
   return reload();
 }
 

@@ -652,7 +652,7 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
   recommend_cmd->add_option("--format", rec.format, "output format")->check(CLI::IsMember({"json", "yaml", "text"}));
   rec.batch_option = recommend_cmd->add_option("--batch", rec.batch, "JSON Lines file of inputs, or - for stdin; writes one JSON line per input");
   recommend_cmd->add_flag("--trace", rec.trace, "add the evaluation steps (as `explain` shows them) to the JSON output");
-  recommend_cmd->add_flag("--watch", rec.watch, "with --batch: re-read the rule file between lines when it changed");
+  recommend_cmd->add_flag("--watch", rec.watch, "with --batch: re-read the rule file between lines when it or a file it uses changed");
 
   InputFlags why;
   why.format = "text";
