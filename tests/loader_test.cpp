@@ -388,6 +388,49 @@ tables:
     }
   }
 
+  TEST_CASE("an error inside an expression is located in every YAML layout of the value") {
+    // The let `y` (line 5 of kBase) written in different YAML forms, each with the unknown
+    // fact 'nn'; {line, column} of the 'nn' in the file.
+    struct Layout {
+      const char* value;  // replaces `"x * 2"` on line 5
+      std::uint32_t line;
+      std::uint32_t column;
+    };
+    const Layout layouts[] = {
+        {R"("x * 2 + nn")", 5, 15},
+        {R"(x * 2 + nn)", 5, 14},
+        {R"(&a "x + nn")", 5, 14},                         // an anchor before the value
+        {R"(!!str x + nn)", 5, 16},                        // a tag before the value
+        {"\"x +\n    nn\"", 6, 5},                         // a double-quoted value over two lines
+        {"'x +\n    nn'", 6, 5},                           // single-quoted
+        {"\"x \\\n    + nn\"", 6, 7},                      // an escaped line break
+        {"\"x +\n\n    nn\"", 7, 5},                       // an empty line inside the quotes
+        {"x +\n    nn", 6, 5},                             // plain over two lines
+        {">\n    x +\n    nn", 7, 5},                      // a folded block
+        {"|\n    x +\n    nn", 7, 5},                      // a literal block
+        {R"("len('\L\P\N\_') + nn")", 5, 25},              // escapes that decode to 2-3 bytes
+        {R"("len('\u00e9\x41') + nn")", 5, 27},
+    };
+    for (const Layout& layout : layouts) {
+      const std::string value = layout.value;
+      CAPTURE(value);
+      for (const bool crlf : {false, true}) {
+        CAPTURE(crlf);
+        std::string text = edited(R"(y: "x * 2")", std::string("y: ") + layout.value);
+        if (crlf) {
+          std::string converted;
+          for (const char c : text) converted += c == '\n' ? std::string("\r\n") : std::string(1, c);
+          text = converted;
+        }
+        const auto errors = load_errors(text);
+        REQUIRE(errors.size() == 1);
+        CHECK(errors[0].message == "unknown fact 'nn'");
+        CHECK(errors[0].location.line == layout.line);
+        CHECK(errors[0].location.column == layout.column);
+      }
+    }
+  }
+
   TEST_CASE("format_with_source shows the offending line with a caret under the column") {
     const std::string text = edited("start: main", "start: mian");
     const auto errors = load_errors(text);

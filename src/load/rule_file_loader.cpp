@@ -53,7 +53,9 @@ class Loader {
     while (begin <= text.size()) {
       std::size_t end = text.find('\n', begin);
       if (end == std::string_view::npos) end = text.size();
-      lines_.push_back(text.substr(begin, end - begin));
+      std::string_view line = text.substr(begin, end - begin);
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // CRLF line endings
+      lines_.push_back(line);
       begin = end + 1;
     }
   }
@@ -140,9 +142,26 @@ class Loader {
   }
   SourceLocation at(const yaml::Node& node) const { return from_mark(node.Mark()); }
 
+  // Where a node's value starts on its line: yaml-cpp marks a node at its anchor or tag
+  // ("&a", "!!str") when it has one, so those and the spaces after them are skipped.
+  SourceLocation value_at(const yaml::Node& node) const {
+    SourceLocation loc = at(node);
+    if (loc.line < 1 || loc.line > lines_.size()) return loc;
+    const std::string_view line = lines_[loc.line - 1];
+    std::size_t c = loc.column - 1;
+    while (c < line.size() && (line[c] == '&' || line[c] == '!')) {
+      const std::size_t space = line.find_first_of(" \t", c);
+      if (space == std::string_view::npos) return loc;
+      const std::size_t next = line.find_first_not_of(" \t", space);
+      if (next == std::string_view::npos) return loc;  // the value is on a later line
+      c = next;
+    }
+    return SourceLocation{loc.file, loc.line, static_cast<std::uint32_t>(c + 1)};
+  }
+
   // Where the characters of a scalar start: after the opening quote when it is quoted.
   SourceLocation content_at(const yaml::Node& node) const {
-    SourceLocation loc = at(node);
+    SourceLocation loc = value_at(node);
     if (loc.line >= 1 && loc.line <= lines_.size()) {
       std::string_view line = lines_[loc.line - 1];
       if (loc.column >= 1 && loc.column <= line.size()) {
@@ -160,7 +179,7 @@ class Loader {
   std::function<SourceLocation(std::size_t)> locator(const yaml::Node& node) const {
     const SourceLocation start = content_at(node);
     auto linear = [start](std::size_t offset) { return start.shifted(static_cast<std::uint32_t>(offset)); };
-    const SourceLocation mark = at(node);
+    const SourceLocation mark = value_at(node);
     if (!mark.known() || mark.line > lines_.size()) return linear;
     const std::string& decoded = node.Scalar();
     struct Position {  // 1-based, in file(): the file name is added when a location is asked for
@@ -177,25 +196,49 @@ class Loader {
     std::string_view text = lines_[line];
     const char first = column < text.size() ? text[column] : '\0';
     if (first == '"' || first == '\'') {
-      // One line only; each decoded byte maps to the raw character that produced it.
-      for (std::size_t i = column + 1; i < text.size() && map.size() < decoded.size();) {
+      // Each decoded byte maps to the raw character that produced it. A line break inside the
+      // quotes folds: trailing blanks go, the break becomes one space (or a '\n' per empty
+      // line after it), the next line's leading blanks go; "\" before the break joins lines.
+      std::size_t i = column + 1;
+      while (map.size() < decoded.size() && line < lines_.size()) {
+        text = lines_[line];
+        if (i >= text.size() || text.find_first_not_of(" \t", i) == std::string_view::npos) {
+          const Position fold = position(line, std::min(i, text.size()));
+          std::size_t empty = 0;
+          while (line + 1 + empty < lines_.size() && lines_[line + 1 + empty].find_first_not_of(" \t") == std::string_view::npos)
+            ++empty;
+          for (std::size_t k = 0; k < std::max<std::size_t>(empty, 1); ++k) map.push_back(fold);
+          line += 1 + empty;
+          if (line >= lines_.size()) break;
+          i = lines_[line].find_first_not_of(" \t");
+          continue;
+        }
         const char c = text[i];
         if (first == '\'' && c == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
           map.push_back(position(line, i));
           i += 2;
-        } else if (first == '"' && c == '\\' && i + 1 < text.size()) {
+        } else if (first == '"' && c == '\\' && i + 1 >= text.size()) {  // escaped line break
+          if (++line >= lines_.size()) break;
+          i = lines_[line].find_first_not_of(" \t");
+          if (i == std::string_view::npos) i = lines_[line].size();
+        } else if (first == '"' && c == '\\') {
           const char e = text[i + 1];
           std::size_t raw = 2, bytes = 1;
           if (e == 'x' || e == 'u' || e == 'U') {
             raw = e == 'x' ? 4 : e == 'u' ? 6 : 10;
             const unsigned long cp = std::strtoul(std::string(text.substr(i + 2, raw - 2)).c_str(), nullptr, 16);
             bytes = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+          } else if (e == 'L' || e == 'P') {  // U+2028, U+2029
+            bytes = 3;
+          } else if (e == 'N' || e == '_') {  // U+0085, U+00A0
+            bytes = 2;
           }
           for (std::size_t b = 0; b < bytes; ++b) map.push_back(position(line, i));
           i += raw;
         } else if (c == first) {
           break;
         } else {
+          if (decoded[map.size()] != c) break;  // not the layout assumed: fall back below
           map.push_back(position(line, i++));
         }
       }
@@ -215,10 +258,17 @@ class Loader {
           ++c;
         }
       }
-    } else if (first != '>') {
-      // Plain scalar, possibly folded: raw lines trimmed and joined with single spaces.
+    } else {
+      // Plain scalar, possibly folded: raw lines trimmed and joined with single spaces; or a
+      // folded block ('>'), which starts on the next line and folds the same way (lines
+      // indented further keep their spaces: that layout is not followed, see the check below).
       std::size_t l = line;
       std::size_t c = column;
+      if (first == '>') {
+        l = line + 1;
+        c = l < lines_.size() ? lines_[l].find_first_not_of(' ') : 0;
+        if (l < lines_.size() && c == std::string_view::npos) c = lines_[l].size();
+      }
       for (std::size_t k = 0; k < decoded.size(); ++k) {
         while (l < lines_.size() && c >= lines_[l].size()) {  // end of a raw line: the fold
           if (decoded[k] == ' ' || decoded[k] == '\n') break;
