@@ -1078,6 +1078,14 @@ tables:
                "error: rule coverage 50.0% is below the minimum 100%\n"});
   }
 
+  TEST_CASE("a test file with a repeated key is refused at the repeat, as rule files are (src/cli/rule_tests.cpp)") {
+    const TempFile tests("repeated.test.yaml",
+                         "tests:\n  - name: x\n    input: {model: vgg, world_size: 1, prefer: speed, batch_size: 8, model: resnet}\n"
+                         "    expect: {mode: none}\n");
+    check_row({"a repeated input", {"test", kRules, tests.path()}, kBadInput,
+               tests.path() + ":3:70: error: duplicate key 'model'\n"});
+  }
+
   TEST_CASE("a test file's expect_error must be a string, not a mapping (src/cli/rule_tests.cpp)") {
     const TempFile tests("bad_expect_error.test.yaml",
                          "tests:\n  - name: x\n    input: {model: vgg}\n    expect_error: {a: 1}\n");

@@ -100,6 +100,18 @@ std::vector<RuleTestCase> load_rule_tests(const std::string& text, const std::st
       if (std::find(keys.begin(), keys.end(), key) == keys.end())
         error(at(kv.first, file), messages::unknown_key(key, "a test", messages::closest_match(key, keys)));
     }
+    // YAML::Load keeps a repeated key without a word; the loader of rule files refuses one.
+    auto repeated_keys = [&](const YAML::Node& map) {
+      std::set<std::string> seen;
+      bool repeated = false;
+      for (const auto& kv : map)
+        if (kv.first.IsScalar() && !seen.insert(kv.first.Scalar()).second) {
+          error(at(kv.first, file), messages::duplicate_key(kv.first.Scalar()));
+          repeated = true;
+        }
+      return repeated;
+    };
+    if (repeated_keys(node)) continue;
     RuleTestCase c;
     c.location = at(node, file);
     c.name = node["name"] && node["name"].IsScalar() ? node["name"].Scalar() : fmt::format("test at line {}", c.location.line);
@@ -107,7 +119,7 @@ std::vector<RuleTestCase> load_rule_tests(const std::string& text, const std::st
       error(at(node, file), messages::missing_key("input", "a test (a mapping of input values)"));
       continue;
     }
-    bool ok = true;
+    bool ok = !repeated_keys(node["input"]);
     for (const auto& kv : node["input"]) {
       auto v = to_value(kv.second, "an input value");
       if (auto* failure = std::get_if<std::string>(&v)) {
@@ -122,6 +134,7 @@ std::vector<RuleTestCase> load_rule_tests(const std::string& text, const std::st
         error(at(node["expect"], file), messages::expected_kind("expect", "a mapping of record fields"));
         ok = false;
       } else {
+        ok = !repeated_keys(node["expect"]) && ok;
         for (const auto& kv : node["expect"]) {
           auto v = to_value(kv.second, "an expected value");
           if (auto* failure = std::get_if<std::string>(&v)) {
