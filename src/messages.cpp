@@ -7,6 +7,7 @@ namespace snnplan::messages {
 std::string closest_match(std::string_view name, const std::vector<std::string>& candidates) {
   // Levenshtein distance; a suggestion must be within a third of the name's length (at
   // least 1, at most 3 edits) so that unrelated names are not offered.
+  if (name.empty()) return {};  // every one-letter name is one edit from nothing
   const std::size_t budget = std::clamp<std::size_t>(name.size() / 3, 1, 3);
   std::string best;
   std::size_t best_distance = budget + 1;

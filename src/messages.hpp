@@ -77,7 +77,10 @@ inline std::string conflicting_actions(std::string_view rule) {
 inline std::string uses_too_deep(std::size_t limit) {
   return fmt::format("rule files use each other more than {} levels deep", limit);
 }
-inline std::string uses_not_found(std::string_view file, std::string_view directory) {
+// `bare`: the name has no directory part, so a built-in rule file of that name was looked for.
+inline std::string uses_not_found(std::string_view file, std::string_view directory, bool bare) {
+  if (!bare && directory.empty()) return fmt::format("cannot find rule file '{}' (only a bare file name can name a built-in rule file)", file);
+  if (!bare) return fmt::format("cannot find rule file '{}' in {}", file, directory);
   if (directory.empty()) return fmt::format("cannot find rule file '{}' among the built-in rule files", file);
   return fmt::format("cannot find rule file '{}' in {} or among the built-in rule files", file, directory);
 }
@@ -271,6 +274,12 @@ inline std::string input_given_twice(std::string_view name, std::string_view fir
   return fmt::format("input '{}' is given twice (first by {})", name, first);
 }
 inline std::string test_expect_and_error() { return "a test may have expect or expect_error, not both"; }
+inline std::string batch_format(std::string_view format) {
+  return fmt::format("--format {} cannot be combined with --batch (batch output is JSON Lines)", format);
+}
+inline std::string trace_format(std::string_view format) {
+  return fmt::format("--trace cannot be combined with --format {} (the trace is part of the JSON output)", format);
+}
 inline std::string flag_value_missing(std::string_view flag_given) {
   return fmt::format("expected a value, got the flag {}", flag_given);
 }

@@ -300,6 +300,13 @@ std::vector<Row> recommend_rows() {
                   "error: --input cannot be combined with --batch (batch inputs come from the JSON lines)\n"});
   rows.push_back({"--batch with --trace", with(batch, {"-", "--trace"}), kBadInput,
                   "error: --trace cannot be combined with --batch (batch inputs come from the JSON lines)\n"});
+  for (const std::string format : {"yaml", "text"}) {
+    rows.push_back({"--batch with --format " + format, with(batch, {"-", "--format", format}), kBadInput,
+                    "error: --format " + format + " cannot be combined with --batch (batch output is JSON Lines)\n"});
+    rows.push_back({"--trace with --format " + format, with(kRecommend, {"--trace", "--format", format}), kBadInput,
+                    "error: --trace cannot be combined with --format " + format + " (the trace is part of the JSON output)\n"});
+  }
+  rows.push_back({"--batch with --format json is the batch's own format", with(batch, {"-", "--format", "json"}), kOk, ""});
 
   // --trace and --watch are switches: they take no value; repeating one is harmless.
   rows.push_back({"--trace given a value", with(kRecommend, {"--trace", "yes"}), kBadInput,
@@ -534,6 +541,9 @@ std::vector<Row> plan_rows() {
     rows.push_back({"--batch with the input flag " + flag, {"plan", "--batch", "-", flag, "x"}, kBadInput,
                     "error: " + flag + " cannot be combined with --batch (batch inputs come from the JSON lines)\n"});
   add_common_rows(rows, {"plan", "--batch", "-"}, "--batch", "-");
+  for (const std::string format : {"yaml", "text"})
+    rows.push_back({"plan --batch with --format " + format, {"plan", "--batch", "-", "--format", format}, kBadInput,
+                    "error: --format " + format + " cannot be combined with --batch (batch output is JSON Lines)\n"});
 
   for (const std::string required : {"--objective", "--topology", "--batch-size"})
     rows.push_back({"without " + required, without(base, required), kBadInput,

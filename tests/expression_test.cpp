@@ -1,12 +1,14 @@
 // The expression language: operators, precedence, literals, integer semantics and builtins.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <variant>
 
 #include "load/literals.hpp"
+#include "messages.hpp"
 #include "load/expression_parser.hpp"
 #include "snnplan/snnplan.hpp"
 
@@ -325,6 +327,24 @@ tables:
     CHECK(e.message ==
           "integer overflow: 21267647932558653975684285001340289025 * 4611686018427387905 is beyond the "
           "128-bit range of intermediate results");
+  }
+
+  TEST_CASE("a float remainder of zero takes the divisor's sign, as in Python") {
+    const auto remainder = [](const std::string& expr) {
+      const auto result = eval_let(expr, 3, "float");
+      REQUIRE_MESSAGE(result.ok(), (result.ok() ? "" : result.error().message));
+      return result.record().find("out")->as_float();
+    };
+    CHECK(remainder("-4.0 % 2.0") == 0.0);
+    CHECK_FALSE(std::signbit(remainder("-4.0 % 2.0")));  // was -0.0 (C's fmod keeps the dividend's sign)
+    CHECK(std::signbit(remainder("4.0 % -2.0")));
+    CHECK(remainder("-5.0 % 2.0") == 1.0);
+    CHECK(remainder("5.0 % -2.0") == -1.0);
+  }
+
+  TEST_CASE("an empty name gets no did-you-mean suggestion") {
+    CHECK(snnplan::messages::closest_match("", {"n", "x"}).empty());
+    CHECK(snnplan::messages::closest_match("modl", {"model", "x"}) == "model");
   }
 
   TEST_CASE("negating the bottom of the 128-bit range is an integer overflow error, never a wrap") {

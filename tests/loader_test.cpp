@@ -551,6 +551,22 @@ tables:
     }
   }
 
+  TEST_CASE("only a bare file name falls back to a built-in rule file") {
+    // snn_distributed.yaml is built in; under a directory that lacks it, it is not found.
+    const TempFile user("user.yaml", user_of("/nonexistent/dir/snn_distributed.yaml"));
+    const auto errors = errors_of_file(user.path());
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0] == user.path() + ":3:10: error: cannot find rule file '/nonexistent/dir/snn_distributed.yaml' in " +
+                           std::filesystem::path(user.path()).parent_path().string());
+    try {
+      (void)RuleSet::from_string(user_of("sub/missing.yaml"), "text.yaml");
+      FAIL("loaded");
+    } catch (const LoadError& e) {
+      CHECK(std::string(e.what()) ==
+            "text.yaml:3:10: cannot find rule file 'sub/missing.yaml' (only a bare file name can name a built-in rule file)");
+    }
+  }
+
   TEST_CASE("rule files using each other in a cycle are refused with the cycle") {
     const TempFile a("a.yaml", user_of("b.yaml"));
     const TempFile b("b.yaml", user_of("a.yaml"));

@@ -101,17 +101,20 @@ class PipelineRun {
     std::string name;
     std::string next_directory;
     const fs::path on_disk = directory.empty() ? fs::path() : fs::path(directory) / use.file.value;
+    // Only a bare name falls back to a built-in rule file: "/etc/x/snn_distributed.yaml" names
+    // that file, and silently using the built-in one instead would hide a wrong path.
+    const bool bare = !fs::path(use.file.value).has_parent_path();
     if (!directory.empty() && fs::is_regular_file(on_disk)) {
       auto read = read_file(on_disk.string());
       if (!read) return fail(messages::cannot_read(on_disk.string(), "not readable"));
       text = std::move(*read);
       name = on_disk.lexically_normal().string();
       next_directory = on_disk.parent_path().string();
-    } else if (auto builtin = builtin_file(fs::path(use.file.value).filename().string())) {
+    } else if (auto builtin = bare ? builtin_file(use.file.value) : std::nullopt) {
       text = std::string(*builtin);
-      name = "rules/" + fs::path(use.file.value).filename().string();
+      name = "rules/" + use.file.value;
     } else {
-      return fail(messages::uses_not_found(use.file.value, directory));
+      return fail(messages::uses_not_found(use.file.value, directory, bare));
     }
     // The top file keeps the name it was given ("./a.yaml"); used files are named normalized.
     const auto same_file = [&](const std::string& f) { return fs::path(f).lexically_normal().string() == name; };

@@ -637,6 +637,7 @@ class Interp {
           if (y == 0) fail("division by zero");
           double m = std::fmod(x, y);
           if (m != 0 && ((m < 0) != (y < 0))) m += y;
+          if (m == 0) m = std::copysign(0.0, y);  // as Python: -4.0 % 2.0 is 0.0, 4.0 % -2.0 is -0.0
           return Val::floating(m);
         }
         default: break;

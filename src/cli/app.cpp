@@ -283,7 +283,9 @@ ExitCode recommend(const InputFlags& options, std::istream& in, std::ostream& ou
       if (f.option->count()) throw UsageError{messages::batch_with_flags(f.flag)};
     if (!options.extra_inputs.empty()) throw UsageError{messages::batch_with_flags("--input")};
     if (options.trace) throw UsageError{messages::batch_with_flags("--trace")};
+    if (options.format != "json") throw UsageError{messages::batch_format(options.format)};
   }
+  if (options.trace && options.format != "json") throw UsageError{messages::trace_format(options.format)};
   if (options.watch) {
     if (!batch) throw UsageError{messages::watch_needs_batch()};
     const std::optional<std::string> path = rules_path(options.rules_flag());
@@ -595,6 +597,7 @@ ExitCode plan_command(const PlanFlags& f, std::istream& in, std::ostream& out, s
   if (batch) {
     for (const CLI::Option* option : f.input_options)
       if (option->count()) throw UsageError{messages::batch_with_flags(option->get_name())};
+    if (f.format != "json") throw UsageError{messages::batch_format(f.format)};
   }
   // Flags are checked before the rules are loaded, as for recommend.
   std::optional<plan_io::Request> request;

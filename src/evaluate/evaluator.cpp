@@ -872,6 +872,7 @@ class Evaluator {
           if (y == 0) rule_failure(messages::runtime_type(to_string(n.location), messages::division_by_zero()));
           double m = std::fmod(x, y);
           if (m != 0 && ((m < 0) != (y < 0))) m += y;
+          if (m == 0) m = std::copysign(0.0, y);  // as Python: -4.0 % 2.0 is 0.0, 4.0 % -2.0 is -0.0
           return RValue::of_float(m);
         }
         default: break;
