@@ -158,6 +158,10 @@ inline std::string rationale_field_set(std::string_view name) {
   return fmt::format("'{}' collects rationale lines; use `because` instead of setting it", name);
 }
 inline std::string one_rationale_field() { return "a record may have at most one field of type rationale"; }
+inline std::string table_calls_too_deep(std::size_t depth, int limit, std::string_view path) {
+  return fmt::format("table calls can nest {} levels deep, beyond the limit of {}: an evaluation that follows {} fails",
+                     depth, limit, path);
+}
 inline std::string unreachable_table(std::string_view table, std::string_view start) {
   return fmt::format("table '{}' is never used: no path from the start table '{}' reaches it", table, start);
 }

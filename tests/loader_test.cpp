@@ -431,6 +431,35 @@ tables:
     }
   }
 
+  TEST_CASE("a chain of table calls deeper than the evaluator allows is a checker warning") {
+    // t0 -> t1 -> ... -> t{n-1} through `next`; the evaluator allows 32 nested calls.
+    const auto chain = [](int tables) {
+      std::string text = "snnplan: 1\ninputs:\n  x: {type: int}\nrecord:\n  out: {type: int, init: = x}\nstart: t0\ntables:\n";
+      for (int k = 0; k < tables; ++k) {
+        text += "  t" + std::to_string(k) + ":\n    - name: r" + std::to_string(k) + "\n";
+        text += k + 1 < tables ? "      next: t" + std::to_string(k + 1) + "\n" : "      set: {out: 1}\n";
+      }
+      return text;
+    };
+    const auto warnings_of = [](const RuleSet& rules) {
+      std::vector<std::string> codes;
+      for (const Diagnostic& d : rules.warnings()) codes.push_back(d.code);
+      return codes;
+    };
+    const RuleSet fits = RuleSet::from_string(chain(33), "test.yaml");  // 32 calls
+    CHECK(warnings_of(fits).empty());
+    CHECK(fits.evaluate({{"x", 1}}).ok());
+
+    const RuleSet deep = RuleSet::from_string(chain(34), "test.yaml");  // 33 calls
+    REQUIRE(deep.warnings().size() == 1);
+    CHECK(deep.warnings()[0].code == "table-calls-too-deep");
+    CHECK(deep.warnings()[0].location.line == 8);
+    CHECK(deep.warnings()[0].message.rfind(
+              "table calls can nest 33 levels deep, beyond the limit of 32: an evaluation that follows t0 -> t1 -> t2 -> ", 0) == 0);
+    CHECK(deep.warnings()[0].message.find("-> t33 fails") != std::string::npos);
+    CHECK_FALSE(deep.evaluate({{"x", 1}}).ok());
+  }
+
   TEST_CASE("format_with_source shows the offending line with a caret under the column") {
     const std::string text = edited("start: main", "start: mian");
     const auto errors = load_errors(text);

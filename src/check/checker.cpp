@@ -270,6 +270,15 @@ class Checker {
       for (int v : cycle) path += (path.empty() ? "" : " -> ") + file_.tables[static_cast<std::size_t>(v)].name.value;
       error(file_.tables[static_cast<std::size_t>(cycle.front())].name.location, "table-cycle", messages::table_cycle(path));
     }
+    else if (start >= 0) {
+      // Deeper nesting than the evaluator allows fails every evaluation that goes that way.
+      if (const std::vector<int> path = longest_path_from(calls, start); path.size() > syntax::kMaxTableCallDepth + 1u) {
+        std::string shown;
+        for (int v : path) shown += (shown.empty() ? "" : " -> ") + file_.tables[static_cast<std::size_t>(v)].name.value;
+        report(Severity::warning, file_.tables[static_cast<std::size_t>(start)].name.location, "table-calls-too-deep",
+               messages::table_calls_too_deep(path.size() - 1, syntax::kMaxTableCallDepth, shown));
+      }
+    }
     if (start >= 0) {
       std::vector<bool> reached = reachable_from(calls, start);
       for (std::size_t t = 0; t < file_.tables.size(); ++t) {

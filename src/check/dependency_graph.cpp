@@ -64,6 +64,26 @@ std::vector<int> find_cycle(const DependencyGraph& graph) {
   return path;
 }
 
+std::vector<int> longest_path_from(const DependencyGraph& graph, int start) {
+  // Over a topological order (what a vertex uses comes first), the longest path from each
+  // vertex is one edge more than the longest from the vertex it uses that has the longest.
+  const std::optional<std::vector<int>> order = dependencies_first(graph);
+  if (!order) return {start};
+  std::vector<std::vector<int>> uses(static_cast<std::size_t>(graph.vertex_count));
+  for (auto [from, to] : graph.edges) uses[static_cast<std::size_t>(from)].push_back(to);
+  std::vector<int> length(static_cast<std::size_t>(graph.vertex_count), 0);
+  std::vector<int> next(static_cast<std::size_t>(graph.vertex_count), -1);
+  for (int v : *order)
+    for (int w : uses[static_cast<std::size_t>(v)])
+      if (length[static_cast<std::size_t>(w)] + 1 > length[static_cast<std::size_t>(v)]) {
+        length[static_cast<std::size_t>(v)] = length[static_cast<std::size_t>(w)] + 1;
+        next[static_cast<std::size_t>(v)] = w;
+      }
+  std::vector<int> path{start};
+  while (next[static_cast<std::size_t>(path.back())] >= 0) path.push_back(next[static_cast<std::size_t>(path.back())]);
+  return path;
+}
+
 std::vector<bool> reachable_from(const DependencyGraph& graph, int start) {
   Graph g = build(graph);
   std::vector<bool> seen(static_cast<std::size_t>(graph.vertex_count), false);

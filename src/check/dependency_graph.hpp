@@ -21,6 +21,10 @@ std::optional<std::vector<int>> dependencies_first(const DependencyGraph& graph)
 /// One cycle as a path that starts and ends at the same vertex (a -> b -> a), or empty.
 std::vector<int> find_cycle(const DependencyGraph& graph);
 
+/// A longest path (most edges) from `start`, as its vertices from `start` on; the graph must
+/// have no cycle.
+std::vector<int> longest_path_from(const DependencyGraph& graph, int start);
+
 /// reachable[v] is true when v can be reached from `start` (start included).
 std::vector<bool> reachable_from(const DependencyGraph& graph, int start);
 

@@ -153,7 +153,7 @@ struct CompiledField {
 
 /// Upper bound on nested table calls (`next`, `fallback`). Cycles are refused at load;
 /// this bound is the second guard.
-inline constexpr int kMaxCallDepth = 32;
+inline constexpr int kMaxCallDepth = syntax::kMaxTableCallDepth;
 
 struct CompiledRules {
   /// Storage of every constant's text and list items (RValues are views).

@@ -14,6 +14,10 @@
 
 namespace snnplan::syntax {
 
+/// Upper bound on nested table calls (`next`, `fallback`) in one evaluation: a limit of the
+/// rule language, which the checker warns about and the evaluator enforces.
+inline constexpr int kMaxTableCallDepth = 32;
+
 // ---- types ---------------------------------------------------------------------------------
 
 /// A set of value kinds, so the checker can describe "list or null" and "unknown".
