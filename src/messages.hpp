@@ -184,6 +184,9 @@ inline std::string unknown_input(std::string_view name, std::string_view suggest
 inline std::string input_type(std::string_view name, std::string_view expected, std::string_view got) {
   return fmt::format("input '{}' must be {}, got {}", name, expected, got);
 }
+inline std::string input_list_item(std::string_view name, std::string_view element, std::string_view got) {
+  return fmt::format("input '{}' must be list[{}], got a list holding {}", name, element, got);
+}
 inline std::string input_too_long(std::string_view name, std::size_t length, std::size_t limit) {
   return fmt::format("input '{}' has a string of {} bytes, longer than the limit of {} bytes", name, length, limit);
 }
@@ -205,6 +208,7 @@ inline std::string out_of_64_bits(std::string_view what) {
 inline std::string record_in_output(std::string_view field) {
   return fmt::format("record field '{}' holds a record; records cannot be output", field);
 }
+inline std::string negation(std::string_view operand) { return fmt::format("-({})", operand); }
 inline std::string division_by_zero() { return "division by zero"; }
 inline std::string runtime_type(std::string_view where, std::string_view what) {
   return fmt::format("{}: {}", where, what);
@@ -277,6 +281,7 @@ inline std::string cannot_read_tests(std::string_view path, std::string_view why
 inline std::string input_given_twice(std::string_view name, std::string_view first) {
   return fmt::format("input '{}' is given twice (first by {})", name, first);
 }
+inline std::string test_expect_error_kind() { return expected_kind("expect_error", "a string (the expected error message)"); }
 inline std::string test_expect_and_error() { return "a test may have expect or expect_error, not both"; }
 inline std::string batch_format(std::string_view format) {
   return fmt::format("--format {} cannot be combined with --batch (batch output is JSON Lines)", format);
@@ -381,6 +386,7 @@ inline std::string batch_line_not_object(std::string_view got) {
 inline std::string batch_value_kind(std::string_view key, std::string_view got) {
   return fmt::format("input '{}' must be a string, number, boolean, null or an array of those, got {}", key, got);
 }
+inline std::string array_holding(std::string_view kind) { return fmt::format("an array holding {}", kind); }
 inline std::string batch_duplicate_key(std::string_view key) {
   return fmt::format("duplicate key '{}' in a JSON object", key);
 }

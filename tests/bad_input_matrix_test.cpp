@@ -1096,6 +1096,15 @@ tables:
                tests.path() + ":3:70: error: duplicate key 'model'\n"});
   }
 
+  TEST_CASE("a test file with a second YAML document is refused instead of its tests being ignored (src/cli/rule_tests.cpp)") {
+    const TempFile tests("two_documents.test.yaml",
+                         "tests:\n  - name: x\n    input: {model: vgg, world_size: 1, prefer: speed, batch_size: 8}\n"
+                         "    expect: {mode: none}\n---\ntests:\n  - name: y\n    input: {model: vgg}\n    expect: {mode: dp}\n");
+    check_row({"a second document", {"test", kRules, tests.path()}, kBadInput,
+               tests.path() + ":5:1: error: YAML syntax error: a second YAML document starts here (a rule file holds one; "
+                              "remove the '---' or '...' and what follows)\n"});
+  }
+
   TEST_CASE("a test file's expect_error must be a string, not a mapping (src/cli/rule_tests.cpp)") {
     const TempFile tests("bad_expect_error.test.yaml",
                          "tests:\n  - name: x\n    input: {model: vgg}\n    expect_error: {a: 1}\n");

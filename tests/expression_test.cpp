@@ -414,6 +414,9 @@ tables:
         {"x + \xE2\x82\xAC", "expression: unexpected character '\xE2\x82\xAC'", 4},  // €
         {"x + \xC3", "expression: unexpected character '\\xC3'", 4},             // a lone lead byte
         {"x + \xC3(", "expression: unexpected character '\\xC3'", 4},            // not followed by a continuation
+        {"x + \xC0\x80", "expression: unexpected character '\\xC0'", 4},         // an overlong form
+        {"x + \xED\xA0\x80", "expression: unexpected character '\\xED'", 4},     // a surrogate
+        {"x + \xF5\x80\x80\x80", "expression: unexpected character '\\xF5'", 4}, // beyond U+10FFFF
         {"", "expression: expected a value, found 'end of expression'", 0},
     };
     for (const Case& c : cases) {

@@ -107,6 +107,18 @@ TEST_SUITE("hot reload") {
     CHECK(rules.reload_if_changed());
     CHECK(rules.evaluate({{"x", 1}}).record().find("mode")->as_string() == "d");
     CHECK(rules.status().version == 4);
+
+    // An edit that starts using a broken file is rejected; fixing that file alone is noticed.
+    const fs::path broken = temp_rule_file("broken_used.yaml");
+    replace_file(broken, kBroken[1]);
+    replace_file(outer, user_of("broken_used.yaml"));
+    CHECK_FALSE(rules.reload_if_changed());
+    CHECK(rules.evaluate({{"x", 1}}).record().find("mode")->as_string() == "d");
+    CHECK_FALSE(rules.reload_if_changed());  // nothing changed since the rejected attempt
+    replace_file(broken, variant("e"));
+    CHECK(rules.reload_if_changed());
+    CHECK(rules.evaluate({{"x", 1}}).record().find("mode")->as_string() == "e");
+    CHECK(rules.status().version == 5);
   }
 
   TEST_CASE("the first load of a broken file throws a LoadError") {

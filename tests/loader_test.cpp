@@ -405,6 +405,7 @@ tables:
         {"'x +\n    nn'", 6, 5},                           // single-quoted
         {"\"x \\\n    + nn\"", 6, 7},                      // an escaped line break
         {"\"x +\n\n    nn\"", 7, 5},                       // an empty line inside the quotes
+        {"\"x \\\n\n\n    + nn\"", 8, 7},                 // an escaped break, then two empty lines
         {"x +\n    nn", 6, 5},                             // plain over two lines
         {">\n    x +\n    nn", 7, 5},                      // a folded block
         {"|\n    x +\n    nn", 7, 5},                      // a literal block
@@ -458,6 +459,14 @@ tables:
               "table calls can nest 33 levels deep, beyond the limit of 32: an evaluation that follows t0 -> t1 -> t2 -> ", 0) == 0);
     CHECK(deep.warnings()[0].message.find("-> t33 fails") != std::string::npos);
     CHECK_FALSE(deep.evaluate({{"x", 1}}).ok());
+  }
+
+  TEST_CASE("columns on the first line count from after a byte order mark") {
+    const auto errors = load_errors("\xEF\xBB\xBF" + edited("snnplan: 1", "snnplan: \"2\""));
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].location.line == 1);
+    CHECK(errors[0].location.column == 11);  // the 2 inside the quotes, as without the mark
+    CHECK(load_errors(edited("snnplan: 1", "snnplan: \"2\""))[0].location.column == 11);
   }
 
   TEST_CASE("format_with_source shows the offending line with a caret under the column") {

@@ -87,7 +87,7 @@ class LiveRuleSet {
   mutable std::mutex mutex_;  // guards everything below
   std::shared_ptr<const RuleSet> current_;
   Status status_;
-  std::vector<std::string> watched_;  // files_of(current_), kept when a reload is rejected
+  std::vector<std::string> watched_;  // files_of(current_), and after a rejected edit the files it named
   Stamps last_attempt_;
   RejectedListener listener_;
   std::mutex reload_mutex_;  // one reload at a time

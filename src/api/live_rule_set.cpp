@@ -59,8 +59,9 @@ std::vector<std::string> LiveRuleSet::files_of(const RuleSet& rules) const {
     const detail::CompiledRules* r = pending.back();
     pending.pop_back();
     for (const auto& used : r->used) {
-      // A built-in rule file (named "rules/NAME" without a file on disk) never changes; a
-      // file used twice is watched once.
+      // A file used twice is watched once. A built-in rule file is named "rules/NAME": it
+      // never changes, and stat finds no such file unless one exists there, whose edits then
+      // cause a reload that changes nothing.
       if (std::find(files.begin(), files.end(), used->file_name) == files.end()) files.push_back(used->file_name);
       pending.push_back(used.get());
     }
@@ -84,17 +85,25 @@ bool LiveRuleSet::reload() {
   } catch (const LoadError& e) {
     problems = e.diagnostics();
   }
+  // What to watch from now on: the files the new rules were loaded from, or after a rejected
+  // edit, also every file its diagnostics name (the edit may use a new file that is the
+  // broken one: fixing it must be noticed). Files watched before keep their stamps from
+  // before the load, so an edit made during the load is noticed too; new ones start now.
+  std::vector<std::string> files = fresh ? files_of(*fresh) : watched;
+  if (!fresh)
+    for (const Diagnostic& d : problems)
+      if (!d.location.file.empty() && std::find(files.begin(), files.end(), d.location.file) == files.end())
+        files.push_back(d.location.file);
+  Stamps stamped = stamps(files);  // taken before locking: stat may be slow
+  for (std::size_t k = 0; k < files.size(); ++k)
+    if (auto at = std::find(watched.begin(), watched.end(), files[k]); at != watched.end())
+      stamped[k] = before[static_cast<std::size_t>(at - watched.begin())];
   RejectedListener listener;
   {
     std::lock_guard lock(mutex_);
-    last_attempt_ = before;
+    watched_ = std::move(files);
+    last_attempt_ = std::move(stamped);
     if (fresh) {
-      // The new rules may use other files; their stamps start from now.
-      if (std::vector<std::string> files = files_of(*fresh); files != watched_) {
-        watched_ = std::move(files);
-        last_attempt_ = stamps(watched_);
-        last_attempt_.front() = before.front();
-      }
       current_ = std::move(fresh);
       ++status_.version;
       status_.last_good_load = std::chrono::system_clock::now();

@@ -629,10 +629,11 @@ ExitCode plan_command(const PlanFlags& f, std::istream& in, std::ostream& out, s
 // name of a flag of the same command means the value was forgotten: it is refused.
 void refuse_flag_names_as_values(CLI::App& command) {
   auto names = std::make_shared<std::set<std::string>>();
-  for (const CLI::Option* option : command.get_options()) {
-    for (const std::string& name : option->get_lnames()) names->insert("--" + name);
-    for (const std::string& name : option->get_snames()) names->insert("-" + name);
-  }
+  for (const CLI::App* app = &command; app != nullptr; app = app->get_parent())  // --version is the top level's
+    for (const CLI::Option* option : app->get_options()) {
+      for (const std::string& name : option->get_lnames()) names->insert("--" + name);
+      for (const std::string& name : option->get_snames()) names->insert("-" + name);
+    }
   const CLI::Validator not_a_flag(
       [names](std::string& value) -> std::string {
         return names->count(value) ? messages::flag_value_missing(value) : std::string();

@@ -63,7 +63,7 @@ std::variant<Inputs, std::string> inputs_from_json(const nlohmann::json& object,
         Value::List items;
         for (const auto& item : value) {
           if (item.is_array() || item.is_object())
-            return messages::batch_value_kind(key, item.is_array() ? "an array holding an array" : "an array holding an object");
+            return messages::batch_value_kind(key, messages::array_holding(item.is_array() ? "an array" : "an object"));
           auto one = inputs_from_json(nlohmann::json::object({{key, item}}), rules);
           if (auto* failure = std::get_if<std::string>(&one)) return std::move(*failure);
           items.push_back(std::move(std::get<Inputs>(one).front().second));
@@ -215,7 +215,7 @@ class MemberReader {
       add(type, Value());
       member_array_ = !object;
     } else if (in_member_array()) {
-      item_error(messages::batch_value_kind(members_.back().key, object ? "an array holding an object" : "an array holding an array"));
+      item_error(messages::batch_value_kind(members_.back().key, messages::array_holding(object ? "an object" : "an array")));
     }
     ++depth_;
     if (object) ++objects_;

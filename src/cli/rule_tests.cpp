@@ -10,6 +10,7 @@
 
 #include "compile/compiled_rules.hpp"
 #include "load/literals.hpp"
+#include "load/yaml_document.hpp"
 #include "messages.hpp"
 #include "snnplan/explain.hpp"
 
@@ -79,6 +80,9 @@ std::vector<RuleTestCase> load_rule_tests(const std::string& text, const std::st
   };
   YAML::Node root;
   try {
+    // The rule-file reader first, for what YAML::Load lets through silently: a second
+    // document (its tests would be ignored) and a quoted string left open at the end.
+    (void)load::yaml::Document(text);
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     error(SourceLocation{file, static_cast<std::uint32_t>(e.mark.line + 1), static_cast<std::uint32_t>(e.mark.column + 1)},
@@ -150,7 +154,7 @@ std::vector<RuleTestCase> load_rule_tests(const std::string& text, const std::st
       if (node["expect_error"].IsScalar()) {
         c.expect_error = node["expect_error"].Scalar();
       } else {
-        error(at(node["expect_error"], file), messages::expected_kind("expect_error", "a string (the expected error message)"));
+        error(at(node["expect_error"], file), messages::test_expect_error_kind());
         ok = false;
       }
     }

@@ -336,6 +336,13 @@ class Evaluator {
     return true;
   }
 
+  // The element type as a list type names it: list[float] holds ints too, but is "float".
+  static const char* element_type_name(syntax::KindSet kinds) {
+    if (kinds & syntax::kString) return "string";
+    if (kinds & syntax::kFloat) return "float";
+    return kinds & syntax::kBool ? "bool" : "int";
+  }
+
   bool normalise(std::size_t k, RValue& v) {
     const auto& input = rules_.inputs[k];
     if (!(detail::kind_bit(v) & input.type.kinds)) {
@@ -346,8 +353,7 @@ class Evaluator {
       for (const RValue& item : v.list())
         if (!(detail::kind_bit(item) & input.type.element_kinds))
           return fail(EvaluationErrorKind::bad_input,
-                      messages::input_type(input.name, fmt::format("list[{}]", syntax::describe(input.type.element_kinds)),
-                                           fmt::format("a list holding {}", detail::kind_name(item))));
+                      messages::input_list_item(input.name, element_type_name(input.type.element_kinds), detail::kind_name(item)));
     }
     if (input.lower && v.kind == Kind::string) v = lowered(v, store_);
     return true;
@@ -774,7 +780,7 @@ class Evaluator {
           // -(-2^127) does not fit: an intermediate result can reach the bottom of the range.
           Wide r = 0;
           if (__builtin_sub_overflow(Wide{0}, v.i, &r))
-            rule_failure(messages::integer_overflow(fmt::format("-({})", detail::wide_to_string(v.i))));
+            rule_failure(messages::integer_overflow(messages::negation(detail::wide_to_string(v.i))));
           return RValue::of_int(r);
         }
         if (v.kind == Kind::floating) return RValue::of_float(-v.f);

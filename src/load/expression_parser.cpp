@@ -155,11 +155,19 @@ class Parser {
   // The character at `pos` for a message: its whole UTF-8 sequence, or "\xNN" for a byte
   // that does not start one (printing the lone byte would make the message invalid UTF-8).
   std::string character_at(std::size_t pos) const {
-    const auto lead = static_cast<unsigned char>(text_[pos]);
-    std::size_t length = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 0;
-    if (pos + length > text_.size()) length = 0;
-    for (std::size_t k = 1; k < length; ++k)
-      if ((static_cast<unsigned char>(text_[pos + k]) & 0xC0) != 0x80) length = 0;
+    const auto byte = [&](std::size_t k) { return pos + k < text_.size() ? static_cast<unsigned char>(text_[pos + k]) : 0u; };
+    const unsigned lead = byte(0);
+    // Well-formed UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing beyond U+10FFFF;
+    // the second byte's range depends on the lead, the others are 80..BF.
+    std::size_t length = 0;
+    unsigned low = 0x80, high = 0xBF;
+    if (lead < 0x80) length = 1;
+    else if (lead >= 0xC2 && lead <= 0xDF) length = 2;
+    else if (lead >= 0xE0 && lead <= 0xEF) length = 3, low = lead == 0xE0 ? 0xA0 : 0x80, high = lead == 0xED ? 0x9F : 0xBF;
+    else if (lead >= 0xF0 && lead <= 0xF4) length = 4, low = lead == 0xF0 ? 0x90 : 0x80, high = lead == 0xF4 ? 0x8F : 0xBF;
+    if (length > 1 && (byte(1) < low || byte(1) > high)) length = 0;
+    for (std::size_t k = 2; k < length; ++k)
+      if (byte(k) < 0x80 || byte(k) > 0xBF) length = 0;
     if (length == 0) return fmt::format("\\x{:02X}", lead);
     return std::string(text_.substr(pos, length));
   }

@@ -58,6 +58,8 @@ class Loader {
       lines_.push_back(line);
       begin = end + 1;
     }
+    // yaml-cpp's columns on the first line count from after a UTF-8 byte order mark.
+    if (lines_.front().substr(0, 3) == "\xEF\xBB\xBF") lines_.front().remove_prefix(3);
   }
 
   LoadedFile run() {
@@ -218,9 +220,15 @@ class Loader {
           map.push_back(position(line, i));
           i += 2;
         } else if (first == '"' && c == '\\' && i + 1 >= text.size()) {  // escaped line break
-          if (++line >= lines_.size()) break;
+          // The break itself gives nothing; each empty line after it gives a '\n'.
+          const Position at_break = position(line, i);
+          ++line;
+          while (line < lines_.size() && lines_[line].find_first_not_of(" \t") == std::string_view::npos) {
+            map.push_back(at_break);
+            ++line;
+          }
+          if (line >= lines_.size()) break;
           i = lines_[line].find_first_not_of(" \t");
-          if (i == std::string_view::npos) i = lines_[line].size();
         } else if (first == '"' && c == '\\') {
           const char e = text[i + 1];
           std::size_t raw = 2, bytes = 1;
