@@ -1,6 +1,7 @@
 // The fuzz targets (see targets.hpp). Internal headers are used on purpose: the batch paths
 // and the expression parser are not public API, but they are what hostile text reaches.
 
+#include "api/rule_set_access.hpp"
 #include "targets.hpp"
 
 #include <cmath>
@@ -164,7 +165,7 @@ int rule_file(const std::uint8_t* data, std::size_t size) {
   const auto rules = load(text, LoadOptions{.analyse_tables = true});
   if (!rules) return 0;
   for (const Diagnostic& d : rules->warnings()) (void)format_with_source(d, text);
-  (void)render::to_dot(rules->compiled());
+  (void)render::to_dot(RuleSetAccess::compiled(*rules));
   evaluate_samples(*rules);
   return 0;
 }

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "compile/runtime_value.hpp"
+#include "core/runtime_value.hpp"
 #include "snnplan/evaluation.hpp"
 #include "snnplan/rule_set.hpp"
 

@@ -8,7 +8,7 @@
 #include <variant>
 
 #include "load/literals.hpp"
-#include "messages.hpp"
+#include "core/messages.hpp"
 #include "load/expression_parser.hpp"
 #include "snnplan/snnplan.hpp"
 

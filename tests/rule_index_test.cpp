@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "api/rule_set_access.hpp"
 #include "compile/compiled_rules.hpp"
 #include "snnplan/explain.hpp"
 #include "snnplan/rule_set.hpp"
@@ -62,19 +63,19 @@ std::string outcome(const snnplan::EvaluationResult& result) {
 TEST_SUITE("rule index") {
   TEST_CASE("a long table with equality conditions first is indexed and a short one is not") {
     const RuleSet long_table = RuleSet::from_string(keyed_table(64, 0));
-    const auto& index = long_table.compiled().tables[0].index;
+    const auto& index = snnplan::RuleSetAccess::compiled(long_table).tables[0].index;
     REQUIRE(index.has_value());
     CHECK(index->key_slots.size() == 2);  // family and prefer
     CHECK(index->unkeyed == std::vector<int>{64});  // only the catch-all
     CHECK(index->keyed.size() == 12);              // 4 families x 3 preferences
 
     const RuleSet short_table = RuleSet::from_string(keyed_table(8, 0));
-    CHECK_FALSE(short_table.compiled().tables[0].index.has_value());
+    CHECK_FALSE(snnplan::RuleSetAccess::compiled(short_table).tables[0].index.has_value());
   }
 
   TEST_CASE("indexed evaluation fires the same rule as the plain walk for every input") {
     const RuleSet rules = RuleSet::from_string(keyed_table(200, 7));
-    REQUIRE(rules.compiled().tables[0].index.has_value());
+    REQUIRE(snnplan::RuleSetAccess::compiled(rules).tables[0].index.has_value());
     int compared = 0, fired_keyed = 0;
     for (const char* model : {"f0", "f1", "f2", "f3", "big-one", "other"})
       for (const char* prefer : {"p0", "p1", "p2", "p9"})
@@ -114,7 +115,7 @@ tables:
            std::to_string(i % 5) + "}, set: {rule: " + std::to_string(i) + "}}\n";
     y += "    - {name: last, set: {rule: -2}}\n";
     const RuleSet rules = RuleSet::from_string(y);
-    REQUIRE(rules.compiled().tables[0].index.has_value());
+    REQUIRE(snnplan::RuleSetAccess::compiled(rules).tables[0].index.has_value());
 
     const auto zero = rules.evaluate({{"n", 0}, {"prefer", "p1"}});
     REQUIRE(zero.ok());
@@ -144,7 +145,7 @@ tables:
            std::to_string(i) + "}}\n";
     y += "    - {name: last, set: {rule: -2}}\n";
     const RuleSet rules = RuleSet::from_string(y);
-    REQUIRE(rules.compiled().tables[0].index.has_value());
+    REQUIRE(snnplan::RuleSetAccess::compiled(rules).tables[0].index.has_value());
     const auto hit = rules.evaluate({{"x", 7.0}});
     REQUIRE(hit.ok());
     CHECK(hit.record().find("rule")->as_int() == 7);

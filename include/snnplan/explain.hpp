@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "snnplan/rule_set.hpp"
+#include "snnplan/evaluation_result.hpp"
 #include "snnplan/source_location.hpp"
 
 namespace snnplan {

@@ -9,6 +9,9 @@
 #include <vector>
 
 #include "snnplan/diagnostic.hpp"
+#include "snnplan/evaluation_result.hpp"
+#include "snnplan/input_info.hpp"
+#include "snnplan/record.hpp"
 #include "snnplan/value.hpp"
 
 namespace snnplan {
@@ -18,59 +21,6 @@ struct CompiledRules;
 }
 struct Explanation;  // explain.hpp
 class Evaluation;    // evaluation.hpp
-
-/// The output of one evaluation: the record fields in the order the rule file declares them.
-class Record {
- public:
-  Record(std::shared_ptr<const std::vector<std::string>> names, std::vector<Value> values)
-      : names_(std::move(names)), values_(std::move(values)) {}
-
-  [[nodiscard]] const std::vector<std::string>& names() const noexcept { return *names_; }
-  [[nodiscard]] const std::vector<Value>& values() const noexcept { return values_; }
-  /// The field called `name`, or nullptr when the record has no such field.
-  [[nodiscard]] const Value* find(std::string_view name) const noexcept;
-
- private:
-  std::shared_ptr<const std::vector<std::string>> names_;
-  std::vector<Value> values_;
-};
-
-/// Why an evaluation produced no record.
-enum class EvaluationErrorKind {
-  /// The rules raised an error for these inputs (the reference's ValueError): exit code 1.
-  rule_error,
-  /// An input is missing, of the wrong type or out of range: exit code 2.
-  bad_input,
-};
-
-struct EvaluationError {
-  EvaluationErrorKind kind = EvaluationErrorKind::rule_error;
-  std::string message;
-};
-
-/// Either a record or an error; never both.
-class EvaluationResult {
- public:
-  EvaluationResult(Record record) : record_(std::move(record)) {}
-  EvaluationResult(EvaluationError error) : error_(std::move(error)) {}
-
-  [[nodiscard]] bool ok() const noexcept { return record_.has_value(); }
-  /// Precondition: ok().
-  [[nodiscard]] const Record& record() const { return *record_; }
-  /// Precondition: !ok().
-  [[nodiscard]] const EvaluationError& error() const { return *error_; }
-
- private:
-  std::optional<Record> record_;
-  std::optional<EvaluationError> error_;
-};
-
-/// Declared input of a rule file, as a caller needs to know it (for flags, JSON keys).
-struct InputInfo {
-  std::string name;
-  std::string type;  ///< "string", "int", "bool", "float", "list[string]" or "list[int]"
-  bool required = false;
-};
 
 /// How much checking a load does beyond what makes a file unusable.
 struct LoadOptions {
@@ -96,8 +46,6 @@ class RuleSet {
   static std::string_view builtin_text() noexcept;
   /// The text of another built-in rule file by name ("snn_plan.yaml"), if there is one.
   static std::optional<std::string_view> builtin_text(std::string_view file_name) noexcept;
-  /// Wraps already compiled rules (used by the library's own loaders).
-  static RuleSet from_compiled(std::shared_ptr<const detail::CompiledRules> rules);
 
   /// Evaluates the start table for `inputs`. Never throws for bad inputs or rule errors:
   /// those come back as an EvaluationError. (std::bad_alloc may still propagate.)
@@ -119,9 +67,8 @@ class RuleSet {
   /// Warnings found while loading (errors make loading fail instead).
   [[nodiscard]] const std::vector<Diagnostic>& warnings() const noexcept;
 
-  [[nodiscard]] const detail::CompiledRules& compiled() const noexcept { return *rules_; }
-
  private:
+  friend class RuleSetAccess;  // the library's own front ends (src/api/rule_set_access.hpp)
   explicit RuleSet(std::shared_ptr<const detail::CompiledRules> rules)
       : rules_(std::move(rules)) {}
   std::shared_ptr<const detail::CompiledRules> rules_;

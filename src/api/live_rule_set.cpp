@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "api/rule_set_access.hpp"
 #include "compile/compiled_rules.hpp"
 
 namespace snnplan {
@@ -54,7 +55,7 @@ LiveRuleSet::Stamps LiveRuleSet::stamps(const std::vector<std::string>& files) {
 
 std::vector<std::string> LiveRuleSet::files_of(const RuleSet& rules) const {
   std::vector<std::string> files{path_};
-  std::vector<const detail::CompiledRules*> pending{&rules.compiled()};
+  std::vector<const detail::CompiledRules*> pending{&RuleSetAccess::compiled(rules)};
   while (!pending.empty()) {
     const detail::CompiledRules* r = pending.back();
     pending.pop_back();

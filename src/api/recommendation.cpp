@@ -1,7 +1,7 @@
 #include "snnplan/recommendation.hpp"
 
 #include "snnplan/evaluation.hpp"
-#include "messages.hpp"
+#include "core/messages.hpp"
 
 namespace snnplan {
 namespace {

@@ -7,11 +7,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "api/rule_set_access.hpp"
 #include "check/checker.hpp"
 #include "compile/compiler.hpp"
 #include "evaluate/evaluator.hpp"
 #include "load/rule_file_loader.hpp"
-#include "messages.hpp"
+#include "core/messages.hpp"
 #include "snnplan/explain.hpp"
 
 namespace snnplan {
@@ -147,18 +148,12 @@ class PipelineRun {
 
 }  // namespace
 
-const Value* Record::find(std::string_view name) const noexcept {
-  for (std::size_t k = 0; k < names_->size(); ++k)
-    if ((*names_)[k] == name) return &values_[k];
-  return nullptr;
-}
-
 static RuleSet build_or_throw(std::string_view text, const std::string& file_name, const std::string& directory,
                               const LoadOptions& options) {
   std::vector<Diagnostic> diagnostics;
   auto compiled = PipelineRun(options).build(text, file_name, directory, diagnostics);
   if (!compiled) throw LoadError(std::move(diagnostics));
-  return RuleSet::from_compiled(std::move(compiled));
+  return RuleSetAccess::wrap(std::move(compiled));
 }
 
 RuleSet RuleSet::from_string(std::string_view text, std::string file_name, const LoadOptions& options) {
@@ -180,8 +175,6 @@ RuleSet RuleSet::from_file(const std::string& path, const LoadOptions& options) 
   return build_or_throw(*text, path, directory.empty() ? "." : directory, options);
 }
 
-RuleSet RuleSet::from_compiled(std::shared_ptr<const detail::CompiledRules> rules) { return RuleSet(std::move(rules)); }
-
 std::string_view RuleSet::builtin_text() noexcept { return *builtin_file("snn_distributed.yaml"); }
 
 std::optional<std::string_view> RuleSet::builtin_text(std::string_view file_name) noexcept { return builtin_file(file_name); }
@@ -198,18 +191,6 @@ Explanation RuleSet::explain(const Inputs& inputs) const {
   std::vector<TraceStep> steps;
   EvaluationResult result = evaluate::evaluate(*rules_, inputs, &steps);
   return Explanation{std::move(result), std::move(steps)};
-}
-
-const char* to_string(TraceStep::Kind kind) {
-  switch (kind) {
-    case TraceStep::Kind::enter_table: return "enter_table";
-    case TraceStep::Kind::rule_skipped: return "rule_skipped";
-    case TraceStep::Kind::rule_fired: return "rule_fired";
-    case TraceStep::Kind::fallback: return "fallback";
-    case TraceStep::Kind::derived_value: return "derived_value";
-    case TraceStep::Kind::error: return "error";
-  }
-  return "?";
 }
 
 const std::vector<InputInfo>& RuleSet::inputs() const noexcept { return rules_->input_info; }

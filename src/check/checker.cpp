@@ -7,7 +7,7 @@
 
 #include "check/dependency_graph.hpp"
 #include "check/table_analysis.hpp"
-#include "messages.hpp"
+#include "core/messages.hpp"
 
 namespace snnplan::check {
 namespace {

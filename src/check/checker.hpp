@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "load/syntax.hpp"
+#include "language/syntax.hpp"
 #include "snnplan/diagnostic.hpp"
 
 namespace snnplan::check {

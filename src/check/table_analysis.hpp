@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "load/syntax.hpp"
+#include "language/syntax.hpp"
 #include "snnplan/diagnostic.hpp"
 
 namespace snnplan::check {

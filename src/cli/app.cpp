@@ -15,12 +15,13 @@
 #include <set>
 #include <sstream>
 
+#include "api/rule_set_access.hpp"
 #include "cli/batch.hpp"
 #include "cli/exit_code.hpp"
 #include "cli/rule_tests.hpp"
 #include "load/literals.hpp"
 #include "render/dot.hpp"
-#include "messages.hpp"
+#include "core/messages.hpp"
 #include "plan/plan_io.hpp"
 #include "render/render.hpp"
 #include "snnplan/explain.hpp"
@@ -453,7 +454,7 @@ ExitCode graph(const std::optional<std::string>& rules_file, const std::string& 
   if (!rules) return ExitCode::rules_unusable;
   const render::GraphPart part = only == "tables" ? render::GraphPart::tables
                                  : only == "values" ? render::GraphPart::values : render::GraphPart::all;
-  out << render::to_dot(rules->compiled(), part);
+  out << render::to_dot(RuleSetAccess::compiled(*rules), part);
   return ExitCode::ok;
 }
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "messages.hpp"
+#include "core/messages.hpp"
 
 namespace snnplan::cli {
 namespace {

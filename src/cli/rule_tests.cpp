@@ -8,10 +8,11 @@
 #include <string_view>
 #include <variant>
 
+#include "api/rule_set_access.hpp"
 #include "compile/compiled_rules.hpp"
 #include "load/literals.hpp"
 #include "load/yaml_document.hpp"
-#include "messages.hpp"
+#include "core/messages.hpp"
 #include "snnplan/explain.hpp"
 
 namespace snnplan::cli {
@@ -183,7 +184,7 @@ RuleTestReport run_rule_tests(const RuleSet& rules, const std::vector<RuleTestCa
   // Rules are counted by where they are written: a rule of the same table and name in a file
   // that this one uses is another rule, and its firing covers nothing here.
   std::map<std::string, std::size_t> hits;
-  for (const auto& table : rules.compiled().tables)
+  for (const auto& table : RuleSetAccess::compiled(rules).tables)
     for (const auto& rule : table.rules) hits[to_string(rule.location)] = 0;
 
   for (const RuleTestCase& c : cases) {
@@ -217,7 +218,7 @@ RuleTestReport run_rule_tests(const RuleSet& rules, const std::vector<RuleTestCa
     report.failures.push_back(std::move(block));
   }
   // Keep the rule file's order (tables, then rules) rather than the map's.
-  for (const auto& table : rules.compiled().tables)
+  for (const auto& table : RuleSetAccess::compiled(rules).tables)
     for (const auto& rule : table.rules) report.coverage.push_back({{table.name, rule.name}, hits[to_string(rule.location)]});
   return report;
 }

@@ -14,10 +14,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "compile/runtime_value.hpp"
-#include "load/syntax.hpp"
+#include "core/runtime_value.hpp"
+#include "language/syntax.hpp"
 #include "snnplan/diagnostic.hpp"
-#include "snnplan/rule_set.hpp"
+#include "snnplan/input_info.hpp"
 
 namespace snnplan::detail {
 

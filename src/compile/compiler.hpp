@@ -7,7 +7,7 @@
 #include <string>
 
 #include "compile/compiled_rules.hpp"
-#include "load/syntax.hpp"
+#include "language/syntax.hpp"
 
 namespace snnplan::compile {
 

@@ -11,8 +11,8 @@
 #include <locale.h>
 
 #include "compile/rule_index.hpp"
-#include "evaluate/microbatches.hpp"
-#include "messages.hpp"
+#include "language/microbatches.hpp"
+#include "core/messages.hpp"
 
 namespace snnplan::evaluate {
 namespace {
@@ -939,7 +939,7 @@ class Evaluator {
         return RValue{};
       }
       case Builtin::pipeline_microbatches: {
-        auto result = pipeline_microbatches(need(0, Kind::integer, "int").i, need(1, Kind::integer, "int").i);
+        auto result = language::pipeline_microbatches(need(0, Kind::integer, "int").i, need(1, Kind::integer, "int").i);
         if (auto* message = std::get_if<std::string>(&result)) rule_failure(std::move(*message));
         return RValue::of_int(std::get<Wide>(result));
       }

@@ -4,9 +4,9 @@
 #include <vector>
 
 #include "compile/compiled_rules.hpp"
-#include "snnplan/evaluation.hpp"
+#include "snnplan/evaluation_result.hpp"
 #include "snnplan/explain.hpp"
-#include "snnplan/rule_set.hpp"
+#include "snnplan/value_view.hpp"
 
 namespace snnplan::evaluate {
 

@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "load/literals.hpp"
-#include "messages.hpp"
+#include "core/messages.hpp"
 
 namespace snnplan::load {
 namespace {

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <variant>
 
-#include "load/syntax.hpp"
+#include "language/syntax.hpp"
 #include "snnplan/diagnostic.hpp"
 
 namespace snnplan::load {

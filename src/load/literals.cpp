@@ -8,7 +8,7 @@
 #include <locale.h>  // newlocale (POSIX)
 #include <stdlib.h>  // strtod_l (glibc)
 
-#include "messages.hpp"
+#include "core/messages.hpp"
 
 namespace snnplan {
 

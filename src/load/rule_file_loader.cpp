@@ -15,7 +15,7 @@
 #include "load/literals.hpp"
 #include "load/expression_parser.hpp"
 #include "load/yaml_document.hpp"
-#include "messages.hpp"
+#include "core/messages.hpp"
 #include "snnplan/version.hpp"
 
 namespace snnplan::load {

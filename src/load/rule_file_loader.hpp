@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "load/syntax.hpp"
+#include "language/syntax.hpp"
 #include "snnplan/diagnostic.hpp"
 
 namespace snnplan::load {

@@ -1,6 +1,6 @@
 #include "load/yaml_document.hpp"
 
-#include "messages.hpp"
+#include "core/messages.hpp"
 
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/parser.h>

@@ -2,7 +2,7 @@
 // Every decision is in the rule file; this file only converts values both ways.
 
 #include "snnplan/plan.hpp"
-#include "messages.hpp"
+#include "core/messages.hpp"
 
 namespace snnplan {
 namespace {

@@ -9,7 +9,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "messages.hpp"
+#include "core/messages.hpp"
 #include "render/yaml_scalars.hpp"
 
 namespace snnplan::plan_io {

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <limits>
 
-#include "messages.hpp"
+#include "core/messages.hpp"
 #include "snnplan/plan.hpp"
 
 namespace snnplan {

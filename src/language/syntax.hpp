@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/value_kinds.hpp"
 #include "snnplan/source_location.hpp"
 #include "snnplan/value.hpp"
 
@@ -20,18 +21,8 @@ inline constexpr int kMaxTableCallDepth = 32;
 
 // ---- types ---------------------------------------------------------------------------------
 
-/// A set of value kinds, so the checker can describe "list or null" and "unknown".
-enum Kind : std::uint8_t {
-  kNull = 1,
-  kBool = 2,
-  kInt = 4,
-  kFloat = 8,
-  kString = 16,
-  kList = 32,
-  kRecord = 64,  // the result of calling another rule set (a `let` with `call`)
-  kAny = 127,
-};
-using KindSet = std::uint8_t;
+using detail::KindSet;
+using enum detail::Kind;
 
 /// "int", "list[int]?", "rationale", ... as declared for inputs and record fields.
 struct TypeSpec {
@@ -42,8 +33,7 @@ struct TypeSpec {
 
 /// Parses a type name; std::nullopt when it is not one.
 std::optional<TypeSpec> parse_type(const std::string& text);
-/// "int", "string or null", ...
-std::string describe(KindSet kinds);
+using detail::describe;
 
 // ---- expressions ---------------------------------------------------------------------------
 

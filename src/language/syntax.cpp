@@ -1,4 +1,4 @@
-#include "load/syntax.hpp"
+#include "language/syntax.hpp"
 
 #include <cstdint>
 
@@ -37,19 +37,6 @@ std::optional<TypeSpec> parse_type(const std::string& text) {
   }
   if (nullable) spec.kinds |= kNull;
   return spec;
-}
-
-std::string describe(KindSet kinds) {
-  static const std::pair<Kind, const char*> names[] = {
-      {kBool, "bool"}, {kInt, "int"}, {kFloat, "float"}, {kString, "string"}, {kList, "list"}, {kRecord, "record"}, {kNull, "null"}};
-  if (kinds == kAny) return "any value";
-  std::string out;
-  for (auto [kind, name] : names) {
-    if (!(kinds & kind)) continue;
-    if (!out.empty()) out += " or ";
-    out += name;
-  }
-  return out.empty() ? "nothing" : out;
 }
 
 const std::vector<BuiltinSignature>& builtin_signatures() {

@@ -5,10 +5,10 @@
 #include <string>
 #include <variant>
 
-#include "compile/runtime_value.hpp"
+#include "core/runtime_value.hpp"
 
-namespace snnplan::evaluate {
+namespace snnplan::language {
 
 std::variant<detail::Wide, std::string> pipeline_microbatches(detail::Wide batch_size, detail::Wide num_stages);
 
-}  // namespace snnplan::evaluate
+}  // namespace snnplan::language

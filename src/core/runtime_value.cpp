@@ -1,4 +1,4 @@
-#include "compile/runtime_value.hpp"
+#include "core/runtime_value.hpp"
 
 #include <fmt/format.h>
 
@@ -9,18 +9,31 @@
 #include <limits>
 #include <new>
 
-#include "load/syntax.hpp"
+#include "core/value_kinds.hpp"
 
 namespace snnplan::detail {
 
+std::string describe(KindSet kinds) {
+  static const std::pair<Kind, const char*> names[] = {
+      {kBool, "bool"}, {kInt, "int"}, {kFloat, "float"}, {kString, "string"}, {kList, "list"}, {kRecord, "record"}, {kNull, "null"}};
+  if (kinds == kAny) return "any value";
+  std::string out;
+  for (auto [kind, name] : names) {
+    if (!(kinds & kind)) continue;
+    if (!out.empty()) out += " or ";
+    out += name;
+  }
+  return out.empty() ? "nothing" : out;
+}
+
 // kind_bit() shifts by the kind's position: the two enumerations must keep the same order.
-static_assert(syntax::kNull == 1 << static_cast<int>(RValue::Kind::null) &&
-              syntax::kBool == 1 << static_cast<int>(RValue::Kind::boolean) &&
-              syntax::kInt == 1 << static_cast<int>(RValue::Kind::integer) &&
-              syntax::kFloat == 1 << static_cast<int>(RValue::Kind::floating) &&
-              syntax::kString == 1 << static_cast<int>(RValue::Kind::string) &&
-              syntax::kList == 1 << static_cast<int>(RValue::Kind::list) &&
-              syntax::kRecord == 1 << static_cast<int>(RValue::Kind::record));
+static_assert(kNull == 1 << static_cast<int>(RValue::Kind::null) &&
+              kBool == 1 << static_cast<int>(RValue::Kind::boolean) &&
+              kInt == 1 << static_cast<int>(RValue::Kind::integer) &&
+              kFloat == 1 << static_cast<int>(RValue::Kind::floating) &&
+              kString == 1 << static_cast<int>(RValue::Kind::string) &&
+              kList == 1 << static_cast<int>(RValue::Kind::list) &&
+              kRecord == 1 << static_cast<int>(RValue::Kind::record));
 
 const char* kind_name(const RValue& value) {
   switch (value.kind) {
@@ -219,3 +232,12 @@ bool values_equal_slow(const RValue& a, const RValue& b) {
 }
 
 }  // namespace snnplan::detail
+
+namespace snnplan {
+
+std::string to_display_string(const Value& value) {
+  detail::ValueStore store;
+  return detail::display(detail::from_public(value, store));
+}
+
+}  // namespace snnplan

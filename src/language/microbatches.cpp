@@ -1,11 +1,11 @@
-#include "evaluate/microbatches.hpp"
+#include "language/microbatches.hpp"
 
 #include <limits>
 
 #include "snnplan/microbatches.hpp"
-#include "messages.hpp"
+#include "core/messages.hpp"
 
-namespace snnplan::evaluate {
+namespace snnplan::language {
 
 using detail::Wide;
 using detail::wide_to_string;
@@ -40,12 +40,12 @@ std::variant<Wide, std::string> pipeline_microbatches(Wide batch_size, Wide num_
   return messages::microbatches_no_divisor(wide_to_string(batch_size), wide_to_string(num_stages), wide_to_string(target));
 }
 
-}  // namespace snnplan::evaluate
+}  // namespace snnplan::language
 
 namespace snnplan {
 
 std::variant<std::int64_t, std::string> pipeline_microbatches(std::int64_t batch_size, std::int64_t num_stages) {
-  auto result = evaluate::pipeline_microbatches(batch_size, num_stages);
+  auto result = language::pipeline_microbatches(batch_size, num_stages);
   if (auto* message = std::get_if<std::string>(&result)) return std::move(*message);
   // The result divides batch_size and is at most batch_size, so it fits 64 bits.
   return static_cast<std::int64_t>(std::get<detail::Wide>(result));

@@ -2,15 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "compile/runtime_value.hpp"
-#include "snnplan/value.hpp"
 
 namespace snnplan {
-
-std::string to_string(const SourceLocation& location) {
-  if (!location.known()) return location.file;
-  return fmt::format("{}:{}:{}", location.file, location.line, location.column);
-}
 
 static const char* severity_name(Severity severity) {
   switch (severity) {
@@ -70,10 +63,5 @@ static std::string first_error(const std::vector<Diagnostic>& diagnostics) {
 
 LoadError::LoadError(std::vector<Diagnostic> diagnostics)
     : std::runtime_error(first_error(diagnostics)), diagnostics_(std::move(diagnostics)) {}
-
-std::string to_display_string(const Value& value) {
-  detail::ValueStore store;
-  return detail::display(detail::from_public(value, store));
-}
 
 }  // namespace snnplan

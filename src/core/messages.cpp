@@ -1,4 +1,4 @@
-#include "messages.hpp"
+#include "core/messages.hpp"
 
 #include <algorithm>
 

@@ -1,0 +1,20 @@
+#pragma once
+// The library's own way into a RuleSet's compiled rules, for its front ends (the CLI's graph
+// and rule tests, hot reload, the fuzzers): the public RuleSet does not expose them.
+
+#include <memory>
+
+#include "compile/compiled_rules.hpp"
+#include "snnplan/rule_set.hpp"
+
+namespace snnplan {
+
+class RuleSetAccess {
+ public:
+  [[nodiscard]] static const detail::CompiledRules& compiled(const RuleSet& rules) noexcept { return *rules.rules_; }
+  [[nodiscard]] static RuleSet wrap(std::shared_ptr<const detail::CompiledRules> rules) {
+    return RuleSet(std::move(rules));
+  }
+};
+
+}  // namespace snnplan
