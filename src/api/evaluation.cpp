@@ -8,6 +8,7 @@
 
 #include "compile/compiled_rules.hpp"
 #include "evaluate/evaluator.hpp"
+#include "snnplan/rule_set.hpp"
 
 namespace snnplan {
 
