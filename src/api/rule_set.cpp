@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "analyse/table_analysis.hpp"
 #include "api/rule_set_access.hpp"
 #include "check/checker.hpp"
 #include "compile/compiler.hpp"
@@ -77,15 +78,20 @@ class PipelineRun {
       stack_.pop_back();
     }
     // Checking a file whose shape is broken would only add noise about missing pieces.
-    if (!has_errors(diagnostics)) {
-      std::vector<Diagnostic> found = check::check_rule_file(loaded.file, used_schemas, options_.analyse_tables);
-      diagnostics.insert(diagnostics.end(), found.begin(), found.end());
-    }
+    std::vector<Diagnostic> found;
+    if (!has_errors(diagnostics)) found = check::check_rule_file(loaded.file, used_schemas);
     std::shared_ptr<detail::CompiledRules> compiled;
-    if (!has_errors(diagnostics)) {
+    if (!has_errors(diagnostics) && !has_errors(found)) {
       compiled = compile::compile_rules(loaded.file, std::string(text), used);
-      for (const Diagnostic& d : diagnostics) compiled->warnings.push_back(d);
+      // Shadowed rules and gaps, decided on the compiled rules the evaluator runs.
+      if (options_.analyse_tables) {
+        std::vector<Diagnostic> analysis = analyse::analyse_tables(*compiled);
+        found.insert(found.end(), analysis.begin(), analysis.end());
+        check::sort_by_position(found);
+      }
     }
+    diagnostics.insert(diagnostics.end(), found.begin(), found.end());
+    if (compiled) compiled->warnings = diagnostics;
     out.insert(out.end(), diagnostics.begin(), diagnostics.end());
     return compiled;
   }

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "check/dependency_graph.hpp"
-#include "check/table_analysis.hpp"
+#include "language/builtins.hpp"
 #include "core/messages.hpp"
 
 namespace snnplan::check {
@@ -41,8 +41,7 @@ void names_used(const Expr& e, std::set<std::string>& out) {
 
 class Checker {
  public:
-  Checker(const RuleFile& file, const std::map<std::string, UsedRules>& used, bool analyse)
-      : file_(file), used_rules_(used), analyse_(analyse) {}
+  Checker(const RuleFile& file, const std::map<std::string, UsedRules>& used) : file_(file), used_rules_(used) {}
 
   std::vector<Diagnostic> run() {
     declare_facts();
@@ -51,13 +50,7 @@ class Checker {
     if (file_.rationale_header) check_template(*file_.rationale_header);
     check_tables();
     warn_unused();
-    if (analyse_ && !has_errors(out_)) {  // shadowed rules and gaps: only meaningful for a file without errors
-      std::vector<Diagnostic> analysis = analyse_tables(file_);
-      out_.insert(out_.end(), analysis.begin(), analysis.end());
-    }
-    std::stable_sort(out_.begin(), out_.end(), [](const Diagnostic& a, const Diagnostic& b) {
-      return std::tie(a.location.line, a.location.column) < std::tie(b.location.line, b.location.column);
-    });
+    sort_by_position(out_);
     return std::move(out_);
   }
 
@@ -301,26 +294,17 @@ class Checker {
         continue;
       }
       const KindSet fact = it->second;
-      const std::string what = fmt::format("'{}: {{{}: ...}}'", m.fact.value, spelling(m.op));
-      switch (m.op) {
-        case MatchOp::eq:
-        case MatchOp::ne:
-          if (!comparable_for_equality(fact, operand))
-            error(m.operand.location, "type-mismatch", messages::incomparable(spelling(m.op), describe(fact), describe(operand)));
-          break;
-        case MatchOp::lt: case MatchOp::le: case MatchOp::gt: case MatchOp::ge:
-          if (!orderable(fact, operand))
-            error(m.operand.location, "type-mismatch", messages::incomparable(spelling(m.op), describe(fact), describe(operand)));
-          break;
-        case MatchOp::one_of:
-        case MatchOp::not_one_of:
-          for (const Expr& option : m.operand.children) {
-            const KindSet k = infer(option);
-            if (!comparable_for_equality(fact, k)) {
-              error(option.location, "type-mismatch", messages::incomparable(spelling(m.op), describe(fact), describe(k)));
-            }
-          }
-          break;
+      // Each item of a list operand, or the one operand, is compared with the fact by order
+      // or by equality, as the matcher's row says.
+      const language::MatcherInfo& info = language::matcher(m.op);
+      auto comparable = [&](KindSet k) { return info.orders ? orderable(fact, k) : comparable_for_equality(fact, k); };
+      if (info.operand == language::OperandShape::list) {
+        for (const Expr& item : m.operand.children) {
+          const KindSet k = infer(item);
+          if (!comparable(k)) error(item.location, "type-mismatch", messages::incomparable(info.name, describe(fact), describe(k)));
+        }
+      } else if (!comparable(operand)) {
+        error(m.operand.location, "type-mismatch", messages::incomparable(info.name, describe(fact), describe(operand)));
       }
     }
     for (const Assignment& a : rule.set) check_field_assignment(a);
@@ -476,10 +460,10 @@ class Checker {
   KindSet infer_call(const Expr& e) {
     std::vector<KindSet> args;
     for (const Expr& arg : e.children) args.push_back(infer(arg));
-    const BuiltinSignature* sig = find_builtin(e.name);
+    const language::BuiltinInfo* sig = language::find_builtin(e.name);
     if (!sig) {
       std::vector<std::string> names;
-      for (const auto& s : builtin_signatures()) names.push_back(s.name);
+      for (const auto& s : language::builtins()) names.push_back(s.name);
       error(e.location, "unknown-name", messages::unknown_name("builtin", e.name, messages::closest_match(e.name, names)));
       return kAny;
     }
@@ -490,39 +474,20 @@ class Checker {
       error(e.location, "wrong-arity", messages::wrong_arity(sig->name, expected, args.size()));
       return sig->result;
     }
-    auto require = [&](std::size_t k, KindSet allowed, const char* expected) {
-      if (!(args[k] & allowed))
+    KindSet all = 0;
+    for (std::size_t k = 0; k < args.size(); ++k) {
+      const language::BuiltinParameter& parameter = sig->parameters[k < 2 ? k : 1];
+      if (!(args[k] & parameter.kinds))
         error(e.children[k].location, "type-mismatch",
-              messages::type_mismatch(fmt::format("argument {} of {}()", k + 1, sig->name), expected, describe(args[k])));
-    };
-    switch (sig->id) {
-      case Builtin::starts_with: case Builtin::ends_with:
-        require(0, kString, "string");
-        require(1, kString, "string");
-        break;
-      case Builtin::contains: require(0, kString | kList, "string or list"); break;
-      case Builtin::lower: require(0, kString, "string"); break;
-      case Builtin::len: require(0, kString | kList, "string or list"); break;
-      case Builtin::pipeline_microbatches:
-        require(0, kInt, "int");
-        require(1, kInt, "int");
-        break;
-      case Builtin::index_of: require(0, kList, "list"); break;
-      case Builtin::min: case Builtin::max: {
-        KindSet all = 0;
-        for (std::size_t k = 0; k < args.size(); ++k) {
-          require(k, kNumeric | kString, "int, float or string");
-          all |= args[k];
-        }
-        return all & (kNumeric | kString) ? all & (kNumeric | kString) : sig->result;
-      }
+              messages::type_mismatch(messages::builtin_argument(k + 1, sig->name), parameter.expected, describe(args[k])));
+      all |= args[k];
     }
+    if (sig->result_from_arguments && (all & sig->result)) return all & sig->result;
     return sig->result;
   }
 
   const RuleFile& file_;
   const std::map<std::string, UsedRules>& used_rules_;
-  bool analyse_;
   std::map<std::string, const UsedRules*> record_of_;  // call-let name -> the called rules
   std::map<std::string, KindSet> facts_;
   std::map<std::string, SourceLocation> declared_at_;
@@ -554,9 +519,14 @@ std::optional<std::vector<int>> let_order(const RuleFile& file) {
   return dependencies_first(Checker::let_graph(file));
 }
 
-std::vector<Diagnostic> check_rule_file(const RuleFile& file, const std::map<std::string, UsedRules>& used,
-                                        bool analyse_tables) {
-  return Checker(file, used, analyse_tables).run();
+void sort_by_position(std::vector<Diagnostic>& diagnostics) {
+  std::stable_sort(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return std::tie(a.location.line, a.location.column) < std::tie(b.location.line, b.location.column);
+  });
+}
+
+std::vector<Diagnostic> check_rule_file(const syntax::RuleFile& file, const std::map<std::string, UsedRules>& used) {
+  return Checker(file, used).run();
 }
 
 }  // namespace snnplan::check

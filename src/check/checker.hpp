@@ -25,10 +25,11 @@ struct UsedRules {
 
 /// Diagnostics for `file` (errors, warnings, notes), in source order. `used` describes the
 /// rule files named in its `uses` section (by their names there).
-/// With `analyse_tables`, also the table analysis (table_analysis.hpp): shadowed rules, gaps.
 std::vector<Diagnostic> check_rule_file(const syntax::RuleFile& file,
-                                        const std::map<std::string, UsedRules>& used = {},
-                                        bool analyse_tables = false);
+                                        const std::map<std::string, UsedRules>& used = {});
+
+/// Source order (line, then column); diagnostics at one position keep their order.
+void sort_by_position(std::vector<Diagnostic>& diagnostics);
 
 /// Indices of file.lets with dependencies first, or std::nullopt when they form a cycle
 /// (check_rule_file reports the cycle).

@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "core/runtime_value.hpp"
+#include "language/builtins.hpp"
+#include "language/matchers.hpp"
 #include "language/syntax.hpp"
 #include "snnplan/diagnostic.hpp"
 #include "snnplan/input_info.hpp"
@@ -29,7 +31,7 @@ struct CompiledRules;
 struct Node {
   syntax::ExprKind kind = syntax::ExprKind::literal;
   syntax::Op op = syntax::Op::add;
-  syntax::Builtin builtin = syntax::Builtin::len;
+  const language::BuiltinInfo* builtin = nullptr;  // kind == call
   int slot = -1;
   RValue constant;  // kind == literal (also folded constant lists)
   std::vector<Node> children;
@@ -76,11 +78,14 @@ struct CompiledInput {
   bool lower = false;
   std::vector<RValue> one_of;  // empty: any value of the type
   std::optional<CompiledTemplate> error;
+  SourceLocation location;         // of its name
+  SourceLocation one_of_location;  // of its one_of list, when it has one
 };
 
 struct CompiledMatcher {
   int slot = -1;
   syntax::MatchOp op = syntax::MatchOp::eq;
+  const language::MatcherInfo* info = nullptr;  // the row of `op`
   Node operand;
   std::string fact;
   SourceLocation location;
@@ -125,7 +130,7 @@ struct RuleIndex {
     Wide constant = 0;
     int rule = -1;
     int slot = -1;  // -1: no such condition
-    syntax::MatchOp op = syntax::MatchOp::eq;
+    bool (*holds)(Wide fact, Wide constant) = nullptr;  // the condition's MatcherInfo::holds_for_integers
   };
   std::vector<int> key_slots;  // facts whose values form the key, in key order
   std::unordered_map<std::string, std::vector<Entry>, Hash, std::equal_to<>> keyed;  // ascending rules
@@ -136,6 +141,7 @@ struct CompiledTable {
   std::string name;
   std::vector<CompiledRule> rules;
   std::optional<RuleIndex> index;  // only for tables long enough to gain from one
+  SourceLocation location;         // of its name
 };
 
 /// A `let` that evaluates another rule set (index into CompiledRules::used).

@@ -33,7 +33,8 @@ class Compiler {
       out_.input_slots[input.name.value] = static_cast<int>(out_.inputs.size());
       slots_[input.name.value] = static_cast<int>(out_.inputs.size());
       out_.inputs.push_back({input.name.value, detail::NameKey::of(input.name.value), input.type.value, std::nullopt,
-                             input.lower, {}, std::nullopt});
+                             input.lower, {}, std::nullopt, input.name.location,
+                             input.one_of ? input.one_of->location : SourceLocation{}});
       const KindSet kinds = input.type.value.kinds;
       std::string type = kinds & kList ? (input.type.value.element_kinds & kString ? "list[string]" : "list[int]")
                          : kinds & kString ? "string"
@@ -90,7 +91,7 @@ class Compiler {
     for (const Table& table : file_.tables) tables_[table.name.value] = static_cast<int>(tables_.size());
     out_.start = file_.start ? tables_.at(file_.start->value) : 0;
     for (const Table& table : file_.tables) {
-      detail::CompiledTable compiled{table.name.value, {}, std::nullopt};
+      detail::CompiledTable compiled{table.name.value, {}, std::nullopt, table.name.location};
       for (const Rule& rule : table.rules) compiled.rules.push_back(compile_rule(rule));
       compiled.index = build_rule_index(compiled);
       out_.tables.push_back(std::move(compiled));
@@ -109,7 +110,8 @@ class Compiler {
     out.name = rule.name.value;
     out.location = rule.name.location;
     for (const Matcher& m : rule.when) {
-      out.when.push_back({slots_.at(m.fact.value), m.op, expr(m.operand), m.fact.value, m.fact.location, m.text});
+      out.when.push_back({slots_.at(m.fact.value), m.op, &language::matcher(m.op), expr(m.operand), m.fact.value,
+                          m.fact.location, m.text});
     }
     for (const Assignment& a : rule.set) out.set.push_back({field_index(a.target.value), expr(a.value)});
     for (const Template& t : rule.because) out.because.push_back(text(t));
@@ -170,7 +172,7 @@ class Compiler {
         n.slot = slots_.at(e.name);
         return n;
       case ExprKind::call:
-        n.builtin = find_builtin(e.name)->id;
+        n.builtin = language::find_builtin(e.name);
         break;
       case ExprKind::member:
         // Resolve the field index now when the record comes from a known call.

@@ -11,7 +11,7 @@ using detail::RValue;
 
 // `fact eq constant` with a constant the index can key: string, int or bool.
 bool is_key_condition(const detail::CompiledMatcher& m) {
-  if (m.op != syntax::MatchOp::eq || m.operand.kind != syntax::ExprKind::literal) return false;
+  if (!m.info->fixes_value || m.operand.kind != syntax::ExprKind::literal) return false;
   const auto kind = m.operand.constant.kind;
   return kind == RValue::Kind::string || kind == RValue::Kind::integer || kind == RValue::Kind::boolean;
 }
@@ -55,10 +55,9 @@ std::optional<detail::RuleIndex> build_rule_index(const detail::CompiledTable& t
     entry.rule = static_cast<int>(r);
     if (when.size() > width) {
       const auto& next = when[width];
-      const bool ordering = next.op != syntax::MatchOp::one_of && next.op != syntax::MatchOp::not_one_of;
-      if (ordering && next.operand.kind == syntax::ExprKind::literal && next.operand.constant.kind == RValue::Kind::integer) {
+      if (next.info->holds_for_integers && next.operand.kind == syntax::ExprKind::literal && next.operand.constant.kind == RValue::Kind::integer) {
         entry.slot = next.slot;
-        entry.op = next.op;
+        entry.holds = next.info->holds_for_integers;
         entry.constant = next.operand.constant.i;
       }
     }

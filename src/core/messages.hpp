@@ -213,7 +213,14 @@ inline std::string division_by_zero() { return "division by zero"; }
 inline std::string runtime_type(std::string_view where, std::string_view what) {
   return fmt::format("{}: {}", where, what);
 }
-
+inline std::string matcher_needs_list() { return "one_of needs a list"; }
+/// "a list", or "a list of 2 items" for a matcher whose list has a fixed length.
+inline std::string a_list_of(std::size_t items) {
+  return items == 0 ? std::string("a list") : fmt::format("a list of {} items", items);
+}
+inline std::string builtin_argument(std::size_t position, std::string_view builtin) {
+  return fmt::format("argument {} of {}()", position, builtin);
+}
 
 inline std::string operand_kinds(std::string_view op, std::string_view left, std::string_view right) {
   return fmt::format("cannot apply '{}' to {} and {}", op, left, right);
@@ -231,6 +238,92 @@ inline std::string microbatches_no_divisor(std::string_view batch_size, std::str
   return fmt::format("batch_size ({}) must be divisible by at least one microbatch count in [{}, {}] for pipeline parallelism.",
                      batch_size, num_stages, target);
 }
+
+// ---- table analysis (`check`): why a table is not fully analysed, and what it found ---------
+inline std::string analysis_incomplete(std::string_view subject, std::string_view what) {
+  return fmt::format("{} not fully analysed: {}; shadowed rules and gaps may go unreported", subject, what);
+}
+inline std::string analysis_too_many_alternatives() { return "the expression has too many alternative values"; }
+inline std::string analysis_calls_rule_set(std::string_view let) {
+  return fmt::format("derived value '{}' calls another rule set", let);
+}
+inline std::string analysis_list_input(std::string_view input) { return fmt::format("input '{}' is a list", input); }
+inline std::string analysis_three_inputs(std::string_view names) {
+  return fmt::format("the condition relates more than two integer inputs ({})", names);
+}
+inline std::string analysis_period_too_large(std::string_view limit) {
+  return fmt::format("the divisors of the condition multiply to more than {}", limit);
+}
+inline std::string analysis_divides_by_input() { return "the condition divides by a value that depends on inputs"; }
+inline std::string analysis_multiplies_inputs() { return "the condition multiplies two values that depend on integer inputs"; }
+inline std::string analysis_float_condition() { return "the condition compares a float value that depends on inputs"; }
+inline std::string analysis_orders_strings() { return "the condition orders strings that depend on inputs"; }
+inline std::string analysis_two_string_inputs() { return "the condition compares two string inputs with each other"; }
+inline std::string analysis_record_field(std::string_view let, std::string_view field) {
+  return fmt::format("'{}.{}' is a field of another rule set's record, which the analysis does not evaluate", let, field);
+}
+inline std::string analysis_unsupported_expression() { return "the analysis does not support this kind of expression"; }
+inline std::string analysis_builds_string() { return "the condition builds a string from an input"; }
+inline std::string analysis_prefix_from_input(std::string_view builtin) {
+  return fmt::format("{}() is given a prefix that depends on inputs", builtin);
+}
+inline std::string analysis_unsupported_builtin(std::string_view builtin) {
+  return fmt::format("{}() is not supported by the analysis", builtin);
+}
+inline std::string analysis_overflow() { return "an integer condition overflows 128 bits"; }
+inline std::string analysis_not_affine() { return "an integer condition is not periodic-affine (internal)"; }
+inline std::string analysis_residues(std::string_view inputs, std::string_view limit) {
+  return fmt::format("the divisors in the conditions on {} need more than {} residue classes", inputs, limit);
+}
+inline std::string analysis_coefficients(std::string_view x, std::string_view y) {
+  return fmt::format("the coefficients relating '{}' and '{}' are too large", x, y);
+}
+inline std::string analysis_lowered_options(std::string_view input) {
+  return fmt::format("input '{}' is lowered and has non-ASCII options", input);
+}
+inline std::string analysis_lowered_constants(std::string_view input) {
+  return fmt::format("input '{}' is lowered and compared with non-ASCII strings", input);
+}
+inline std::string analysis_no_representative(std::string_view input) {
+  return fmt::format("no representative string found for input '{}'", input);
+}
+inline std::string analysis_chain(std::string_view names) {
+  return fmt::format("the conditions relate the integer inputs {} in a chain", names);
+}
+inline std::string analysis_fallback_expression(std::string_view rule, std::string_view input) {
+  return fmt::format("rule '{}' falls back to it with '{}' set to an expression", rule, input);
+}
+inline std::string analysis_fallback_overrides_condition(std::string_view rule, std::string_view input) {
+  return fmt::format("rule '{}' falls back to it overriding '{}', which its own conditions depend on", rule, input);
+}
+inline std::string analysis_fallback_too_many(std::string_view rule) {
+  return fmt::format("rule '{}' falls back to it overriding inputs with too many values", rule);
+}
+inline std::string analysis_too_many_points(std::size_t limit) {
+  return fmt::format("its conditions depend on more than {} combinations of input values", limit);
+}
+inline std::string analysis_entry_too_many_points(std::size_t limit) {
+  return fmt::format("whether the inputs it is entered with reach a gap depends on more than {} combinations of input "
+                     "values", limit);
+}
+inline std::string analysis_blocked_rule(std::string_view rule, std::string_view where) {
+  return fmt::format("whether rule '{}' can fire depends on an earlier condition that fails to evaluate for some inputs "
+                     "({})", rule, where);
+}
+inline std::string shadowed_unsatisfiable(std::string_view rule) {
+  return fmt::format("rule '{}' can never fire: no input satisfies all of its conditions", rule);
+}
+inline std::string shadowed_by(std::string_view rule, std::string_view earlier) {
+  return fmt::format("rule '{}' can never fire: every input it matches is matched earlier by {}", rule, earlier);
+}
+inline std::string table_gap(std::string_view table, std::string_view inputs) {
+  return fmt::format("table '{}' has a gap: no rule matches {}", table, inputs);
+}
+inline std::string table_may_have_gap(std::string_view table, std::string_view inputs, std::string_view why) {
+  return fmt::format("table '{}' may have a gap: no rule matches {}; the condition under which the table is entered "
+                     "was not modelled ({}), so such inputs may never reach it", table, inputs, why);
+}
+inline std::string any_input_reaching_it() { return "any input that reaches it"; }
 
 // ---- records as the C++ API reads them (Recommendation, Plan) ---------------------------------
 // `record` is "record" or "plan record".

@@ -108,6 +108,24 @@ RValue ValueStore::list(std::span<const RValue> items) {
   return RValue::of_items({data, items.size()});
 }
 
+RValue ValueStore::copy(const RValue& value) {
+  if (value.kind == RValue::Kind::string) return string(value.s());
+  if (value.kind == RValue::Kind::list) {
+    RValue* items = values(value.items.size);
+    for (std::size_t k = 0; k < value.items.size; ++k) new (items + k) RValue(copy(value.items.data[k]));
+    return RValue::of_items({items, value.items.size});
+  }
+  if (value.kind == RValue::Kind::record) {
+    RValue* fields = values(value.record->values.size());
+    for (std::size_t k = 0; k < value.record->values.size(); ++k) new (fields + k) RValue(copy(value.record->values[k]));
+    RValue out;
+    out.kind = RValue::Kind::record;
+    out.record = record(value.record->names, {fields, value.record->values.size()});
+    return out;
+  }
+  return value;
+}
+
 const RecordValue* ValueStore::record(const std::vector<std::string>* names, std::span<const RValue> values) {
   void* room = allocate_bytes(sizeof(RecordValue), alignof(RecordValue));
   return new (room) RecordValue{names, values};
@@ -188,6 +206,21 @@ std::string display(const RValue& value) {
   std::string out;
   append_display(out, value);
   return out;
+}
+
+std::string repr(const RValue& v) {
+  if (v.kind == RValue::Kind::string) {
+    std::string out(1, '\'');
+    out += v.s();
+    out += '\'';
+    return out;
+  }
+  if (v.kind == RValue::Kind::list) {
+    std::string out = "[";
+    for (std::size_t k = 0; k < v.items.size; ++k) out += (k ? ", " : "") + repr(v.items.data[k]);
+    return out + "]";
+  }
+  return display(v);
 }
 
 int compare_int_float(Wide i, double f) {

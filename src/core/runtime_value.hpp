@@ -113,6 +113,8 @@ class ValueStore final : public std::pmr::memory_resource {
   [[nodiscard]] std::string_view keep(std::string_view text);
   [[nodiscard]] RValue string(std::string_view text) { return RValue::of_view(keep(text)); }
   [[nodiscard]] RValue list(std::span<const RValue> items);
+  /// A copy of `value` whose text and items (at every depth) live in this store.
+  [[nodiscard]] RValue copy(const RValue& value);
   /// Uninitialised room for `count` values (filled by the caller).
   [[nodiscard]] RValue* values(std::size_t count) {
     if (count > std::numeric_limits<std::size_t>::max() / sizeof(RValue) / 2) throw std::bad_alloc();
@@ -162,6 +164,8 @@ inline bool fits_int64(Wide value) {
 std::string wide_to_string(Wide value);
 /// Python-like text for `{name}` placeholders: strings raw, lists "[2, 4]".
 std::string display(const RValue& value);
+/// display() with strings quoted, as explanations and witnesses show values: 'memory' == 'speed'.
+std::string repr(const RValue& value);
 /// display() appended to `out` (std::string or std::pmr::string).
 template <typename String>
 void append_display(String& out, const RValue& value);

@@ -1,18 +1,15 @@
 #include "evaluate/evaluator.hpp"
 
-#include <clocale>
-#include <cmath>
 #include <cstring>
-#include <cwctype>
 #include <memory>
 #include <memory_resource>
 #include <optional>
 #include <span>
-#include <locale.h>
 
 #include "compile/rule_index.hpp"
-#include "language/microbatches.hpp"
 #include "core/messages.hpp"
+#include "language/builtins.hpp"
+#include "language/operations.hpp"
 
 namespace snnplan::evaluate {
 namespace {
@@ -25,97 +22,9 @@ using detail::Wide;
 using syntax::ExprKind;
 using syntax::Op;
 using Kind = RValue::Kind;
-
-// Evaluation stops by throwing this; evaluate() turns it into an EvaluationError value.
-struct Failure {
-  EvaluationErrorKind kind;
-  std::string message;
-};
-
-[[noreturn]] void rule_failure(std::string message) { throw Failure{EvaluationErrorKind::rule_error, std::move(message)}; }
-// A problem the checker could not rule out statically (e.g. a value of the wrong kind coming
-// from a mixed-kind expression): reported with the rule-file position.
-[[noreturn]] void type_failure(const SourceLocation& at, std::string message) {
-  rule_failure(messages::runtime_type(to_string(at), message));
-}
-
-// Python's str.lower() for the characters towlower knows (ASCII always; all of Unicode's
-// simple case mappings where the C.UTF-8 locale exists).
-std::string lower(const std::string& s) {
-  bool ascii = true;
-  for (unsigned char c : s) ascii = ascii && c < 0x80;
-  std::string out;
-  out.reserve(s.size());
-  if (ascii) {
-    for (char c : s) out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-    return out;
-  }
-  static const locale_t utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", static_cast<locale_t>(nullptr));
-  // Decode to code points (invalid bytes are kept as they are, marked with the high bit).
-  constexpr char32_t kRawByte = 0x80000000;
-  std::vector<char32_t> points;
-  for (std::size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    const std::size_t n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-    bool ok = c < 0x80 || (c >= 0xC0 && i + n <= s.size());
-    char32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
-    for (std::size_t k = 1; ok && k < n; ++k) {
-      const auto b = static_cast<unsigned char>(s[i + k]);
-      ok = (b & 0xC0) == 0x80;
-      cp = (cp << 6) | (b & 0x3F);
-    }
-    if (!ok) {
-      points.push_back(kRawByte | c);
-      ++i;
-      continue;
-    }
-    points.push_back(cp);
-    i += n;
-  }
-  auto cased = [&](std::size_t k) {
-    return k < points.size() && !(points[k] & kRawByte) && utf8 && iswalpha_l(static_cast<wint_t>(points[k]), utf8);
-  };
-  auto put = [&out](char32_t lc) {
-    if (lc < 0x80) out += static_cast<char>(lc);
-    else if (lc < 0x800) { out += static_cast<char>(0xC0 | (lc >> 6)); out += static_cast<char>(0x80 | (lc & 0x3F)); }
-    else if (lc < 0x10000) { out += static_cast<char>(0xE0 | (lc >> 12)); out += static_cast<char>(0x80 | ((lc >> 6) & 0x3F)); out += static_cast<char>(0x80 | (lc & 0x3F)); }
-    else { out += static_cast<char>(0xF0 | (lc >> 18)); out += static_cast<char>(0x80 | ((lc >> 12) & 0x3F)); out += static_cast<char>(0x80 | ((lc >> 6) & 0x3F)); out += static_cast<char>(0x80 | (lc & 0x3F)); }
-  };
-  for (std::size_t k = 0; k < points.size(); ++k) {
-    const char32_t cp = points[k];
-    if (cp & kRawByte) out += static_cast<char>(cp & 0xFF);
-    else if (cp < 0x80) out += (cp >= 'A' && cp <= 'Z') ? static_cast<char>(cp - 'A' + 'a') : static_cast<char>(cp);
-    else if (cp == 0x130) out += "i\xCC\x87";  // İ: Python's full mapping, "i" + combining dot above
-    else if (cp == 0x3A3) put(k > 0 && cased(k - 1) && !cased(k + 1) ? 0x3C2 : 0x3C3);  // final sigma
-    else put(utf8 ? static_cast<char32_t>(towlower_l(static_cast<wint_t>(cp), utf8)) : cp);
-  }
-  return out;
-}
-
-// Python's str.lower() applied to a string value: the value itself when nothing changes (the
-// common case, no copy), else the lowered text kept in `store`.
-RValue lowered(const RValue& v, detail::ValueStore& store) {
-  // Eight bytes at a time: a byte is non-ASCII when its high bit is set, and an ASCII
-  // uppercase letter when adding (0x80 - 'A') sets the high bit and adding (0x80 - 'Z' - 1)
-  // does not.
-  const std::string_view s = v.s();
-  bool unchanged = true;
-  std::size_t k = 0;
-  for (; k + 8 <= s.size() && unchanged; k += 8) {
-    std::uint64_t word;
-    std::memcpy(&word, s.data() + k, 8);
-    constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
-    const std::uint64_t ascii7 = word & (kOnes * 0x7F);
-    const std::uint64_t upper = (ascii7 + kOnes * (0x80 - 'A')) & ~(ascii7 + kOnes * (0x80 - 'Z' - 1));
-    unchanged = ((word | upper) & (kOnes * 0x80)) == 0;
-  }
-  for (; k < s.size() && unchanged; ++k) {
-    const auto c = static_cast<unsigned char>(s[k]);
-    unchanged = c < 0x80 && !(c >= 'A' && c <= 'Z');
-  }
-  if (unchanged) return v;
-  return store.string(lower(std::string(v.s())));
-}
+using language::EvaluationFailure;
+using language::rule_failure;
+using language::type_failure;
 
 // The record under construction: field values, and rationale lines as views (of the rule
 // set's constant text, or of text rendered into the evaluation's store).
@@ -174,36 +83,6 @@ class Frame {
   std::uint8_t* state_;
 };
 
-// Strings quoted, so a trace shows 'memory' == 'speed' rather than memory == speed.
-std::string repr(const RValue& v) {
-  if (v.kind == Kind::string) {
-    std::string out(1, '\'');
-    out += v.s();
-    out += '\'';
-    return out;
-  }
-  if (v.kind == Kind::list) {
-    std::string out = "[";
-    for (std::size_t k = 0; k < v.items.size; ++k) out += (k ? ", " : "") + repr(v.items.data[k]);
-    return out + "]";
-  }
-  return detail::display(v);
-}
-
-const char* symbol(syntax::MatchOp op) {
-  switch (op) {
-    case syntax::MatchOp::eq: return "==";
-    case syntax::MatchOp::ne: return "!=";
-    case syntax::MatchOp::lt: return "<";
-    case syntax::MatchOp::le: return "<=";
-    case syntax::MatchOp::gt: return ">";
-    case syntax::MatchOp::ge: return ">=";
-    case syntax::MatchOp::one_of: return "in";
-    case syntax::MatchOp::not_one_of: return "not in";
-  }
-  return "?";
-}
-
 class Evaluator {
  public:
   Evaluator(const CompiledRules& rules, std::vector<TraceStep>* trace, detail::ValueStore& store)
@@ -225,6 +104,12 @@ class Evaluator {
     return false;
   }
 
+  // For Probe: a rule's conditions and an expression's value in `frame`, without a trace
+  // (both may throw EvaluationFailure).
+  bool rule_matches(const detail::CompiledRule& rule, Frame& frame) { return fires(rule, frame, kNoTable); }
+  RValue expression(const Node& n, Frame& frame) { return value(n, frame); }
+  bool normalise_input(std::size_t input, RValue& v) { return normalise(input, v); }
+
   // Evaluation of this rule set on behalf of another (a `let` with `call`): the record as
   // a value, its rationale lines (header included) in the rationale field.
   RValue run_call(std::span<RValue> given, int depth) {
@@ -232,7 +117,7 @@ class Evaluator {
     Frame frame(rules_, store_);
     WorkingRecord record(store_);
     if (!bind_values(given, frame) || !run_frame(frame, record, depth)) {
-      throw Failure{failure_->kind, std::move(failure_->message)};
+      throw EvaluationFailure{failure_->kind, std::move(failure_->message)};
     }
     const std::size_t count = rules_.fields.size();
     if (rules_.rationale_field >= 0) {
@@ -249,7 +134,7 @@ class Evaluator {
  private:
   // Records why the evaluation stops; callers return false up to run(). (Rule errors and bad
   // inputs are ordinary outcomes, so they are values; only failures deep inside expressions
-  // unwind as a Failure exception.)
+  // unwind as an EvaluationFailure exception.)
   bool fail(EvaluationErrorKind kind, std::string message) {
     failure_ = EvaluationError{kind, std::move(message)};
     return false;
@@ -355,7 +240,7 @@ class Evaluator {
           return fail(EvaluationErrorKind::bad_input,
                       messages::input_list_item(input.name, element_type_name(input.type.element_kinds), detail::kind_name(item)));
     }
-    if (input.lower && v.kind == Kind::string) v = lowered(v, store_);
+    if (input.lower && v.kind == Kind::string) v = language::lowered(v, store_);
     return true;
   }
 
@@ -523,7 +408,7 @@ class Evaluator {
     try {
       for (int slot : index.key_slots)
         if (!compile::append_index_key(key, lookup(slot, frame))) return kNotDecided;
-    } catch (const Failure&) {
+    } catch (const EvaluationFailure&) {
       return kNotDecided;  // the plain walk reports the failure where it reaches it
     }
     static const std::vector<detail::RuleIndex::Entry> kNone;
@@ -549,16 +434,7 @@ class Evaluator {
   // The entry's integer condition on `fact`, when both are integers; true (undecided here)
   // otherwise, so the rule's own walk decides.
   static bool holds(const RValue& fact, const detail::RuleIndex::Entry& entry) {
-    if (fact.kind != Kind::integer) return true;
-    switch (entry.op) {
-      case syntax::MatchOp::eq: return fact.i == entry.constant;
-      case syntax::MatchOp::ne: return fact.i != entry.constant;
-      case syntax::MatchOp::lt: return fact.i < entry.constant;
-      case syntax::MatchOp::le: return fact.i <= entry.constant;
-      case syntax::MatchOp::gt: return fact.i > entry.constant;
-      case syntax::MatchOp::ge: return fact.i >= entry.constant;
-      default: return true;
-    }
+    return fact.kind != Kind::integer || entry.holds(fact.i, entry.constant);
   }
 
   bool act(const detail::CompiledRule& rule, Frame& frame, WorkingRecord& record, int depth, const std::string& table) {
@@ -586,7 +462,7 @@ class Evaluator {
       const auto k = static_cast<std::size_t>(override_.target);
       RValue v = value(override_.value, frame);
       if (!normalise(k, v)) return false;
-      if (trace_) overrides += fmt::format("{}{} = {}", overrides.empty() ? "" : ", ", rules_.inputs[k].name, repr(v));
+      if (trace_) overrides += fmt::format("{}{} = {}", overrides.empty() ? "" : ", ", rules_.inputs[k].name, detail::repr(v));
       callee.set_input(override_.target, v);
     }
     if (trace_) {
@@ -612,8 +488,8 @@ class Evaluator {
       if (trace_) {
         RValue operand = matcher.operand.kind == ExprKind::literal ? matcher.operand.constant : eval(matcher.operand, frame);
         note(TraceStep::Kind::rule_skipped, table, rule.name, matcher.location,
-             fmt::format("{} {} {}: {} {} {} is false", matcher.fact, syntax::spelling(matcher.op), matcher.text,
-                         repr(lookup(matcher.slot, frame)), symbol(matcher.op), repr(operand)));
+             fmt::format("{} {} {}: {} {} {} is false", matcher.fact, matcher.info->name, matcher.text,
+                         detail::repr(lookup(matcher.slot, frame)), matcher.info->symbol, detail::repr(operand)));
       }
       return false;
     }
@@ -623,38 +499,10 @@ class Evaluator {
   bool matches(const detail::CompiledMatcher& m, Frame& frame) {
     const RValue& fact = lookup(m.slot, frame);
     const RValue operand = value(m.operand, frame);
-    if (fact.kind == Kind::integer && operand.kind == Kind::integer) {
-      // Thresholds on integers are most of what long tables test: decided here directly.
-      switch (m.op) {
-        case syntax::MatchOp::eq: return fact.i == operand.i;
-        case syntax::MatchOp::ne: return fact.i != operand.i;
-        case syntax::MatchOp::lt: return fact.i < operand.i;
-        case syntax::MatchOp::le: return fact.i <= operand.i;
-        case syntax::MatchOp::gt: return fact.i > operand.i;
-        case syntax::MatchOp::ge: return fact.i >= operand.i;
-        default: break;
-      }
-    }
-    using syntax::MatchOp;
-    switch (m.op) {
-      case MatchOp::eq: return detail::values_equal(fact, operand);
-      case MatchOp::ne: return !detail::values_equal(fact, operand);
-      case MatchOp::lt: return compare(fact, operand, m.operand.location, "lt") < 0;
-      case MatchOp::le: return compare(fact, operand, m.operand.location, "le") <= 0;
-      case MatchOp::gt: return compare(fact, operand, m.operand.location, "gt") == 1;
-      case MatchOp::ge: {
-        const int c = compare(fact, operand, m.operand.location, "ge");
-        return c == 0 || c == 1;
-      }
-      case MatchOp::one_of:
-      case MatchOp::not_one_of: {
-        if (operand.kind != Kind::list) type_failure(m.operand.location, "one_of needs a list");
-        bool found = false;
-        for (const RValue& option : operand.list()) found = found || detail::values_equal(fact, option);
-        return found == (m.op == MatchOp::one_of);
-      }
-    }
-    return false;
+    // Thresholds on integers are most of what long tables test: decided without the general path.
+    if (fact.kind == Kind::integer && operand.kind == Kind::integer && m.info->holds_for_integers)
+      return m.info->holds_for_integers(fact.i, operand.i);
+    return m.info->holds(fact, operand, m.operand.location);
   }
 
   // ---- expressions ---------------------------------------------------------------------
@@ -675,7 +523,7 @@ class Evaluator {
       RValue v = rules_.calls[let] ? call(*rules_.calls[let], frame) : eval(rules_.lets[let], frame);
       if (trace_) {
         note(TraceStep::Kind::derived_value, "", "", rules_.lets[let].location,
-             fmt::format("{} = {}", rules_.slot_name(slot), repr(v)));
+             fmt::format("{} = {}", rules_.slot_name(slot), detail::repr(v)));
       }
       return v;
     });
@@ -744,26 +592,6 @@ class Evaluator {
     return store_.keep(out);
   }
 
-  // -1, 0 or 1; 2 when unordered (NaN), so callers test for the outcome they need.
-  static int compare(const RValue& a, const RValue& b, const SourceLocation& at, const char* op) {
-    if (a.kind == Kind::integer && b.kind == Kind::integer) return a.i < b.i ? -1 : a.i > b.i ? 1 : 0;
-    const bool numeric_a = a.kind == Kind::integer || a.kind == Kind::floating;
-    const bool numeric_b = b.kind == Kind::integer || b.kind == Kind::floating;
-    if (numeric_a && numeric_b) {
-      int c = 0;
-      if (a.kind == Kind::integer) c = detail::compare_int_float(a.i, b.f);
-      else if (b.kind == Kind::integer) c = -detail::compare_int_float(b.i, a.f);
-      else c = a.f < b.f ? -1 : a.f > b.f ? 1 : a.f == b.f ? 0 : 2;
-      if (c == 2 || c == -2) return 2;  // NaN: every ordering comparison is false
-      return c;
-    }
-    if (a.kind == Kind::string && b.kind == Kind::string) {
-      const int c = a.s().compare(b.s());
-      return c < 0 ? -1 : c == 0 ? 0 : 1;
-    }
-    type_failure(at, messages::incomparable(op, detail::kind_name(a), detail::kind_name(b)));
-  }
-
   RValue eval(const Node& n, Frame& frame) {
     switch (n.kind) {
       case ExprKind::literal: return n.constant;
@@ -774,20 +602,13 @@ class Evaluator {
         return RValue::of_items({items, n.children.size()});
       }
       case ExprKind::unary: {
-        RValue v = value(n.children[0], frame);
-        if (n.op == Op::logical_not) return RValue::of_bool(!truth(v, n.children[0]));
-        if (v.kind == Kind::integer) {
-          // -(-2^127) does not fit: an intermediate result can reach the bottom of the range.
-          Wide r = 0;
-          if (__builtin_sub_overflow(Wide{0}, v.i, &r))
-            rule_failure(messages::integer_overflow(messages::negation(detail::wide_to_string(v.i))));
-          return RValue::of_int(r);
-        }
-        if (v.kind == Kind::floating) return RValue::of_float(-v.f);
-        type_failure(n.location, messages::type_mismatch("the operand of unary '-'", "int or float", detail::kind_name(v)));
+        const RValue v = value(n.children[0], frame);
+        if (n.op == Op::logical_not) return RValue::of_bool(!language::truth(v, n.children[0].location));
+        return language::negate(v, n.location);
       }
       case ExprKind::conditional:
-        return truth(value(n.children[0], frame), n.children[0]) ? value(n.children[1], frame) : value(n.children[2], frame);
+        return language::truth(value(n.children[0], frame), n.children[0].location) ? value(n.children[1], frame)
+                                                                                    : value(n.children[2], frame);
       case ExprKind::binary: return binary(n, frame);
       case ExprKind::call: return call_builtin(n, frame);
       case ExprKind::member: {
@@ -805,147 +626,38 @@ class Evaluator {
     return RValue{};
   }
 
-  static bool truth(const RValue& v, const Node& at) {
-    if (v.kind != Kind::boolean) type_failure(at.location, messages::type_mismatch("a condition", "bool", detail::kind_name(v)));
-    return v.b;
-  }
-
   RValue binary(const Node& n, Frame& frame) {
     if (n.op == Op::logical_and) {
-      return RValue::of_bool(truth(value(n.children[0], frame), n.children[0]) && truth(value(n.children[1], frame), n.children[1]));
+      return RValue::of_bool(language::truth(value(n.children[0], frame), n.children[0].location) && language::truth(value(n.children[1], frame), n.children[1].location));
     }
     if (n.op == Op::logical_or) {
-      return RValue::of_bool(truth(value(n.children[0], frame), n.children[0]) || truth(value(n.children[1], frame), n.children[1]));
+      return RValue::of_bool(language::truth(value(n.children[0], frame), n.children[0].location) || language::truth(value(n.children[1], frame), n.children[1].location));
     }
     const RValue a = value(n.children[0], frame);
     const RValue b = value(n.children[1], frame);
     switch (n.op) {
       case Op::equal: return RValue::of_bool(detail::values_equal(a, b));
       case Op::not_equal: return RValue::of_bool(!detail::values_equal(a, b));
-      case Op::less: return RValue::of_bool(compare(a, b, n.location, "<") < 0);
-      case Op::less_equal: return RValue::of_bool(compare(a, b, n.location, "<=") <= 0);
-      case Op::greater: return RValue::of_bool(compare(a, b, n.location, ">") == 1);
-      case Op::greater_equal: {
-        const int c = compare(a, b, n.location, ">=");
-        return RValue::of_bool(c == 0 || c == 1);
-      }
-      default: return arithmetic(n, a, b);
+      case Op::less:
+      case Op::less_equal:
+      case Op::greater:
+      case Op::greater_equal:
+        return RValue::of_bool(language::holds(n.op, language::compare_or_fail(a, b, n.location, syntax::spelling(n.op))));
+      default: return language::arithmetic(n.op, a, b, n.location, store_);
     }
-  }
-
-  RValue arithmetic(const Node& n, const RValue& a, const RValue& b) {
-    const char* op = syntax::spelling(n.op);
-    if (a.kind == Kind::integer && b.kind == Kind::integer) {
-      Wide r = 0;
-      auto overflow = [&]() -> RValue {
-        rule_failure(messages::integer_overflow(fmt::format("{} {} {}", detail::wide_to_string(a.i), op, detail::wide_to_string(b.i))));
-      };
-      switch (n.op) {
-        case Op::add: if (__builtin_add_overflow(a.i, b.i, &r)) return overflow(); return RValue::of_int(r);
-        case Op::subtract: if (__builtin_sub_overflow(a.i, b.i, &r)) return overflow(); return RValue::of_int(r);
-        case Op::multiply: if (__builtin_mul_overflow(a.i, b.i, &r)) return overflow(); return RValue::of_int(r);
-        case Op::divide:
-        case Op::modulo: {
-          if (b.i == 0) rule_failure(messages::runtime_type(to_string(n.location), messages::division_by_zero()));
-          if (b.i == -1) return n.op == Op::modulo ? RValue::of_int(0) : (__builtin_sub_overflow(Wide{0}, a.i, &r) ? overflow() : RValue::of_int(r));
-          // Python semantics: the quotient rounds toward negative infinity and the remainder
-          // takes the divisor's sign. (64-bit operands divide natively: 128-bit division is a
-          // library call.)
-          const bool narrow = detail::fits_int64(a.i) && detail::fits_int64(b.i);
-          Wide q = narrow ? Wide{static_cast<std::int64_t>(a.i) / static_cast<std::int64_t>(b.i)} : a.i / b.i;
-          Wide m = narrow ? Wide{static_cast<std::int64_t>(a.i) % static_cast<std::int64_t>(b.i)} : a.i % b.i;
-          if (m != 0 && ((m < 0) != (b.i < 0))) {
-            q -= 1;
-            m += b.i;
-          }
-          return RValue::of_int(n.op == Op::divide ? q : m);
-        }
-        default: break;
-      }
-    }
-    const bool numeric = (a.kind == Kind::integer || a.kind == Kind::floating) && (b.kind == Kind::integer || b.kind == Kind::floating);
-    if (numeric) {
-      const double x = a.kind == Kind::integer ? static_cast<double>(a.i) : a.f;
-      const double y = b.kind == Kind::integer ? static_cast<double>(b.i) : b.f;
-      switch (n.op) {
-        case Op::add: return RValue::of_float(x + y);
-        case Op::subtract: return RValue::of_float(x - y);
-        case Op::multiply: return RValue::of_float(x * y);
-        case Op::divide:
-          if (y == 0) rule_failure(messages::runtime_type(to_string(n.location), messages::division_by_zero()));
-          return RValue::of_float(x / y);
-        case Op::modulo: {
-          if (y == 0) rule_failure(messages::runtime_type(to_string(n.location), messages::division_by_zero()));
-          double m = std::fmod(x, y);
-          if (m != 0 && ((m < 0) != (y < 0))) m += y;
-          if (m == 0) m = std::copysign(0.0, y);  // as Python: -4.0 % 2.0 is 0.0, 4.0 % -2.0 is -0.0
-          return RValue::of_float(m);
-        }
-        default: break;
-      }
-    }
-    if (n.op == Op::add && a.kind == Kind::string && b.kind == Kind::string) {
-      std::string joined;
-      joined.reserve(a.text.size + b.text.size);
-      joined += a.s();
-      joined += b.s();
-      return store_.string(joined);
-    }
-    if (n.op == Op::add && a.kind == Kind::list && b.kind == Kind::list) {
-      RValue* items = store_.values(a.items.size + b.items.size);
-      std::uninitialized_copy_n(a.items.data, a.items.size, items);
-      std::uninitialized_copy_n(b.items.data, b.items.size, items + a.items.size);
-      return RValue::of_items({items, a.items.size + b.items.size});
-    }
-    type_failure(n.location, messages::operand_kinds(op, detail::kind_name(a), detail::kind_name(b)));
   }
 
   RValue call_builtin(const Node& n, Frame& frame) {
     RValue* args = store_.values(n.children.size());
     for (std::size_t k = 0; k < n.children.size(); ++k) new (args + k) RValue(value(n.children[k], frame));
-    auto need = [&](std::size_t k, Kind kind, const char* what) -> const RValue& {
-      if (args[k].kind != kind)
-        type_failure(n.children[k].location, messages::type_mismatch(fmt::format("argument {} of {}()", k + 1, n.name), what, detail::kind_name(args[k])));
-      return args[k];
-    };
-    using syntax::Builtin;
-    switch (n.builtin) {
-      case Builtin::starts_with: return RValue::of_bool(need(0, Kind::string, "string").s().starts_with(need(1, Kind::string, "string").s()));
-      case Builtin::ends_with: return RValue::of_bool(need(0, Kind::string, "string").s().ends_with(need(1, Kind::string, "string").s()));
-      case Builtin::contains: {
-        if (args[0].kind == Kind::string) return RValue::of_bool(args[0].s().find(need(1, Kind::string, "string").s()) != std::string_view::npos);
-        const RValue& list = need(0, Kind::list, "string or list");
-        for (const RValue& item : list.list())
-          if (detail::values_equal(item, args[1])) return RValue::of_bool(true);
-        return RValue::of_bool(false);
-      }
-      case Builtin::lower: return lowered(need(0, Kind::string, "string"), store_);
-      case Builtin::len:
-        if (args[0].kind == Kind::string) return RValue::of_int(static_cast<Wide>(args[0].text.size));
-        return RValue::of_int(static_cast<Wide>(need(0, Kind::list, "string or list").items.size));
-      case Builtin::min:
-      case Builtin::max: {
-        std::size_t best = 0;
-        for (std::size_t k = 1; k < n.children.size(); ++k) {
-          const int c = compare(args[k], args[best], n.children[k].location, n.name.c_str());
-          if (n.builtin == Builtin::min ? c == -1 : c == 1) best = k;
-        }
-        return args[best];
-      }
-      case Builtin::index_of: {
-        const RValue& list = need(0, Kind::list, "list");
-        for (std::size_t k = 0; k < list.items.size; ++k)
-          if (detail::values_equal(list.items.data[k], args[1])) return RValue::of_int(static_cast<Wide>(k));
-        return RValue{};
-      }
-      case Builtin::pipeline_microbatches: {
-        auto result = language::pipeline_microbatches(need(0, Kind::integer, "int").i, need(1, Kind::integer, "int").i);
-        if (auto* message = std::get_if<std::string>(&result)) rule_failure(std::move(*message));
-        return RValue::of_int(std::get<Wide>(result));
-      }
+    try {
+      return n.builtin->call(language::BuiltinArguments(*n.builtin, {args, n.children.size()}, store_));
+    } catch (const language::ArgumentError& error) {
+      type_failure(n.children[error.index].location, error.message);
     }
-    return RValue{};
   }
+
+  inline static const std::string kNoTable;
 
   const CompiledRules& rules_;
   std::vector<TraceStep>* trace_;
@@ -956,11 +668,51 @@ class Evaluator {
 
 }  // namespace
 
+struct Probe::State {
+  explicit State(const CompiledRules& r) : rules(r), evaluator(r, nullptr, store) {}
+  const CompiledRules& rules;
+  detail::ValueStore store;
+  Evaluator evaluator;
+  std::optional<Frame> frame;
+};
+
+Probe::Probe(const CompiledRules& rules) : state_(std::make_unique<State>(rules)) {}
+Probe::~Probe() = default;
+
+void Probe::at(std::span<const RValue> inputs) {
+  state_->frame.reset();
+  state_->store.reset();
+  state_->frame.emplace(state_->rules, state_->store);
+  for (std::size_t k = 0; k < inputs.size(); ++k) state_->frame->set_input(static_cast<int>(k), inputs[k]);
+}
+
+Probe::Outcome Probe::matches(const detail::CompiledRule& rule, std::string* why) {
+  try {
+    return state_->evaluator.rule_matches(rule, *state_->frame) ? Outcome::yes : Outcome::no;
+  } catch (EvaluationFailure& failure) {
+    if (why) *why = std::move(failure.message);
+    return Outcome::error;
+  }
+}
+
+std::optional<RValue> Probe::normalised(int input, RValue value) {
+  if (!state_->evaluator.normalise_input(static_cast<std::size_t>(input), value)) return std::nullopt;
+  return value;
+}
+
+std::optional<RValue> Probe::value(const Node& node) {
+  try {
+    return state_->evaluator.expression(node, *state_->frame);
+  } catch (const EvaluationFailure&) {
+    return std::nullopt;
+  }
+}
+
 bool evaluate_views(const detail::CompiledRules& rules, const Inputs& inputs, detail::ValueStore& store,
                     std::vector<ValueView>& out, EvaluationError& error) {
   try {
     return Evaluator(rules, nullptr, store).run_views(inputs, out, error);
-  } catch (Failure& failure) {
+  } catch (EvaluationFailure& failure) {
     error = EvaluationError{failure.kind, std::move(failure.message)};
     out.clear();
     return false;
@@ -975,7 +727,7 @@ EvaluationResult evaluate(const detail::CompiledRules& rules, const Inputs& inpu
     EvaluationResult result = Evaluator(rules, trace, store).run(inputs);
     if (trace && !result.ok()) trace->push_back(TraceStep{TraceStep::Kind::error, 0, "", "", SourceLocation{}, result.error().message});
     return result;
-  } catch (Failure& failure) {
+  } catch (EvaluationFailure& failure) {
     if (trace) trace->push_back(TraceStep{TraceStep::Kind::error, 0, "", "", SourceLocation{}, failure.message});
     return EvaluationError{failure.kind, std::move(failure.message)};
   }

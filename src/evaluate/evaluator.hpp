@@ -1,6 +1,11 @@
 #pragma once
 // Stage 4 of the pipeline: inputs -> facts -> first-hit walk of the start table -> record.
 
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "compile/compiled_rules.hpp"
@@ -24,5 +29,35 @@ EvaluationResult evaluate(const detail::CompiledRules& rules, const Inputs& inpu
 /// Returns false with `error` set when there is no record.
 bool evaluate_views(const detail::CompiledRules& rules, const Inputs& inputs, detail::ValueStore& store,
                     std::vector<ValueView>& out, EvaluationError& error);
+
+/// The evaluator's own semantics at one point of a rule set's input domain, for the table
+/// analysis: inputs given by slot (already normalised and validated, as the analysis'
+/// representatives are), derived values computed on first use exactly as evaluate() computes
+/// them, conditions decided by the same code. It never builds a record.
+class Probe {
+ public:
+  enum class Outcome : std::uint8_t { no, yes, error };
+
+  explicit Probe(const detail::CompiledRules& rules);
+  ~Probe();
+  Probe(const Probe&) = delete;
+  Probe& operator=(const Probe&) = delete;
+
+  /// Moves to a new point: one value per input slot. Values computed at the previous point
+  /// (and returned by value()) are gone.
+  void at(std::span<const detail::RValue> inputs);
+  /// Whether every matcher of `rule` holds at this point; on error `why` (if given) gets the
+  /// message evaluate() would report.
+  Outcome matches(const detail::CompiledRule& rule, std::string* why = nullptr);
+  /// The value of `node` at this point, or std::nullopt when computing it fails.
+  std::optional<detail::RValue> value(const detail::Node& node);
+  /// `value` given to input `input` as evaluate() takes it (type checked, lowered), or
+  /// std::nullopt when evaluate() would refuse it. Allowed values (one_of) are not checked.
+  std::optional<detail::RValue> normalised(int input, detail::RValue value);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 }  // namespace snnplan::evaluate

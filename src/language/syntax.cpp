@@ -39,27 +39,6 @@ std::optional<TypeSpec> parse_type(const std::string& text) {
   return spec;
 }
 
-const std::vector<BuiltinSignature>& builtin_signatures() {
-  static const std::vector<BuiltinSignature> table = {
-      {Builtin::starts_with, "starts_with", 2, 2, kBool},
-      {Builtin::ends_with, "ends_with", 2, 2, kBool},
-      {Builtin::contains, "contains", 2, 2, kBool},
-      {Builtin::lower, "lower", 1, 1, kString},
-      {Builtin::len, "len", 1, 1, kInt},
-      {Builtin::min, "min", 1, SIZE_MAX, kInt | kFloat | kString},
-      {Builtin::max, "max", 1, SIZE_MAX, kInt | kFloat | kString},
-      {Builtin::index_of, "index_of", 2, 2, kInt | kNull},
-      {Builtin::pipeline_microbatches, "pipeline_microbatches", 2, 2, kInt},
-  };
-  return table;
-}
-
-const BuiltinSignature* find_builtin(const std::string& name) {
-  for (const auto& signature : builtin_signatures())
-    if (name == signature.name) return &signature;
-  return nullptr;
-}
-
 const char* spelling(Op op) {
   switch (op) {
     case Op::negate: return "-";
@@ -77,20 +56,6 @@ const char* spelling(Op op) {
     case Op::greater_equal: return ">=";
     case Op::logical_and: return "&&";
     case Op::logical_or: return "||";
-  }
-  return "?";
-}
-
-const char* spelling(MatchOp op) {
-  switch (op) {
-    case MatchOp::eq: return "eq";
-    case MatchOp::ne: return "ne";
-    case MatchOp::lt: return "lt";
-    case MatchOp::le: return "le";
-    case MatchOp::gt: return "gt";
-    case MatchOp::ge: return "ge";
-    case MatchOp::one_of: return "one_of";
-    case MatchOp::not_one_of: return "not_one_of";
   }
   return "?";
 }

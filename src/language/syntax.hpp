@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/value_kinds.hpp"
+#include "language/matchers.hpp"
 #include "snnplan/source_location.hpp"
 #include "snnplan/value.hpp"
 
@@ -75,23 +76,6 @@ struct Located {
   SourceLocation location;
 };
 
-// ---- builtins -----------------------------------------------------------------------------
-
-/// The functions expressions may call. The evaluator implements them; the checker knows
-/// their arity and result kinds from this table.
-enum class Builtin : std::uint8_t { starts_with, ends_with, contains, lower, len, min, max, index_of, pipeline_microbatches };
-
-struct BuiltinSignature {
-  Builtin id;
-  const char* name;
-  std::size_t min_args;
-  std::size_t max_args;  // SIZE_MAX: variadic
-  KindSet result;
-};
-
-const std::vector<BuiltinSignature>& builtin_signatures();
-const BuiltinSignature* find_builtin(const std::string& name);
-
 // ---- declarations --------------------------------------------------------------------------
 
 struct InputDecl {
@@ -133,9 +117,8 @@ struct FieldDecl {
   std::optional<Expr> init;           // evaluated when a record is created
 };
 
-/// One `fact: matcher` entry of a rule's `when`.
-enum class MatchOp : std::uint8_t { eq, ne, lt, le, gt, ge, one_of, not_one_of };
-const char* spelling(MatchOp op);
+/// One `fact: matcher` entry of a rule's `when` (the matchers: language/matchers.hpp).
+using language::MatchOp;
 
 struct Matcher {
   Located<std::string> fact;

@@ -678,7 +678,6 @@ class Loader {
   void read_when(const yaml::Node& node, syntax::Rule& rule) {
     if (!expect_map(node, "when")) return;
     check_duplicates(node);
-    static const std::vector<std::string> ops = {"eq", "ne", "lt", "le", "gt", "ge", "one_of", "not_one_of"};
     for (const auto& kv : node.entries()) {
       syntax::Located<std::string> fact = key_of(kv.first);
       const yaml::Node& m = kv.second;
@@ -686,19 +685,20 @@ class Loader {
         check_duplicates(m);
         for (const auto& op_kv : m.entries()) {
           const std::string& op = op_kv.first.Scalar();
-          auto it = std::find(ops.begin(), ops.end(), op);
-          if (it == ops.end()) {
-            error(at(op_kv.first), "unknown-key", messages::unknown_match_op(op, messages::closest_match(op, ops)));
+          const language::MatcherInfo* info = language::find_matcher(op);
+          if (!info) {
+            std::vector<std::string> names;
+            for (const auto& known : language::matchers()) names.push_back(known.name);
+            error(at(op_kv.first), "unknown-key", messages::unknown_match_op(op, messages::closest_match(op, names)));
             continue;
           }
-          auto match_op = static_cast<syntax::MatchOp>(it - ops.begin());
-          const bool list_op = match_op == syntax::MatchOp::one_of || match_op == syntax::MatchOp::not_one_of;
-          if (list_op && !op_kv.second.IsSequence()) {
-            error(at(op_kv.second), "wrong-kind", messages::expected_kind(op, "a list"));
+          if (info->operand == language::OperandShape::list &&
+              (!op_kv.second.IsSequence() || (info->list_items != 0 && op_kv.second.items().size() != info->list_items))) {
+            error(at(op_kv.second), "wrong-kind", messages::expected_kind(op, messages::a_list_of(info->list_items)));
             continue;
           }
           if (auto operand = value_of(op_kv.second, op)) {
-            rule.when.push_back(syntax::Matcher{fact, match_op, std::move(*operand), written(op_kv.second)});
+            rule.when.push_back(syntax::Matcher{fact, info->op, std::move(*operand), written(op_kv.second)});
           }
         }
       } else if (m.IsSequence()) {

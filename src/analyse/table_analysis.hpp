@@ -1,0 +1,20 @@
+#pragma once
+// The table analysis: what the rules of each table do over the declared input domains.
+// Finds rules that can never fire (shadowed by the rules above them) and inputs for which no
+// rule of a table fires (gaps), each with a positioned diagnostic; says so with a note where
+// a condition is beyond what it decides exactly. It reasons about the compiled rules the
+// evaluator runs, with the evaluator's own semantics. See the comment at the top of
+// table_analysis.cpp for what it proves and what it does not.
+
+#include <vector>
+
+#include "compile/compiled_rules.hpp"
+#include "snnplan/diagnostic.hpp"
+
+namespace snnplan::analyse {
+
+/// Warnings "shadowed-rule" and "table-gap", notes "analysis-incomplete" (and "table-gap"
+/// notes where the way a table is entered was not modelled), in no particular order.
+std::vector<Diagnostic> analyse_tables(const detail::CompiledRules& rules);
+
+}  // namespace snnplan::analyse

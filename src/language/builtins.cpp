@@ -1,0 +1,114 @@
+#include "language/builtins.hpp"
+
+#include <limits>
+
+#include "core/messages.hpp"
+#include "language/microbatches.hpp"
+#include "language/operations.hpp"
+
+namespace snnplan::language {
+namespace {
+
+using detail::RValue;
+using detail::Wide;
+using Kind = RValue::Kind;
+using namespace detail;  // the kind bits kString, kList, ...
+
+RValue starts_with(const BuiltinArguments& args) { return RValue::of_bool(args.need(0).s().starts_with(args.need(1).s())); }
+RValue ends_with(const BuiltinArguments& args) { return RValue::of_bool(args.need(0).s().ends_with(args.need(1).s())); }
+
+RValue contains(const BuiltinArguments& args) {
+  if (args[0].kind == Kind::string) return RValue::of_bool(args[0].s().find(args.need(1, Kind::string, "string").s()) != std::string_view::npos);
+  for (const RValue& item : args.need(0).list())
+    if (values_equal(item, args[1])) return RValue::of_bool(true);
+  return RValue::of_bool(false);
+}
+
+RValue lower(const BuiltinArguments& args) { return lowered(args.need(0), args.store()); }
+
+RValue len(const BuiltinArguments& args) {
+  const RValue& v = args.need(0);
+  return RValue::of_int(static_cast<Wide>(v.kind == Kind::string ? v.text.size : v.items.size));
+}
+
+// min and max: the first of the arguments that orders before (or after) all others.
+template <int kBetter>
+RValue pick(const BuiltinArguments& args) {
+  std::size_t best = 0;
+  for (std::size_t k = 1; k < args.size(); ++k) {
+    const int c = compare(args[k], args[best]);
+    if (c == kIncomparable)
+      throw ArgumentError{k, messages::incomparable(args.builtin().name, kind_name(args[k]), kind_name(args[best]))};
+    if (c == kBetter) best = k;
+  }
+  return args[best];
+}
+
+RValue index_of(const BuiltinArguments& args) {
+  const RValue& list = args.need(0);
+  for (std::size_t k = 0; k < list.items.size; ++k)
+    if (values_equal(list.items.data[k], args[1])) return RValue::of_int(static_cast<Wide>(k));
+  return RValue{};
+}
+
+RValue microbatches(const BuiltinArguments& args) {
+  auto result = pipeline_microbatches(args.need(0).i, args.need(1).i);
+  if (auto* message = std::get_if<std::string>(&result)) rule_failure(std::move(*message));
+  return RValue::of_int(std::get<Wide>(result));
+}
+
+constexpr BuiltinParameter kString_{kString, "string"};
+constexpr BuiltinParameter kInteger{kInt, "int"};
+constexpr BuiltinParameter kStringOrList{kString | kList, "string or list"};
+constexpr BuiltinParameter kAnyValue{};
+constexpr BuiltinParameter kOrderable{kInt | kFloat | kString, "int, float or string"};
+constexpr std::size_t kAnyNumber = std::numeric_limits<std::size_t>::max();
+
+constexpr BuiltinInfo kBuiltins[] = {
+    {"starts_with", 2, 2, {{kString_, kString_}}, kBool, false, starts_with, BuiltinAnalysis::prefix_test,
+     "starts_with(text, prefix) -> bool", "whether `text` begins with `prefix`"},
+    {"ends_with", 2, 2, {{kString_, kString_}}, kBool, false, ends_with, BuiltinAnalysis::opaque,
+     "ends_with(text, suffix) -> bool", "whether `text` ends with `suffix`"},
+    {"contains", 2, 2, {{kStringOrList, kAnyValue}}, kBool, false, contains, BuiltinAnalysis::opaque,
+     "contains(text_or_list, item) -> bool", "whether a string holds a substring, or a list an item"},
+    {"lower", 1, 1, {{kString_, kAnyValue}}, kString, false, lower, BuiltinAnalysis::opaque,
+     "lower(text) -> string", "the text in lower case, as Python's str.lower()"},
+    {"len", 1, 1, {{kStringOrList, kAnyValue}}, kInt, false, len, BuiltinAnalysis::opaque,
+     "len(text_or_list) -> int", "the length of a string (in bytes) or a list"},
+    {"min", 1, kAnyNumber, {{kOrderable, kOrderable}}, kInt | kFloat | kString, true, pick<-1>,
+     BuiltinAnalysis::picks_an_argument, "min(a, b, ...) -> the smallest argument", "the first smallest argument"},
+    {"max", 1, kAnyNumber, {{kOrderable, kOrderable}}, kInt | kFloat | kString, true, pick<1>,
+     BuiltinAnalysis::picks_an_argument, "max(a, b, ...) -> the largest argument", "the first largest argument"},
+    {"index_of", 2, 2, {{{kList, "list"}, kAnyValue}}, kInt | kNull, false, index_of, BuiltinAnalysis::opaque,
+     "index_of(list, item) -> int or null", "the position of the first equal item, or null"},
+    {"pipeline_microbatches", 2, 2, {{kInteger, kInteger}}, kInt, false, microbatches, BuiltinAnalysis::opaque,
+     "pipeline_microbatches(batch_size, num_stages) -> int",
+     "the reference's pipeline microbatch count (an error when there is none)"},
+};
+
+}  // namespace
+
+const RValue& BuiltinArguments::need(std::size_t k) const {
+  const BuiltinParameter& parameter = builtin_.parameters[k < 2 ? k : 1];
+  if (!(kind_bit(values_[k]) & parameter.kinds))
+    throw ArgumentError{k, messages::type_mismatch(messages::builtin_argument(k + 1, builtin_.name), parameter.expected,
+                                                   kind_name(values_[k]))};
+  return values_[k];
+}
+
+const RValue& BuiltinArguments::need(std::size_t k, RValue::Kind kind, const char* expected) const {
+  if (values_[k].kind != kind)
+    throw ArgumentError{k, messages::type_mismatch(messages::builtin_argument(k + 1, builtin_.name), expected,
+                                                   kind_name(values_[k]))};
+  return values_[k];
+}
+
+std::span<const BuiltinInfo> builtins() { return kBuiltins; }
+
+const BuiltinInfo* find_builtin(std::string_view name) {
+  for (const BuiltinInfo& builtin : kBuiltins)
+    if (name == builtin.name) return &builtin;
+  return nullptr;
+}
+
+}  // namespace snnplan::language

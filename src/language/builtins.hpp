@@ -1,0 +1,84 @@
+#pragma once
+// The functions expressions may call, described once: one row per builtin with its name,
+// signature (arity, the kinds of its arguments and of its result), its implementation, how
+// the table analysis treats it and a line for docs/rules.md. The checker reads the signature,
+// the compiler resolves names to rows, the evaluator calls the implementation.
+//
+// Adding a builtin: its row and implementation in builtins.cpp, a test; then regenerate
+// docs/rules.md (docs/architecture.md says how).
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/runtime_value.hpp"
+#include "core/value_kinds.hpp"
+
+namespace snnplan::language {
+
+struct BuiltinInfo;
+
+/// What the table analysis knows of a builtin beyond evaluating it at a point.
+enum class BuiltinAnalysis : std::uint8_t {
+  prefix_test,        ///< starts_with(input, 'constant'): the input's values split by prefix
+  picks_an_argument,  ///< the result is one of the arguments, chosen by comparing them (min, max)
+  opaque,             ///< nothing: a condition that uses it is beyond the exact analysis (a note)
+};
+
+/// An argument of the wrong kind, or arguments that cannot be compared: thrown by an
+/// implementation, placed by the evaluator at that argument's position in the rule file.
+struct ArgumentError {
+  std::size_t index;
+  std::string message;
+};
+
+/// The evaluated arguments of one call.
+class BuiltinArguments {
+ public:
+  BuiltinArguments(const BuiltinInfo& builtin, std::span<const detail::RValue> values, detail::ValueStore& store)
+      : builtin_(builtin), values_(values), store_(store) {}
+
+  [[nodiscard]] std::size_t size() const noexcept { return values_.size(); }
+  [[nodiscard]] const detail::RValue& operator[](std::size_t k) const noexcept { return values_[k]; }
+  /// Argument k, which must be of its parameter's kinds (ArgumentError otherwise).
+  [[nodiscard]] const detail::RValue& need(std::size_t k) const;
+  /// Argument k, which must be of `kind`; `expected` names it in the message.
+  [[nodiscard]] const detail::RValue& need(std::size_t k, detail::RValue::Kind kind, const char* expected) const;
+  [[nodiscard]] detail::ValueStore& store() const noexcept { return store_; }
+  [[nodiscard]] const BuiltinInfo& builtin() const noexcept { return builtin_; }
+
+ private:
+  const BuiltinInfo& builtin_;
+  std::span<const detail::RValue> values_;
+  detail::ValueStore& store_;
+};
+
+struct BuiltinParameter {
+  detail::KindSet kinds = detail::kAny;
+  const char* expected = "any value";  ///< the kinds as a message names them
+};
+
+struct BuiltinInfo {
+  const char* name;
+  std::size_t min_args;
+  std::size_t max_args;  ///< SIZE_MAX: any number
+  /// The first and second argument; any further arguments are like the second.
+  std::array<BuiltinParameter, 2> parameters;
+  detail::KindSet result;
+  /// The result has the kinds of the arguments (min, max), within `result`.
+  bool result_from_arguments;
+  detail::RValue (*call)(const BuiltinArguments& args);
+  BuiltinAnalysis analysis;
+  const char* signature;  ///< for docs/rules.md: "starts_with(text, prefix) -> bool"
+  const char* summary;
+};
+
+/// Every builtin.
+std::span<const BuiltinInfo> builtins();
+/// The builtin called `name`, or nullptr.
+const BuiltinInfo* find_builtin(std::string_view name);
+
+}  // namespace snnplan::language

@@ -1,0 +1,76 @@
+#include "language/matchers.hpp"
+
+#include <array>
+
+#include "core/messages.hpp"
+#include "language/operations.hpp"
+
+namespace snnplan::language {
+namespace {
+
+using detail::RValue;
+using detail::Wide;
+using syntax::Op;
+
+bool eq(const RValue& fact, const RValue& operand, const SourceLocation&) { return detail::values_equal(fact, operand); }
+bool ne(const RValue& fact, const RValue& operand, const SourceLocation&) { return !detail::values_equal(fact, operand); }
+bool lt(const RValue& fact, const RValue& operand, const SourceLocation& at) {
+  return holds(Op::less, compare_or_fail(fact, operand, at, "lt"));
+}
+bool le(const RValue& fact, const RValue& operand, const SourceLocation& at) {
+  return holds(Op::less_equal, compare_or_fail(fact, operand, at, "le"));
+}
+bool gt(const RValue& fact, const RValue& operand, const SourceLocation& at) {
+  return holds(Op::greater, compare_or_fail(fact, operand, at, "gt"));
+}
+bool ge(const RValue& fact, const RValue& operand, const SourceLocation& at) {
+  return holds(Op::greater_equal, compare_or_fail(fact, operand, at, "ge"));
+}
+bool in_list(const RValue& fact, const RValue& operand, const SourceLocation& at) {
+  if (operand.kind != RValue::Kind::list) type_failure(at, messages::matcher_needs_list());
+  for (const RValue& option : operand.list())
+    if (detail::values_equal(fact, option)) return true;
+  return false;
+}
+bool one_of(const RValue& fact, const RValue& operand, const SourceLocation& at) { return in_list(fact, operand, at); }
+bool not_one_of(const RValue& fact, const RValue& operand, const SourceLocation& at) { return !in_list(fact, operand, at); }
+
+constexpr std::array kMatchers = {
+    MatcherInfo{MatchOp::eq, "eq", OperandShape::value, 0, false, true, "==", eq,
+                [](Wide f, Wide o) { return f == o; }, "the fact equals the value (also written `fact: value`)"},
+    MatcherInfo{MatchOp::ne, "ne", OperandShape::value, 0, false, false, "!=", ne,
+                [](Wide f, Wide o) { return f != o; }, "the fact differs from the value"},
+    MatcherInfo{MatchOp::lt, "lt", OperandShape::value, 0, true, false, "<", lt,
+                [](Wide f, Wide o) { return f < o; }, "the fact is less than the value"},
+    MatcherInfo{MatchOp::le, "le", OperandShape::value, 0, true, false, "<=", le,
+                [](Wide f, Wide o) { return f <= o; }, "the fact is at most the value"},
+    MatcherInfo{MatchOp::gt, "gt", OperandShape::value, 0, true, false, ">", gt,
+                [](Wide f, Wide o) { return f > o; }, "the fact is greater than the value"},
+    MatcherInfo{MatchOp::ge, "ge", OperandShape::value, 0, true, false, ">=", ge,
+                [](Wide f, Wide o) { return f >= o; }, "the fact is at least the value"},
+    MatcherInfo{MatchOp::one_of, "one_of", OperandShape::list, 0, false, false, "in", one_of, nullptr,
+                "the fact equals one of the items (also written `fact: [a, b]`)"},
+    MatcherInfo{MatchOp::not_one_of, "not_one_of", OperandShape::list, 0, false, false, "not in", not_one_of, nullptr,
+                "the fact equals none of the items"},
+};
+
+constexpr bool rows_in_enum_order() {
+  for (std::size_t k = 0; k < kMatchers.size(); ++k)
+    if (static_cast<std::size_t>(kMatchers[k].op) != k) return false;
+  return true;
+}
+static_assert(rows_in_enum_order(), "kMatchers must list the matchers in MatchOp order");
+
+}  // namespace
+
+std::span<const MatcherInfo> matchers() { return kMatchers; }
+
+const MatcherInfo& matcher(MatchOp op) { return kMatchers[static_cast<std::size_t>(op)]; }
+
+const MatcherInfo* find_matcher(std::string_view name) {
+  for (const MatcherInfo& info : kMatchers)
+    if (name == info.name) return &info;
+  return nullptr;
+}
+
+}  // namespace snnplan::language

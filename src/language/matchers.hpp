@@ -1,0 +1,52 @@
+#pragma once
+// The matchers of a rule's `when` ({world_size: {ge: 8}}), described once: one row per
+// matcher, read by the loader (names, operand shape), the checker (kinds), the compiler and
+// rule index, the evaluator (what it means), explanations (how it prints), the table analysis
+// (equality or order, against one operand or each list item) and docs/rules.md.
+//
+// Adding a matcher: an enumerator of MatchOp, its row in matchers.cpp with the function that
+// decides it, a test; then regenerate docs/rules.md (docs/architecture.md says how).
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "core/runtime_value.hpp"
+#include "snnplan/source_location.hpp"
+
+namespace snnplan::language {
+
+/// In the order of the rows in matchers.cpp (checked there).
+enum class MatchOp : std::uint8_t { eq, ne, lt, le, gt, ge, one_of, not_one_of };
+
+/// What a matcher's operand is in a rule file.
+enum class OperandShape : std::uint8_t {
+  value,  ///< one value or expression: `ge: 8`, `ge: = world_size * 2`
+  list,   ///< a list written in the rule file, whose items the fact is compared with
+};
+
+struct MatcherInfo {
+  MatchOp op;
+  const char* name;  ///< the key in a rule file
+  OperandShape operand;
+  std::size_t list_items;  ///< list operands: the number of items it must have, 0 for any
+  bool orders;             ///< compares by order (lt, ...), so the kinds must be orderable
+  bool fixes_value;        ///< holds only when the fact equals the operand (the rule index keys on it)
+  const char* symbol;      ///< how an explanation prints it: "world_size >= 8"
+  /// Whether the matcher holds for a fact and its evaluated operand. Fails
+  /// (EvaluationFailure, placed at `at`) on values it cannot compare.
+  bool (*holds)(const detail::RValue& fact, const detail::RValue& operand, const SourceLocation& at);
+  /// The same answer for an integer fact and operand, without the general path; nullptr when
+  /// the matcher does not compare single integers.
+  bool (*holds_for_integers)(detail::Wide fact, detail::Wide operand);
+  const char* summary;  ///< one line for docs/rules.md
+};
+
+/// Every matcher, in MatchOp order.
+std::span<const MatcherInfo> matchers();
+const MatcherInfo& matcher(MatchOp op);
+/// The matcher written `name` in a rule file, or nullptr.
+const MatcherInfo* find_matcher(std::string_view name);
+
+}  // namespace snnplan::language

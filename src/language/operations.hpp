@@ -1,0 +1,78 @@
+#pragma once
+// What the rule language's operators mean, defined once: arithmetic, comparison, truth,
+// negation and lower-casing over runtime values. The evaluator computes with these, and the
+// table analysis reasons with the very same functions (through the evaluator's probe and the
+// integer helpers below), so what `check` proves is what `recommend` does.
+//
+// An operation that cannot produce a value throws EvaluationFailure with the message a user
+// reads; the evaluator turns it into an EvaluationError value at its boundary.
+
+#include <string>
+
+#include "core/runtime_value.hpp"
+#include "language/syntax.hpp"
+#include "snnplan/evaluation_result.hpp"
+#include "snnplan/source_location.hpp"
+
+namespace snnplan::language {
+
+using detail::RValue;
+using detail::ValueStore;
+using detail::Wide;
+
+/// Why an evaluation stops (thrown; see the file comment).
+struct EvaluationFailure {
+  EvaluationErrorKind kind;
+  std::string message;
+};
+
+/// The rules raised an error (exit code 1).
+[[noreturn]] void rule_failure(std::string message);
+/// A problem the checker could not rule out statically (a value of the wrong kind from a
+/// mixed-kind expression): a rule error with the rule-file position.
+[[noreturn]] void type_failure(const SourceLocation& at, std::string message);
+
+// ---- integers -------------------------------------------------------------------------------
+
+enum class IntegerStatus : std::uint8_t { ok, overflow, division_by_zero };
+
+/// `a op b` for + - * / % on 128-bit integers with Python's semantics (the quotient rounds
+/// toward negative infinity, the remainder takes the divisor's sign); never wraps.
+IntegerStatus integer_arithmetic(syntax::Op op, Wide a, Wide b, Wide& out);
+
+// ---- values ---------------------------------------------------------------------------------
+
+/// -1, 0 or 1 when `a` and `b` are ordered; kUnordered when a float is NaN (every ordering
+/// comparison is false); kIncomparable when their kinds cannot be ordered. Integers and
+/// floats compare exactly (no rounding of the integer), strings by bytes.
+inline constexpr int kUnordered = 2;
+inline constexpr int kIncomparable = 3;
+int compare(const RValue& a, const RValue& b);
+/// compare(), failing with the "cannot compare" message for `op` when the kinds do not order.
+int compare_or_fail(const RValue& a, const RValue& b, const SourceLocation& at, const char* op);
+
+/// Whether an ordering comparison holds, given compare()'s result (NaN: never).
+inline bool holds(syntax::Op op, int order) {
+  switch (op) {
+    case syntax::Op::less: return order == -1;
+    case syntax::Op::less_equal: return order == -1 || order == 0;
+    case syntax::Op::greater: return order == 1;
+    case syntax::Op::greater_equal: return order == 0 || order == 1;
+    default: return false;
+  }
+}
+
+/// The value of a condition; fails unless it is a bool.
+bool truth(const RValue& value, const SourceLocation& at);
+/// `a op b` for + - * / %: integers exactly, floats as doubles, strings and lists joined by +.
+RValue arithmetic(syntax::Op op, const RValue& a, const RValue& b, const SourceLocation& at, ValueStore& store);
+/// Unary minus.
+RValue negate(const RValue& value, const SourceLocation& at);
+
+/// Python's str.lower() of a string value: the value itself when nothing changes (no copy),
+/// else the lowered text kept in `store`.
+RValue lowered(const RValue& value, ValueStore& store);
+/// Python's str.lower() (full Unicode simple case mappings where C.UTF-8 exists).
+std::string lower(std::string_view text);
+
+}  // namespace snnplan::language
