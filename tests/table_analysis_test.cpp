@@ -226,6 +226,21 @@ TEST_SUITE("table analysis") {
     check_case("failing_condition");
   }
 
+  TEST_CASE("a fallback's with value is computed by the evaluator, builtins included") {
+    // The fallback enters 'second' with y = index_of([5, 7], 7) = 1, where no rule of 'second'
+    // matches: a gap the analysis finds only by evaluating the builtin as `recommend` does.
+    const std::string text =
+        "snnplan: 1\ninputs:\n  x: {type: int}\n  y: {type: int, default: 0}\n"
+        "record:\n  out: {type: string, default: none}\nstart: main\ntables:\n"
+        "  main:\n    - name: away\n      when: {x: {ge: 1}}\n"
+        "      fallback: {table: second, with: {y: \"= index_of([5, 7], 7)\"}}\n"
+        "    - name: rest\n      set: {out: rest}\n"
+        "  second:\n    - name: zero\n      when: {y: 0}\n      set: {out: zero}\n";
+    const auto found = analysis_of(text);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0] == "test.yaml:15:3: warning: table 'second' has a gap: no rule matches y=1");
+  }
+
   TEST_CASE("a rule no input satisfies is reported as never firing") {
     const auto found = analysis_of(one_table("  x: {type: int}\n",
                                              "    - name: empty-range\n      when: {x: {gt: 5, lt: 3}}\n      set: {out: a}\n"

@@ -306,11 +306,11 @@ Walk enumerate(const Model& m, const Space& space, const std::function<bool(cons
   return status;
 }
 
-Space make_space(const Model& m_, const Facts& facts, const SourceLocation& where) {
+Space make_space(const Model& model, const Facts& facts, const SourceLocation& where) {
   Space space;
   for (int v : facts.deps) {
     space.vars.push_back(v);
-    if (!m_.inputs[static_cast<std::size_t>(v)].sampled) space.finite.push_back(v);
+    if (!model.inputs[static_cast<std::size_t>(v)].sampled) space.finite.push_back(v);
   }
   // Union-find over the sampled inputs related by two-input atoms.
   std::map<int, int> parent;
@@ -320,7 +320,7 @@ Space make_space(const Model& m_, const Facts& facts, const SourceLocation& wher
     return it->second = root(it->second);
   };
   for (int v : facts.deps)
-    if (m_.inputs[static_cast<std::size_t>(v)].sampled) parent[v] = v;
+    if (model.inputs[static_cast<std::size_t>(v)].sampled) parent[v] = v;
   for (const auto& [key, atom] : facts.atoms)
     if (atom.sampled.size() == 2) parent[root(atom.sampled[0])] = root(atom.sampled[1]);
   std::map<int, std::vector<int>> groups;
@@ -329,7 +329,7 @@ Space make_space(const Model& m_, const Facts& facts, const SourceLocation& wher
     std::vector<std::vector<int>> comps;
     if (vars.size() > 2) {
       std::vector<std::string> names;
-      for (int v : vars) names.push_back(m_.inputs[static_cast<std::size_t>(v)].name);
+      for (int v : vars) names.push_back(model.inputs[static_cast<std::size_t>(v)].name);
       SourceLocation at = where;
       for (const auto& [key, atom] : facts.atoms)
         if (atom.sampled.size() == 2 && std::count(vars.begin(), vars.end(), atom.sampled[0])) {
@@ -358,7 +358,7 @@ Space make_space(const Model& m_, const Facts& facts, const SourceLocation& wher
     }
   }
   for (int v : facts.deps)
-    if (const auto& issue = m_.inputs[static_cast<std::size_t>(v)].issue) space.issues.push_back(*issue);
+    if (const auto& issue = model.inputs[static_cast<std::size_t>(v)].issue) space.issues.push_back(*issue);
   return space;
 }
 

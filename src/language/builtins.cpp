@@ -72,7 +72,7 @@ constexpr BuiltinInfo kBuiltins[] = {
     {"contains", 2, 2, {{kStringOrList, kAnyValue}}, kBool, false, contains, BuiltinAnalysis::opaque,
      "contains(text_or_list, item) -> bool", "whether a string holds a substring, or a list an item"},
     {"lower", 1, 1, {{kString_, kAnyValue}}, kString, false, lower, BuiltinAnalysis::opaque,
-     "lower(text) -> string", "the text in lower case, as Python's str.lower()"},
+     "lower(text) -> string", "the text in lower case, as Python's str.lower() (Unicode simple case mappings)"},
     {"len", 1, 1, {{kStringOrList, kAnyValue}}, kInt, false, len, BuiltinAnalysis::opaque,
      "len(text_or_list) -> int", "the length of a string (in bytes) or a list"},
     {"min", 1, kAnyNumber, {{kOrderable, kOrderable}}, kInt | kFloat | kString, true, pick<-1>,
@@ -83,7 +83,7 @@ constexpr BuiltinInfo kBuiltins[] = {
      "index_of(list, item) -> int or null", "the position of the first equal item, or null"},
     {"pipeline_microbatches", 2, 2, {{kInteger, kInteger}}, kInt, false, microbatches, BuiltinAnalysis::opaque,
      "pipeline_microbatches(batch_size, num_stages) -> int",
-     "the reference's pipeline microbatch count (an error when there is none)"},
+     "the reference's `recommended_pipeline_microbatches()`, its errors word for word"},
 };
 
 }  // namespace

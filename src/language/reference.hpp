@@ -1,0 +1,21 @@
+#pragma once
+// The generated parts of docs/rules.md: the matcher and builtin tables, written from their
+// rows (matchers.cpp, builtins.cpp) so the documentation cannot drift from the language.
+// tools/rules_reference rewrites docs/rules.md with them; a test fails when they differ.
+
+#include <string>
+#include <string_view>
+
+namespace snnplan::language {
+
+/// The markdown table of every matcher.
+std::string matcher_reference();
+/// The markdown table of every builtin.
+std::string builtin_reference();
+
+/// `document` with the text between each `<!-- NAME:begin -->` / `<!-- NAME:end -->` pair of
+/// markers (NAME = matchers, builtins) replaced by the generated table. Markers missing: the
+/// document unchanged.
+std::string with_generated_reference(std::string_view document);
+
+}  // namespace snnplan::language
