@@ -15,7 +15,8 @@
 #include <vector>
 
 #include "cli_runner.hpp"
-#include "plan/plan_io.hpp"
+#include "render/render.hpp"
+#include "request/plan_request.hpp"
 #include "snnplan/snnplan.hpp"
 
 namespace {
@@ -251,9 +252,9 @@ TEST_SUITE("plan") {
     std::size_t errors = 0;
     for (const GoldenPlan& c : cases) {
       CAPTURE(c.line_number);
-      auto request = snnplan::plan_io::request_from_json(c.input);
-      REQUIRE(std::holds_alternative<snnplan::plan_io::Request>(request));
-      const auto& r = std::get<snnplan::plan_io::Request>(request);
+      auto request = snnplan::request::plan_request_from_json_line(c.input.dump());
+      REQUIRE(std::holds_alternative<snnplan::request::PlanRequest>(request));
+      const auto& r = std::get<snnplan::request::PlanRequest>(request);
       if (c.expected.contains("error")) {
         CHECK(rule_error([&] { (void)snnplan::plan(r.objective, r.topology, r.batch_size, r.options); }) ==
               c.expected.at("error").get<std::string>());
@@ -261,7 +262,7 @@ TEST_SUITE("plan") {
         continue;
       }
       const Plan p = snnplan::plan(r.objective, r.topology, r.batch_size, r.options);
-      const json got = snnplan::plan_io::to_json(p);
+      const json got = snnplan::render::to_json(p);
       CHECK(got.dump() == c.expected.dump());
       ++plans;
     }
@@ -271,7 +272,7 @@ TEST_SUITE("plan") {
 
   TEST_CASE("a plan has the 20 fields of SNNDistributedPlan in the reference order") {
     const Plan p = snnplan::plan("memory", Topology::parse("dp=4,tp=2"), 64);
-    const json j = snnplan::plan_io::to_json(p);
+    const json j = snnplan::render::to_json(p);
     CHECK(keys_of(j) == kPlanFields);
     CHECK(keys_of(j.at("topology")) == std::vector<std::string>{"world_size", "dims", "mesh_shape"});
     CHECK(keys_of(j.at("experimental_features")) == FeatureSet::names());
@@ -630,7 +631,7 @@ tables:
 
   TEST_CASE("every bad batch line gets a message that names the key") {
     auto error_of = [](const std::string& line) {
-      auto r = snnplan::plan_io::request_from_json_line(line);
+      auto r = snnplan::request::plan_request_from_json_line(line);
       return std::holds_alternative<std::string>(r) ? std::get<std::string>(r) : std::string("(no error)");
     };
     const std::string base = R"("objective": "speed", "batch_size": 64)";
@@ -679,10 +680,10 @@ tables:
   }
 
   TEST_CASE("batch defaults: backend inductor, model family generic, features and candidates as documented") {
-    auto r = snnplan::plan_io::request_from_json_line(
+    auto r = snnplan::request::plan_request_from_json_line(
         R"({"objective": "speed", "topology": {"dp": 4}, "batch_size": 64, "features": {"allow_pipeline": false}, "mode": null})");
-    REQUIRE(std::holds_alternative<snnplan::plan_io::Request>(r));
-    const auto& request = std::get<snnplan::plan_io::Request>(r);
+    REQUIRE(std::holds_alternative<snnplan::request::PlanRequest>(r));
+    const auto& request = std::get<snnplan::request::PlanRequest>(r);
     CHECK(request.options.backend == "inductor");
     CHECK(request.options.model_family == "generic");
     CHECK_FALSE(request.options.mode.has_value());

@@ -66,7 +66,7 @@ TEST_SUITE("render") {
   TEST_CASE("YAML output quotes every string a YAML reader would take for something else and spells floats as floats") {
     // The first line of to_yaml for a one-field record: "field_0: <value>".
     const auto yaml_of = [](const Value& v) {
-      const std::string text = snnplan::render::to_yaml(record_of({v}));
+      const std::string text = snnplan::render::render(record_of({v}), snnplan::render::Format::yaml);
       return text.substr(0, text.find('\n'));
     };
     // Identifier-like text stays plain.

@@ -397,3 +397,51 @@ namespace snnplan::messages {
 /// a plausible typo. Used for every "did you mean" hint.
 std::string closest_match(std::string_view name, const std::vector<std::string>& candidates);
 }  // namespace snnplan::messages
+
+// ---- front ends: output formats, requests, the C API ------------------------------------------
+namespace snnplan::messages {
+/// "{json,yaml,text}": a set of choices as CLI11 writes one.
+inline std::string choice_set(const std::vector<std::string>& names) {
+  std::string out = "{";
+  for (const std::string& name : names) out += (out.size() > 1 ? "," : "") + name;
+  return out + "}";
+}
+/// Without the "--format: " CLI11 puts before a validator's message.
+inline std::string unknown_format(std::string_view name, const std::vector<std::string>& supported) {
+  return fmt::format("{} not in {}", name, choice_set(supported));
+}
+inline std::string format_cannot_render(std::string_view name, const std::vector<std::string>& supported) {
+  return fmt::format("the format {} does not render this output (it is rendered as one of {})", name,
+                     choice_set(supported));
+}
+inline std::string format_without_row(int format) {
+  return fmt::format("format {} has no row in the format table", format);
+}
+}  // namespace snnplan::messages
+
+namespace snnplan::messages {
+// ---- front ends: the command line ------------------------------------------------------------
+inline std::string run_with_help() { return "Run with --help for usage."; }
+inline std::string rejected_edit() {
+  return "snnplan: rejected an edit of the rule file; the previous rules stay in use:";
+}
+inline std::string coverage_below(double percent, double minimum) {
+  return fmt::format("rule coverage {:.1f}% is below the minimum {}%", percent, minimum);
+}
+inline std::string plan_key_without_flag(std::string_view key) {
+  return fmt::format("the plan request key '{}' has no flag", key);
+}
+}  // namespace snnplan::messages
+
+namespace snnplan::messages {
+// ---- front ends: the C API (without allocating where memory may be short) ----------------------
+inline const char* c_null_out_rules() { return "out_rules must not be NULL"; }
+inline const char* c_null_path() { return "path must not be NULL"; }
+inline const char* c_null_text() { return "text must not be NULL"; }
+inline const char* c_out_of_memory() { return "out of memory"; }
+inline const char* c_unknown_internal_error() { return "unknown internal error"; }
+/// `what`: the exception's what(), or "" when there is none.
+inline std::string c_internal_error(std::string_view what) {
+  return what.empty() ? std::string("internal error") : fmt::format("internal error: {}", what);
+}
+}  // namespace snnplan::messages

@@ -1,0 +1,41 @@
+// `snnplan microbatches`: the pipeline microbatch count for a batch size and stage count.
+
+#include <memory>
+#include <ostream>
+#include <variant>
+
+#include "cli/command.hpp"
+#include "cli/flags.hpp"
+#include "render/format.hpp"
+#include "snnplan/microbatches.hpp"
+
+namespace snnplan::cli {
+namespace {
+
+struct MicrobatchFlags {
+  std::string batch_size;
+  std::string num_stages;
+  std::string format;
+};
+
+ExitCode microbatches(const MicrobatchFlags& f, const Streams& io) {
+  const render::Format format = render::parse_format(f.format, render::Output::microbatches);
+  auto result = pipeline_microbatches(parse_int("--batch-size", f.batch_size), parse_int("--num-stages", f.num_stages));
+  if (auto* message = std::get_if<std::string>(&result))
+    throw EvaluationFailed{{EvaluationErrorKind::rule_error, std::move(*message)}};
+  io.out << render::render_microbatches(std::get<std::int64_t>(result), format);
+  return ExitCode::ok;
+}
+
+}  // namespace
+
+Command setup_microbatches(CLI::App& app) {
+  auto f = std::make_shared<MicrobatchFlags>();
+  CLI::App* command = app.add_subcommand("microbatches", "Pipeline microbatch count for a batch size and stage count.");
+  command->add_option("--batch-size", f->batch_size, "global batch size")->required();
+  command->add_option("--num-stages", f->num_stages, "number of logical pipeline stages")->required();
+  add_format_option(*command, f->format, render::Output::microbatches);
+  return {command, [f](const Streams& io) { return microbatches(*f, io); }};
+}
+
+}  // namespace snnplan::cli
