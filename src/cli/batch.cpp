@@ -23,17 +23,16 @@ ExitCode with_batch_input(const std::string& batch, std::istream& in,
   return run(file, batch);
 }
 
-std::string failed_line(EvaluationErrorKind kind, const std::string& message, std::size_t line_number,
-                        const std::string& source_name, std::ostream& err, ExitCode& worst) {
+void fail_line(EvaluationErrorKind kind, const std::string& message, std::size_t line_number, const std::string& source_name,
+               std::ostream& err, ExitCode& worst, const std::function<void(const std::string& line)>& emit) {
   worst = worse(worst, exit_code_of(kind));
   nlohmann::ordered_json error_line = {{"error", message}};
-  if (kind == EvaluationErrorKind::bad_input) {
-    // A bad line is reported where operators look (stderr) and marked in the output, so
-    // both streams stay line-for-line with the input.
-    error_line["line"] = line_number;
-    err << fmt::format("{}:{}: error: {}\n", source_name, line_number, message);
-  }
-  return render::json_line(error_line);
+  // A bad line is reported where operators look (stderr) and marked in the output, so both
+  // streams stay line-for-line with the input.
+  const bool bad_input = kind == EvaluationErrorKind::bad_input;
+  if (bad_input) error_line["line"] = line_number;
+  emit(render::json_line(error_line));
+  if (bad_input) err << fmt::format("{}:{}: error: {}\n", source_name, line_number, message);
 }
 
 namespace {
@@ -84,8 +83,10 @@ ExitCode batch_loop(std::istream& in, std::ostream& out, std::ostream& err, cons
     } else {
       message = std::get<std::string>(parsed);
     }
-    buffer += failed_line(kind, message, line_number, source_name, err, worst);
-    buffer += '\n';
+    fail_line(kind, message, line_number, source_name, err, worst, [&](const std::string& text) {
+      buffer += text;
+      buffer += '\n';
+    });
     flush_if_large();
   }
   out << buffer;

@@ -17,11 +17,11 @@ namespace snnplan::cli {
 ExitCode with_batch_input(const std::string& batch, std::istream& in,
                           const std::function<ExitCode(std::istream& lines, const std::string& source_name)>& run);
 
-/// The output line (no newline) for a batch line that failed: {"error": message}, plus "line"
-/// for a bad-input line, which is also reported on `err` as "source:line: error: message".
-/// `worst` becomes the worse of itself and the line's exit code.
-std::string failed_line(EvaluationErrorKind kind, const std::string& message, std::size_t line_number,
-                        const std::string& source_name, std::ostream& err, ExitCode& worst);
+/// For a batch line that failed: hands `emit` the output line (no newline), {"error": message}
+/// plus "line" for a bad-input line, which is then also reported on `err` as
+/// "source:line: error: message". `worst` becomes the worse of itself and the line's code.
+void fail_line(EvaluationErrorKind kind, const std::string& message, std::size_t line_number, const std::string& source_name,
+               std::ostream& err, ExitCode& worst, const std::function<void(const std::string& line)>& emit);
 
 /// Reads `in` to the end. Each line yields the record or {"error": message}; a bad line
 /// also adds "line" and a stderr message, and the run goes on. Returns the worst outcome.

@@ -131,7 +131,7 @@ ExitCode plan_batch(std::istream& in, std::ostream& out, std::ostream& err, cons
     }
     const auto kind = planned.kind == request::PlannedLine::Kind::rule_error ? EvaluationErrorKind::rule_error
                                                                             : EvaluationErrorKind::bad_input;
-    out << failed_line(kind, planned.text, line_number, source_name, err, worst) << '\n';
+    fail_line(kind, planned.text, line_number, source_name, err, worst, [&](const std::string& text) { out << text << '\n'; });
   }
   out.flush();
   return worst;
