@@ -445,3 +445,14 @@ inline std::string c_internal_error(std::string_view what) {
   return what.empty() ? std::string("internal error") : fmt::format("internal error: {}", what);
 }
 }  // namespace snnplan::messages
+
+namespace snnplan::messages {
+// ---- front ends: the Python module (TypeError and ValueError texts) ------------------------------
+/// "batch_size must be int, not str": `got` is the Python type's name.
+inline std::string py_wrong_type(std::string_view what, std::string_view expected, std::string_view got) {
+  return fmt::format("{} must be {}, not {}", what, expected, got);
+}
+inline std::string py_int_too_large(std::string_view what, std::string_view value) {
+  return fmt::format("{} = {} does not fit in a 64-bit integer", what, value);
+}
+}  // namespace snnplan::messages
