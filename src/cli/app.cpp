@@ -5,7 +5,6 @@
 #include "cli/app.hpp"
 
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <iostream>
 #include <vector>
@@ -45,19 +44,22 @@ ExitCode dispatch(const Command& command, const Streams& io) {
 }  // namespace
 
 int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
-  CLI::App app{"snnplan: choose a parallel training strategy for spiking neural networks from a YAML rule table."};
+  CLI::App app{
+      "snnplan: choose a parallel training strategy for spiking neural networks from a YAML rule "
+      "table."};
   app.set_version_flag("--version", std::string(snnplan::version));
   app.require_subcommand(1);
-  const std::vector<Command> commands = {setup_recommend(app), setup_explain(app), setup_microbatches(app),
-                                         setup_check(app),     setup_test(app),    setup_graph(app),
-                                         setup_plan(app)};
+  const std::vector<Command> commands = {
+      setup_recommend(app), setup_explain(app), setup_microbatches(app), setup_check(app),
+      setup_test(app),      setup_graph(app),   setup_plan(app)};
 
   // `snnplan recomend ...`: CLI11 would only say that a subcommand is required.
   if (argc > 1 && argv[1][0] != '-') {
     std::vector<std::string> names;
     for (const Command& command : commands) names.push_back(command.app->get_name());
     if (std::find(names.begin(), names.end(), argv[1]) == names.end()) {
-      err << "error: " << messages::unknown_subcommand(argv[1], messages::closest_match(argv[1], names)) << '\n'
+      err << "error: "
+          << messages::unknown_subcommand(argv[1], messages::closest_match(argv[1], names)) << '\n'
           << messages::run_with_help() << '\n';
       return as_int(ExitCode::bad_input);
     }

@@ -4,9 +4,9 @@
 // app.cpp keeps the shared options and the dispatch.
 
 #include <CLI/CLI.hpp>
-
 #include <functional>
 #include <iosfwd>
+#include <memory>
 
 #include "cli/exit_code.hpp"
 
@@ -23,6 +23,18 @@ struct Command {
   /// Runs the parsed subcommand: returns its exit code or throws (cli/exit_code.hpp).
   std::function<ExitCode(const Streams&)> run;
 };
+
+/// The subcommand `name`, whose options are bound to a Flags object the command owns:
+/// `add_options` adds them, `run` runs the parsed subcommand with their values.
+template <typename Flags>
+Command make_command(CLI::App& app, const char* name, const char* description,
+                     void (*add_options)(CLI::App& command, Flags& flags),
+                     ExitCode (*run)(const Flags& flags, const Streams& io)) {
+  auto flags = std::make_shared<Flags>();
+  CLI::App* command = app.add_subcommand(name, description);
+  add_options(*command, *flags);
+  return {command, [flags, run](const Streams& io) { return run(*flags, io); }};
+}
 
 Command setup_recommend(CLI::App& app);
 Command setup_explain(CLI::App& app);

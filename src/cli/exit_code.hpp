@@ -12,14 +12,18 @@ namespace snnplan::cli {
 
 enum class ExitCode : int {
   ok = 0,
-  rule_error = 1,   // the rules raised an error for these inputs (reference ValueError)
-  bad_input = 2,    // bad command line or bad input value
+  rule_error = 1,      // the rules raised an error for these inputs (reference ValueError)
+  bad_input = 2,       // bad command line or bad input value
   rules_unusable = 3,  // the rule file failed to load or check
 };
 
-inline int as_int(ExitCode code) { return static_cast<int>(code); }
+inline int as_int(ExitCode code) {
+  return static_cast<int>(code);
+}
 /// The worse of two outcomes (bad input > rule error > ok), for batch runs.
-inline ExitCode worse(ExitCode a, ExitCode b) { return as_int(a) >= as_int(b) ? a : b; }
+inline ExitCode worse(ExitCode a, ExitCode b) {
+  return as_int(a) >= as_int(b) ? a : b;
+}
 
 /// A refused evaluation: the rules' error (1) or an input they cannot take (2).
 inline ExitCode exit_code_of(EvaluationErrorKind kind) {

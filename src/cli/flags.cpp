@@ -17,11 +17,20 @@ bool valid_utf8(std::string_view s) {
     const auto c = static_cast<unsigned char>(s[i]);
     std::size_t extra = 0;
     unsigned char low = 0x80, high = 0xBF;  // allowed range of the second byte
-    if (c < 0x80) extra = 0;
-    else if (c >= 0xC2 && c <= 0xDF) extra = 1;
-    else if (c >= 0xE0 && c <= 0xEF) { extra = 2; if (c == 0xE0) low = 0xA0; if (c == 0xED) high = 0x9F; }
-    else if (c >= 0xF0 && c <= 0xF4) { extra = 3; if (c == 0xF0) low = 0x90; if (c == 0xF4) high = 0x8F; }
-    else return false;
+    if (c < 0x80)
+      extra = 0;
+    else if (c >= 0xC2 && c <= 0xDF)
+      extra = 1;
+    else if (c >= 0xE0 && c <= 0xEF) {
+      extra = 2;
+      if (c == 0xE0) low = 0xA0;
+      if (c == 0xED) high = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      extra = 3;
+      if (c == 0xF0) low = 0x90;
+      if (c == 0xF4) high = 0x8F;
+    } else
+      return false;
     if (s.size() - i <= extra) return false;
     for (std::size_t k = 1; k <= extra; ++k) {
       const auto b = static_cast<unsigned char>(s[i + k]);
@@ -45,8 +54,10 @@ std::int64_t parse_int(const std::string& flag, const std::string& text) {
   const char* first = text.data();
   const char* last = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(first, last, value);
-  if (ec == std::errc::result_out_of_range) throw UsageError{messages::flag_out_of_range(flag, text)};
-  if (ec != std::errc() || ptr != last || text.empty()) throw UsageError{messages::flag_not_integer(flag, text)};
+  if (ec == std::errc::result_out_of_range)
+    throw UsageError{messages::flag_out_of_range(flag, text)};
+  if (ec != std::errc() || ptr != last || text.empty())
+    throw UsageError{messages::flag_not_integer(flag, text)};
   return value;
 }
 
@@ -91,7 +102,8 @@ CLI::Option* add_format_option(CLI::App& command, std::string& format, render::O
 
 void refuse_flag_names_as_values(CLI::App& command) {
   auto names = std::make_shared<std::set<std::string>>();
-  for (const CLI::App* app = &command; app != nullptr; app = app->get_parent())  // --version is the top level's
+  for (const CLI::App* app = &command; app != nullptr;
+       app = app->get_parent())  // --version is the top level's
     for (const CLI::Option* option : app->get_options()) {
       for (const std::string& name : option->get_lnames()) names->insert("--" + name);
       for (const std::string& name : option->get_snames()) names->insert("-" + name);

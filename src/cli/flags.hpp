@@ -4,7 +4,6 @@
 // Bad values throw UsageError naming the flag.
 
 #include <CLI/CLI.hpp>
-
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -26,8 +26,10 @@ Value typed_value(const std::string& flag, const std::string& kind, const std::s
   if (kind == "bool") return parse_bool(flag, text);
   if (kind == "float") {
     const DecimalFloat read = read_decimal_float(text);
-    if (read.status == DecimalFloat::Status::out_of_range) throw UsageError{messages::flag_float_out_of_range(flag, text)};
-    if (read.status != DecimalFloat::Status::ok) throw UsageError{messages::flag_not_number(flag, text)};
+    if (read.status == DecimalFloat::Status::out_of_range)
+      throw UsageError{messages::flag_float_out_of_range(flag, text)};
+    if (read.status != DecimalFloat::Status::ok)
+      throw UsageError{messages::flag_not_number(flag, text)};
     return read.value;
   }
   return parse_string(flag, text);
@@ -35,13 +37,18 @@ Value typed_value(const std::string& flag, const std::string& kind, const std::s
 
 }  // namespace
 
-void InputFlags::attach(CLI::App& command) {
+void InputFlags::attach(CLI::App& command, render::Output output) {
   for (auto& f : flags) f.option = command.add_option(f.flag, f.value, f.help);
-  command.add_option("--input", extra_inputs, "NAME=VALUE for inputs of custom rule files (repeatable)");
-  rules_option = command.add_option("--rules", rules, "rule file (default: $SNNPLAN_RULES, else the built-in table)");
+  command.add_option("--input", extra_inputs,
+                     "NAME=VALUE for inputs of custom rule files (repeatable)");
+  rules_option = command.add_option("--rules", rules,
+                                    "rule file (default: $SNNPLAN_RULES, else the built-in table)");
+  add_format_option(command, format, output);
 }
 
-std::optional<std::string> InputFlags::rules_flag() const { return given_value(rules_option, rules); }
+std::optional<std::string> InputFlags::rules_flag() const {
+  return given_value(rules_option, rules);
+}
 
 const char* InputFlags::first_given() const {
   for (const auto& f : flags)
@@ -59,7 +66,8 @@ Inputs InputFlags::collect(const RuleSet& rule_set) const {
     }
   for (const std::string& assignment : extra_inputs) {
     const auto eq = assignment.find('=');
-    if (eq == std::string::npos || eq == 0) throw UsageError{messages::input_assignment(assignment)};
+    if (eq == std::string::npos || eq == 0)
+      throw UsageError{messages::input_assignment(assignment)};
     const std::string name = assignment.substr(0, eq);
     // The same input twice (--model and --input model=..., or --input twice) is refused:
     // silently keeping one of them would hide a mistake in a launcher's command line.

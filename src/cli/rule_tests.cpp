@@ -124,31 +124,29 @@ std::vector<RuleTestCase> load_rule_tests(const std::string& text, const std::st
       error(at(node, file), messages::missing_key("input", "a test (a mapping of input values)"));
       continue;
     }
-    bool ok = !repeated_keys(node["input"]);
-    for (const auto& kv : node["input"]) {
-      auto v = to_value(kv.second, "an input value");
-      if (auto* failure = std::get_if<std::string>(&v)) {
-        error(at(kv.second, file), std::move(*failure));
-        ok = false;
-        continue;
+    // The values of a mapping (input or expect), each reported where it is when it is not one.
+    auto read_values = [&](const YAML::Node& map, std::string_view what, std::vector<std::pair<std::string, Value>>& out) {
+      bool all = true;
+      for (const auto& kv : map) {
+        auto v = to_value(kv.second, what);
+        if (auto* failure = std::get_if<std::string>(&v)) {
+          error(at(kv.second, file), std::move(*failure));
+          all = false;
+          continue;
+        }
+        out.emplace_back(kv.first.Scalar(), std::move(std::get<Value>(v)));
       }
-      c.input.emplace_back(kv.first.Scalar(), std::move(std::get<Value>(v)));
-    }
+      return all;
+    };
+    bool ok = !repeated_keys(node["input"]);
+    ok = read_values(node["input"], "an input value", c.input) && ok;
     if (node["expect"]) {
       if (!node["expect"].IsMap()) {
         error(at(node["expect"], file), messages::expected_kind("expect", "a mapping of record fields"));
         ok = false;
       } else {
         ok = !repeated_keys(node["expect"]) && ok;
-        for (const auto& kv : node["expect"]) {
-          auto v = to_value(kv.second, "an expected value");
-          if (auto* failure = std::get_if<std::string>(&v)) {
-            error(at(kv.second, file), std::move(*failure));
-            ok = false;
-            continue;
-          }
-          c.expect.emplace_back(kv.first.Scalar(), std::move(std::get<Value>(v)));
-        }
+        ok = read_values(node["expect"], "an expected value", c.expect) && ok;
       }
     }
     if (node["expect_error"]) {

@@ -60,7 +60,8 @@ std::string recommendation(const Record& record);
 std::string traced_recommendation(const Explanation& explanation);
 std::string explanation(const Explanation& explanation);
 std::string plan(const Plan& plan);
-std::string diagnostics(const std::vector<Diagnostic>& diagnostics, const std::vector<SourceText>& sources);
+std::string diagnostics(const std::vector<Diagnostic>& diagnostics,
+                        const std::vector<SourceText>& sources);
 std::string microbatches(std::int64_t count);
 }  // namespace json_format
 namespace yaml_format {
@@ -71,17 +72,20 @@ namespace text_format {
 std::string recommendation(const Record& record);
 std::string explanation(const Explanation& explanation);
 std::string plan(const Plan& plan);
-std::string diagnostics(const std::vector<Diagnostic>& diagnostics, const std::vector<SourceText>& sources);
+std::string diagnostics(const std::vector<Diagnostic>& diagnostics,
+                        const std::vector<SourceText>& sources);
 std::string microbatches(std::int64_t count);
 }  // namespace text_format
 
 /// Every format, in the order choices are listed (after the output's default).
 inline constexpr FormatRow kFormats[] = {
-    {Format::json, "json", &json_format::recommendation, &json_format::traced_recommendation, &json_format::explanation,
-     true, &json_format::plan, &json_format::diagnostics, &json_format::microbatches},
-    {Format::yaml, "yaml", &yaml_format::recommendation, nullptr, nullptr, false, &yaml_format::plan, nullptr, nullptr},
-    {Format::text, "text", &text_format::recommendation, nullptr, &text_format::explanation, false, &text_format::plan,
-     &text_format::diagnostics, &text_format::microbatches},
+    {Format::json, "json", &json_format::recommendation, &json_format::traced_recommendation,
+     &json_format::explanation, true, &json_format::plan, &json_format::diagnostics,
+     &json_format::microbatches},
+    {Format::yaml, "yaml", &yaml_format::recommendation, nullptr, nullptr, false,
+     &yaml_format::plan, nullptr, nullptr},
+    {Format::text, "text", &text_format::recommendation, nullptr, &text_format::explanation, false,
+     &text_format::plan, &text_format::diagnostics, &text_format::microbatches},
 };
 
 /// The format an output gets when none is chosen.
@@ -106,8 +110,8 @@ std::string render(const Record& record, Format format);
 std::string render(const Plan& plan, Format format);
 std::string render_traced(const Explanation& explanation, Format format);
 std::string render_explanation(const Explanation& explanation, Format format);
-std::string render_diagnostics(const std::vector<Diagnostic>& diagnostics, const std::vector<SourceText>& sources,
-                               Format format);
+std::string render_diagnostics(const std::vector<Diagnostic>& diagnostics,
+                               const std::vector<SourceText>& sources, Format format);
 std::string render_microbatches(std::int64_t count, Format format);
 
 }  // namespace snnplan::render

@@ -4,7 +4,6 @@
 // the public headers.
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 

@@ -15,15 +15,18 @@ namespace {
 template <typename T>
 std::string shown_list(const std::vector<T>& items) {
   std::string out = "[";
-  for (std::size_t k = 0; k < items.size(); ++k) out += fmt::format("{}{}", k ? ", " : "", items[k]);
+  for (std::size_t k = 0; k < items.size(); ++k)
+    out += fmt::format("{}{}", k ? ", " : "", items[k]);
   return out + "]";
 }
 
 template <typename T>
 std::string shown_optional(const std::optional<T>& v) {
   if (!v) return "null";
-  if constexpr (std::is_same_v<T, std::int64_t>) return std::to_string(*v);
-  else return shown_list(*v);
+  if constexpr (std::is_same_v<T, std::int64_t>)
+    return std::to_string(*v);
+  else
+    return shown_list(*v);
 }
 
 std::string trace(const std::vector<TraceStep>& steps) {
@@ -32,16 +35,25 @@ std::string trace(const std::vector<TraceStep>& steps) {
   for (const TraceStep& step : steps) {
     const std::string indent(static_cast<std::size_t>(step.depth) * 2, ' ');
     switch (step.kind) {
-      case TraceStep::Kind::enter_table: out += fmt::format("{}table {}\n", indent, step.table); break;
+      case TraceStep::Kind::enter_table:
+        out += fmt::format("{}table {}\n", indent, step.table);
+        break;
       case TraceStep::Kind::rule_skipped:
-        out += fmt::format("{}  - {}: skipped, {} ({})\n", indent, step.rule, step.detail, to_string(step.location));
+        out += fmt::format("{}  - {}: skipped, {} ({})\n", indent, step.rule, step.detail,
+                           to_string(step.location));
         break;
       case TraceStep::Kind::rule_fired:
         out += fmt::format("{}  * {}: fired ({})\n", indent, step.rule, to_string(step.location));
         break;
-      case TraceStep::Kind::fallback: out += fmt::format("{}    fallback {}\n", indent, step.detail); break;
-      case TraceStep::Kind::derived_value: derived += fmt::format("  {}\n", step.detail); break;
-      case TraceStep::Kind::error: out += fmt::format("error: {}\n", step.detail); break;
+      case TraceStep::Kind::fallback:
+        out += fmt::format("{}    fallback {}\n", indent, step.detail);
+        break;
+      case TraceStep::Kind::derived_value:
+        derived += fmt::format("  {}\n", step.detail);
+        break;
+      case TraceStep::Kind::error:
+        out += fmt::format("error: {}\n", step.detail);
+        break;
     }
   }
   if (!derived.empty()) out += "derived values:\n" + derived;
@@ -58,7 +70,8 @@ std::string recommendation(const Record& record) {
   for (std::size_t k = 0; k < record.names().size(); ++k) {
     const Value& v = record.values()[k];
     const bool is_lines = v.is_list() && !v.as_list().empty() &&
-                          std::all_of(v.as_list().begin(), v.as_list().end(), [](const Value& x) { return x.is_string(); });
+                          std::all_of(v.as_list().begin(), v.as_list().end(),
+                                      [](const Value& x) { return x.is_string(); });
     if (is_lines) {
       lines += fmt::format("{}:\n", record.names()[k]);
       for (const Value& line : v.as_list()) lines += fmt::format("  - {}\n", line.as_string());
@@ -78,12 +91,13 @@ std::string explanation(const Explanation& explanation) {
 std::string plan(const Plan& p) {
   std::string features;
   for (const std::string& name : FeatureSet::names())
-    features += fmt::format("{}{}={}", features.empty() ? "" : ", ", name, p.experimental_features.get(name));
+    features += fmt::format("{}{}={}", features.empty() ? "" : ", ", name,
+                            p.experimental_features.get(name));
   const std::vector<std::pair<std::string, std::string>> fields = {
       {"mode", p.mode},
       {"objective", p.objective},
-      {"topology", fmt::format("{} (world_size {}, mesh_shape {})", p.topology.to_string(), p.topology.world_size(),
-                               shown_list(p.topology.mesh_shape()))},
+      {"topology", fmt::format("{} (world_size {}, mesh_shape {})", p.topology.to_string(),
+                               p.topology.world_size(), shown_list(p.topology.mesh_shape()))},
       {"model_family", p.model_family},
       {"backend", p.backend},
       {"batch_size", std::to_string(p.batch_size)},
@@ -104,7 +118,8 @@ std::string plan(const Plan& p) {
   for (const auto& [name, value] : fields) width = std::max(width, name.size());
   std::string out;
   for (const auto& [name, value] : fields) out += fmt::format("{:<{}}  {}\n", name, width, value);
-  for (const auto& [name, lines] : {std::pair{"rationale", &p.rationale}, std::pair{"notes", &p.notes}}) {
+  for (const auto& [name, lines] :
+       {std::pair{"rationale", &p.rationale}, std::pair{"notes", &p.notes}}) {
     if (lines->empty()) {
       out += fmt::format("{}: []\n", name);
       continue;
@@ -115,12 +130,16 @@ std::string plan(const Plan& p) {
   return out;
 }
 
-std::string diagnostics(const std::vector<Diagnostic>& diagnostics, const std::vector<SourceText>& sources) {
+std::string diagnostics(const std::vector<Diagnostic>& diagnostics,
+                        const std::vector<SourceText>& sources) {
   std::string out;
-  for (const Diagnostic& d : diagnostics) out += format_with_source(d, find_source(sources, d.location.file)) + "\n";
+  for (const Diagnostic& d : diagnostics)
+    out += format_with_source(d, find_source(sources, d.location.file)) + "\n";
   return out;
 }
 
-std::string microbatches(std::int64_t count) { return std::to_string(count) + "\n"; }
+std::string microbatches(std::int64_t count) {
+  return std::to_string(count) + "\n";
+}
 
 }  // namespace snnplan::render::text_format

@@ -13,11 +13,16 @@ namespace snnplan::render::yaml_format {
 namespace {
 
 void emit(YAML::Emitter& out, const Value& value) {
-  if (value.is_null()) out << YAML::Null;
-  else if (value.is_bool()) out << value.as_bool();
-  else if (value.is_int()) out << value.as_int();
-  else if (value.is_float()) emit_float(out, value.as_float());
-  else if (value.is_string()) emit_string(out, value.as_string());
+  if (value.is_null())
+    out << YAML::Null;
+  else if (value.is_bool())
+    out << value.as_bool();
+  else if (value.is_int())
+    out << value.as_int();
+  else if (value.is_float())
+    emit_float(out, value.as_float());
+  else if (value.is_string())
+    emit_string(out, value.as_string());
   else {
     const bool scalars = std::none_of(value.as_list().begin(), value.as_list().end(),
                                       [](const Value& v) { return v.is_string() || v.is_list(); });
@@ -31,21 +36,27 @@ template <typename T>
 void emit_flow(YAML::Emitter& out, const std::vector<T>& items) {
   out << YAML::Flow << YAML::BeginSeq;
   for (const T& item : items) {
-    if constexpr (std::is_same_v<T, std::string>) emit_string(out, item);
-    else out << item;
+    if constexpr (std::is_same_v<T, std::string>)
+      emit_string(out, item);
+    else
+      out << item;
   }
   out << YAML::EndSeq;
 }
 
 template <typename T>
 void emit_optional(YAML::Emitter& out, const std::optional<std::vector<T>>& items) {
-  if (items) emit_flow(out, *items);
-  else out << YAML::Null;
+  if (items)
+    emit_flow(out, *items);
+  else
+    out << YAML::Null;
 }
 
 void emit_optional(YAML::Emitter& out, const std::optional<std::int64_t>& value) {
-  if (value) out << *value;
-  else out << YAML::Null;
+  if (value)
+    out << *value;
+  else
+    out << YAML::Null;
 }
 
 void emit_lines(YAML::Emitter& out, const std::vector<std::string>& lines) {
@@ -58,7 +69,9 @@ void emit_lines(YAML::Emitter& out, const std::vector<std::string>& lines) {
   out << YAML::EndSeq;
 }
 
-std::string document(const YAML::Emitter& out) { return std::string(out.c_str()) + "\n"; }
+std::string document(const YAML::Emitter& out) {
+  return std::string(out.c_str()) + "\n";
+}
 
 }  // namespace
 
@@ -77,7 +90,9 @@ std::string recommendation(const Record& record) {
 
 std::string plan(const Plan& p) {
   YAML::Emitter out;
-  auto key = [&](const char* name) -> YAML::Emitter& { return out << YAML::Key << name << YAML::Value; };
+  auto key = [&](const char* name) -> YAML::Emitter& {
+    return out << YAML::Key << name << YAML::Value;
+  };
   out << YAML::BeginMap;
   emit_string(key("mode"), p.mode);
   emit_string(key("objective"), p.objective);
@@ -117,7 +132,8 @@ std::string plan(const Plan& p) {
   emit_optional(out, p.pp_layout);
   key("pp_delay_wgrad") << p.pp_delay_wgrad;
   key("experimental_features") << YAML::BeginMap;
-  for (const std::string& name : FeatureSet::names()) out << YAML::Key << name << YAML::Value << p.experimental_features.get(name);
+  for (const std::string& name : FeatureSet::names())
+    out << YAML::Key << name << YAML::Value << p.experimental_features.get(name);
   out << YAML::EndMap;
   out << YAML::EndMap;
   return document(out);

@@ -1,9 +1,8 @@
 #include "request/plan_request.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 
@@ -14,8 +13,9 @@
 namespace snnplan::request {
 
 const std::vector<std::string>& plan_request_keys() {
-  static const std::vector<std::string> keys = {"objective", "topology", "world_size", "backend", "batch_size", "model_family",
-                                                "mode", "features", "tp_roots", "tp_candidates", "notes"};
+  static const std::vector<std::string> keys = {
+      "objective", "topology", "world_size", "backend",       "batch_size", "model_family",
+      "mode",      "features", "tp_roots",   "tp_candidates", "notes"};
   return keys;
 }
 
@@ -39,24 +39,35 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-const char* kind(const json& v) { return json_kind(v.type()); }
+const char* kind(const json& v) {
+  return json_kind(v.type());
+}
 
 // A scalar JSON value as a Value for Topology::from_values, which words the refusals; only
 // what a Value cannot hold is refused here.
 Value topology_number(const json& v, const std::string& name, bool is_world_size) {
   auto refuse = [&](const std::string& got) -> Value {
-    throw InputError(is_world_size ? messages::topology_world_size(got) : messages::topology_size(name, got));
+    throw InputError(is_world_size ? messages::topology_world_size(got)
+                                   : messages::topology_size(name, got));
   };
   switch (v.type()) {
-    case json::value_t::number_integer: return v.get<std::int64_t>();
+    case json::value_t::number_integer:
+      return v.get<std::int64_t>();
     case json::value_t::number_unsigned:
-      if (v.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return refuse(v.dump());
+      if (v.get<std::uint64_t>() >
+          static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+        return refuse(v.dump());
       return static_cast<std::int64_t>(v.get<std::uint64_t>());
-    case json::value_t::number_float: return v.get<double>();
-    case json::value_t::boolean: return v.get<bool>();
-    case json::value_t::string: return v.get<std::string>();
-    case json::value_t::null: return Value();
-    default: return refuse(kind(v));
+    case json::value_t::number_float:
+      return v.get<double>();
+    case json::value_t::boolean:
+      return v.get<bool>();
+    case json::value_t::string:
+      return v.get<std::string>();
+    case json::value_t::null:
+      return Value();
+    default:
+      return refuse(kind(v));
   }
 }
 
@@ -82,7 +93,8 @@ class JsonFields final : public PlanFields {
     std::vector<std::string> out;
     for (const json& item : v) {
       if (!item.is_string())
-        throw InputError(messages::input_type(key, "an array of strings", messages::array_holding(kind(item))));
+        throw InputError(
+            messages::input_type(key, "an array of strings", messages::array_holding(kind(item))));
       out.push_back(item.get<std::string>());
     }
     return out;
@@ -90,7 +102,9 @@ class JsonFields final : public PlanFields {
   std::int64_t integer(std::string_view key) override {
     const json& v = required(key);
     if (v.is_number_integer() && !v.is_number_unsigned()) return v.get<std::int64_t>();
-    if (v.is_number_unsigned() && v.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+    if (v.is_number_unsigned() &&
+        v.get<std::uint64_t>() <=
+            static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
       return static_cast<std::int64_t>(v.get<std::uint64_t>());
     if (v.is_number()) throw InputError(messages::integer_input_range(key, v.dump()));
     throw InputError(messages::input_type(key, "an integer", kind(v)));
@@ -103,15 +117,19 @@ class JsonFields final : public PlanFields {
   Topology topology() override {
     const json& dims = required("topology");
     if (!dims.is_object())
-      throw InputError(messages::input_type("topology", "an object of dimension sizes such as {\"dp\": 4, \"tp\": 2}", kind(dims)));
+      throw InputError(messages::input_type(
+          "topology", "an object of dimension sizes such as {\"dp\": 4, \"tp\": 2}", kind(dims)));
     std::vector<std::pair<std::string, Value>> sizes;
-    for (const auto& [name, size] : dims.items()) sizes.emplace_back(name, topology_number(size, name, false));
+    for (const auto& [name, size] : dims.items())
+      sizes.emplace_back(name, topology_number(size, name, false));
     const json* world_size = find("world_size");
-    return Topology::from_values(sizes, world_size ? topology_number(*world_size, "", true) : Value());
+    return Topology::from_values(sizes,
+                                 world_size ? topology_number(*world_size, "", true) : Value());
   }
   FeatureSet features() override {
     const json& v = required("features");
-    if (!v.is_object()) throw InputError(messages::input_type("features", "an object of feature flags", kind(v)));
+    if (!v.is_object())
+      throw InputError(messages::input_type("features", "an object of feature flags", kind(v)));
     FeatureSet out;
     for (const auto& [name, flag] : v.items()) {
       if (!flag.is_boolean()) {
@@ -147,9 +165,12 @@ std::variant<PlanRequest, std::string> plan_request_from_json_line(const std::st
   std::vector<std::set<std::string>> open;
   std::optional<std::string> repeated;
   json::parser_callback_t track = [&](int, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::object_start) open.emplace_back();
-    else if (event == json::parse_event_t::object_end && !open.empty()) open.pop_back();
-    else if (event == json::parse_event_t::key && !open.empty() && !open.back().insert(parsed.get<std::string>()).second && !repeated)
+    if (event == json::parse_event_t::object_start)
+      open.emplace_back();
+    else if (event == json::parse_event_t::object_end && !open.empty())
+      open.pop_back();
+    else if (event == json::parse_event_t::key && !open.empty() &&
+             !open.back().insert(parsed.get<std::string>()).second && !repeated)
       repeated = parsed.get<std::string>();
     return true;
   };
@@ -171,10 +192,12 @@ std::variant<PlanRequest, std::string> plan_request_from_json_line(const std::st
 
 PlannedLine plan_json_line(const std::string& line, const RuleSet& rules) {
   auto request = plan_request_from_json_line(line);
-  if (auto* message = std::get_if<std::string>(&request)) return {PlannedLine::Kind::bad_input, std::move(*message)};
+  if (auto* message = std::get_if<std::string>(&request))
+    return {PlannedLine::Kind::bad_input, std::move(*message)};
   const PlanRequest& r = std::get<PlanRequest>(request);
   try {
-    return {PlannedLine::Kind::ok, render::json_line(render::to_json(plan(r.objective, r.topology, r.batch_size, r.options, rules)))};
+    return {PlannedLine::Kind::ok, render::json_line(render::to_json(plan(
+                                       r.objective, r.topology, r.batch_size, r.options, rules)))};
   } catch (const RuleError& e) {
     return {PlannedLine::Kind::rule_error, e.what()};
   } catch (const InputError& e) {

@@ -41,7 +41,8 @@ ExitCode check(const CheckFlags& f, const Streams& io) {
   }
   bool failed = false;
   for (const Diagnostic& d : diagnostics)
-    failed = failed || d.severity == Severity::error || (f.strict && d.severity == Severity::warning);
+    failed =
+        failed || d.severity == Severity::error || (f.strict && d.severity == Severity::warning);
   io.out << render::render_diagnostics(diagnostics, sources, format);
   return failed ? ExitCode::rules_unusable : ExitCode::ok;
 }
@@ -49,12 +50,14 @@ ExitCode check(const CheckFlags& f, const Streams& io) {
 }  // namespace
 
 Command setup_check(CLI::App& app) {
-  auto f = std::make_shared<CheckFlags>();
-  CLI::App* command = app.add_subcommand("check", "Check rule files; report every problem with its position.");
-  command->add_option("files", f->files, "rule files")->required();
-  command->add_flag("--strict", f->strict, "treat warnings as failures");
-  add_format_option(*command, f->format, render::Output::diagnostics);
-  return {command, [f](const Streams& io) { return check(*f, io); }};
+  return make_command<CheckFlags>(
+      app, "check", "Check rule files; report every problem with its position.",
+      [](CLI::App& command, CheckFlags& f) {
+        command.add_option("files", f.files, "rule files")->required();
+        command.add_flag("--strict", f.strict, "treat warnings as failures");
+        add_format_option(command, f.format, render::Output::diagnostics);
+      },
+      &check);
 }
 
 }  // namespace snnplan::cli

@@ -1,5 +1,7 @@
 // `snnplan explain`: why an input gets its answer (tables walked, rules tried, fallbacks).
 
+#include "snnplan/explain.hpp"
+
 #include <memory>
 #include <ostream>
 
@@ -8,18 +10,16 @@
 #include "cli/input_flags.hpp"
 #include "cli/rule_files.hpp"
 #include "render/format.hpp"
-#include "snnplan/explain.hpp"
 
 namespace snnplan::cli {
 namespace {
 
 struct ExplainFlags {
   InputFlags inputs;
-  std::string format;
 };
 
 ExitCode explain(const ExplainFlags& f, const Streams& io) {
-  const render::Format format = render::parse_format(f.format, render::Output::explanation);
+  const render::Format format = render::parse_format(f.inputs.format, render::Output::explanation);
   const RuleSet rules = load_rules(f.inputs.rules_flag());
   const Explanation explanation = rules.explain(f.inputs.collect(rules));
   io.out << render::render_explanation(explanation, format);
@@ -33,11 +33,12 @@ ExitCode explain(const ExplainFlags& f, const Streams& io) {
 }  // namespace
 
 Command setup_explain(CLI::App& app) {
-  auto f = std::make_shared<ExplainFlags>();
-  CLI::App* command = app.add_subcommand("explain", "Show why an input gets its answer: tables, rules tried, fallbacks.");
-  f->inputs.attach(*command);
-  add_format_option(*command, f->format, render::Output::explanation);
-  return {command, [f](const Streams& io) { return explain(*f, io); }};
+  return make_command<ExplainFlags>(
+      app, "explain", "Show why an input gets its answer: tables, rules tried, fallbacks.",
+      [](CLI::App& command, ExplainFlags& f) {
+        f.inputs.attach(command, render::Output::explanation);
+      },
+      &explain);
 }
 
 }  // namespace snnplan::cli

@@ -20,8 +20,9 @@ struct GraphFlags {
 
 ExitCode graph(const GraphFlags& f, const Streams& io) {
   const RuleSet rules = load_rules(given_value(f.rules_option, f.rules));
-  const render::GraphPart part = f.only == "tables" ? render::GraphPart::tables
-                                 : f.only == "values" ? render::GraphPart::values : render::GraphPart::all;
+  const render::GraphPart part = f.only == "tables"   ? render::GraphPart::tables
+                                 : f.only == "values" ? render::GraphPart::values
+                                                      : render::GraphPart::all;
   io.out << render::to_dot(RuleSetAccess::compiled(rules), part);
   return ExitCode::ok;
 }
@@ -29,11 +30,15 @@ ExitCode graph(const GraphFlags& f, const Streams& io) {
 }  // namespace
 
 Command setup_graph(CLI::App& app) {
-  auto f = std::make_shared<GraphFlags>();
-  CLI::App* command = app.add_subcommand("graph", "Print the table-call and derived-value graphs as Graphviz DOT.");
-  f->rules_option = command->add_option("--rules", f->rules, "rule file (default: $SNNPLAN_RULES, else the built-in table)");
-  command->add_option("--only", f->only, "which part to draw")->check(CLI::IsMember({"all", "tables", "values"}));
-  return {command, [f](const Streams& io) { return graph(*f, io); }};
+  return make_command<GraphFlags>(
+      app, "graph", "Print the table-call and derived-value graphs as Graphviz DOT.",
+      [](CLI::App& command, GraphFlags& f) {
+        f.rules_option = command.add_option(
+            "--rules", f.rules, "rule file (default: $SNNPLAN_RULES, else the built-in table)");
+        command.add_option("--only", f.only, "which part to draw")
+            ->check(CLI::IsMember({"all", "tables", "values"}));
+      },
+      &graph);
 }
 
 }  // namespace snnplan::cli

@@ -18,7 +18,8 @@ namespace snnplan::cli {
 namespace {
 
 struct PlanFlags {
-  std::string objective, topology, world_size, batch_size, backend, model_family, mode, tp_roots, tp_candidates;
+  std::string objective, topology, world_size, batch_size, backend, model_family, mode, tp_roots,
+      tp_candidates;
   std::vector<std::string> features;
   std::vector<std::string> notes;
   std::vector<CLI::Option*> input_options;  // refused together with --batch
@@ -29,18 +30,29 @@ struct PlanFlags {
   CLI::Option* batch_option = nullptr;
 };
 
-// A request's key -> its flag and the flag's value.
+// A request's key -> its flag (in the order of the help), the flag's value and help.
 struct KeyFlag {
   const char* key;
   const char* flag;
   std::string PlanFlags::*value;
+  const char* help;
 };
 constexpr KeyFlag kKeyFlags[] = {
-    {"objective", "--objective", &PlanFlags::objective},     {"topology", "--topology", &PlanFlags::topology},
-    {"world_size", "--world-size", &PlanFlags::world_size},  {"batch_size", "--batch-size", &PlanFlags::batch_size},
-    {"backend", "--backend", &PlanFlags::backend},           {"model_family", "--model-family", &PlanFlags::model_family},
-    {"mode", "--mode", &PlanFlags::mode},                    {"tp_roots", "--tp-roots", &PlanFlags::tp_roots},
-    {"tp_candidates", "--tp-candidates", &PlanFlags::tp_candidates},
+    {"objective", "--objective", &PlanFlags::objective,
+     "speed, memory or capacity (case-insensitive)"},
+    {"topology", "--topology", &PlanFlags::topology, "mesh dimensions and sizes, e.g. dp=4,tp=2"},
+    {"world_size", "--world-size", &PlanFlags::world_size,
+     "number of ranks (default: the product of the topology sizes)"},
+    {"batch_size", "--batch-size", &PlanFlags::batch_size, "global batch size"},
+    {"model_family", "--model-family", &PlanFlags::model_family,
+     "model family, e.g. cifar10dvs_vgg (default: generic)"},
+    {"backend", "--backend", &PlanFlags::backend, "compiler backend (default: inductor)"},
+    {"mode", "--mode", &PlanFlags::mode,
+     "mode override: none, dp, tp, fsdp2 or fsdp2_tp (default: the recommended mode)"},
+    {"tp_roots", "--tp-roots", &PlanFlags::tp_roots,
+     "tensor-parallel root module names, comma-separated"},
+    {"tp_candidates", "--tp-candidates", &PlanFlags::tp_candidates,
+     "yes|no: whether the model has tensor-parallel candidate layers (default: yes)"},
 };
 
 // The request as flags. Bad values throw UsageError (a bad topology or feature name:
@@ -88,7 +100,9 @@ class FlagFields final : public request::PlanFields {
     }
     return out;
   }
-  std::int64_t integer(std::string_view key) override { return parse_int(of(key).flag, f_.*of(key).value); }
+  std::int64_t integer(std::string_view key) override {
+    return parse_int(of(key).flag, f_.*of(key).value);
+  }
   bool flag(std::string_view key) override { return parse_yes_no(of(key).flag, f_.*of(key).value); }
   Topology topology() override {
     std::optional<std::int64_t> world_size;
@@ -100,7 +114,8 @@ class FlagFields final : public request::PlanFields {
     std::set<std::string> seen;
     for (const std::string& assignment : f_.features) {
       const auto eq = assignment.find('=');
-      if (eq == std::string::npos || eq == 0) throw UsageError{messages::feature_assignment(assignment)};
+      if (eq == std::string::npos || eq == 0)
+        throw UsageError{messages::feature_assignment(assignment)};
       const std::string name = assignment.substr(0, eq);
       if (!seen.insert(name).second) throw UsageError{messages::feature_given_twice(name)};
       out.set(name, parse_bool("--feature " + name, assignment.substr(eq + 1)));
@@ -118,7 +133,8 @@ class FlagFields final : public request::PlanFields {
   const PlanFlags& f_;
 };
 
-ExitCode plan_batch(std::istream& in, std::ostream& out, std::ostream& err, const RuleSet& rules, const std::string& source_name) {
+ExitCode plan_batch(std::istream& in, std::ostream& out, std::ostream& err, const RuleSet& rules,
+                    const std::string& source_name) {
   ExitCode worst = ExitCode::ok;
   std::string line;
   std::size_t line_number = 0;
@@ -129,9 +145,11 @@ ExitCode plan_batch(std::istream& in, std::ostream& out, std::ostream& err, cons
       out << planned.text << '\n';
       continue;
     }
-    const auto kind = planned.kind == request::PlannedLine::Kind::rule_error ? EvaluationErrorKind::rule_error
-                                                                            : EvaluationErrorKind::bad_input;
-    fail_line(kind, planned.text, line_number, source_name, err, worst, [&](const std::string& text) { out << text << '\n'; });
+    const auto kind = planned.kind == request::PlannedLine::Kind::rule_error
+                          ? EvaluationErrorKind::rule_error
+                          : EvaluationErrorKind::bad_input;
+    fail_line(kind, planned.text, line_number, source_name, err, worst,
+              [&](const std::string& text) { out << text << '\n'; });
   }
   out.flush();
   return worst;
@@ -153,39 +171,38 @@ ExitCode plan_command(const PlanFlags& f, const Streams& io) {
   }
   const RuleSet rules = load_plan_rules(given_value(f.rules_option, f.rules));
   if (batch) {
-    return with_batch_input(*batch, io.in, [&](std::istream& lines, const std::string& source_name) {
-      return plan_batch(lines, io.out, io.err, rules, source_name);
-    });
+    return with_batch_input(*batch, io.in,
+                            [&](std::istream& lines, const std::string& source_name) {
+                              return plan_batch(lines, io.out, io.err, rules, source_name);
+                            });
   }
-  io.out << render::render(plan(request->objective, request->topology, request->batch_size, request->options, rules), format);
+  io.out << render::render(
+      plan(request->objective, request->topology, request->batch_size, request->options, rules),
+      format);
   return ExitCode::ok;
 }
 
 }  // namespace
 
 Command setup_plan(CLI::App& app) {
-  auto f = std::make_shared<PlanFlags>();
-  CLI::App* command =
-      app.add_subcommand("plan", "The full distributed plan (mode, mesh, optimizer) for a topology (flags) or many (--batch).");
-  auto input = [&](const char* flag, std::string& value, const char* help) {
-    f->input_options.push_back(command->add_option(flag, value, help));
-  };
-  input("--objective", f->objective, "speed, memory or capacity (case-insensitive)");
-  input("--topology", f->topology, "mesh dimensions and sizes, e.g. dp=4,tp=2");
-  input("--world-size", f->world_size, "number of ranks (default: the product of the topology sizes)");
-  input("--batch-size", f->batch_size, "global batch size");
-  input("--model-family", f->model_family, "model family, e.g. cifar10dvs_vgg (default: generic)");
-  input("--backend", f->backend, "compiler backend (default: inductor)");
-  input("--mode", f->mode, "mode override: none, dp, tp, fsdp2 or fsdp2_tp (default: the recommended mode)");
-  input("--tp-roots", f->tp_roots, "tensor-parallel root module names, comma-separated");
-  input("--tp-candidates", f->tp_candidates, "yes|no: whether the model has tensor-parallel candidate layers (default: yes)");
-  f->input_options.push_back(command->add_option("--feature", f->features, "NAME=true|false for a feature-set flag (repeatable)"));
-  f->input_options.push_back(command->add_option("--note", f->notes, "analysis note to carry into the plan (repeatable)"));
-  f->rules_option = command->add_option("--rules", f->rules, "plan rule file (default: the built-in rules/snn_plan.yaml)");
-  add_format_option(*command, f->format, render::Output::plan);
-  f->batch_option =
-      command->add_option("--batch", f->batch, "JSON Lines file of inputs, or - for stdin; writes one JSON line per input");
-  return {command, [f](const Streams& io) { return plan_command(*f, io); }};
+  return make_command<PlanFlags>(
+      app, "plan",
+      "The full distributed plan (mode, mesh, optimizer) for a topology (flags) or many (--batch).",
+      [](CLI::App& command, PlanFlags& f) {
+        for (const KeyFlag& k : kKeyFlags)
+          f.input_options.push_back(command.add_option(k.flag, f.*k.value, k.help));
+        f.input_options.push_back(command.add_option(
+            "--feature", f.features, "NAME=true|false for a feature-set flag (repeatable)"));
+        f.input_options.push_back(command.add_option(
+            "--note", f.notes, "analysis note to carry into the plan (repeatable)"));
+        f.rules_option = command.add_option(
+            "--rules", f.rules, "plan rule file (default: the built-in rules/snn_plan.yaml)");
+        add_format_option(command, f.format, render::Output::plan);
+        f.batch_option = command.add_option(
+            "--batch", f.batch,
+            "JSON Lines file of inputs, or - for stdin; writes one JSON line per input");
+      },
+      &plan_command);
 }
 
 }  // namespace snnplan::cli

@@ -20,7 +20,6 @@ namespace {
 
 struct RecommendFlags {
   InputFlags inputs;
-  std::string format;
   std::string batch;
   bool trace = false;
   bool watch = false;
@@ -28,7 +27,8 @@ struct RecommendFlags {
 };
 
 // --batch --watch: the rule file is re-read between lines when it changed.
-ExitCode watch(const std::string& batch, const std::optional<std::string>& rules_flag, const Streams& io) {
+ExitCode watch(const std::string& batch, const std::optional<std::string>& rules_flag,
+               const Streams& io) {
   const std::optional<std::string> path = rules_path(rules_flag);
   if (!path) throw UsageError{messages::watch_needs_rules()};
   LiveRuleSet live(*path);
@@ -43,23 +43,26 @@ ExitCode watch(const std::string& batch, const std::optional<std::string>& rules
 
 ExitCode recommend(const RecommendFlags& f, const Streams& io) {
   const std::optional<std::string> batch = given_value(f.batch_option, f.batch);
-  const render::Format format = render::parse_format(f.format, render::Output::recommendation);
+  const render::Format format =
+      render::parse_format(f.inputs.format, render::Output::recommendation);
   if (batch) {
-    if (const char* flag = f.inputs.first_given()) throw UsageError{messages::batch_with_flags(flag)};
+    if (const char* flag = f.inputs.first_given())
+      throw UsageError{messages::batch_with_flags(flag)};
     if (f.trace) throw UsageError{messages::batch_with_flags("--trace")};
-    if (format != render::Format::json) throw UsageError{messages::batch_format(f.format)};
+    if (format != render::Format::json) throw UsageError{messages::batch_format(f.inputs.format)};
   }
   if (f.trace && !render::supports(format, render::Output::traced_recommendation))
-    throw UsageError{messages::trace_format(f.format)};
+    throw UsageError{messages::trace_format(f.inputs.format)};
   if (f.watch) {
     if (!batch) throw UsageError{messages::watch_needs_batch()};
     return watch(*batch, f.inputs.rules_flag(), io);
   }
   const RuleSet rules = load_rules(f.inputs.rules_flag());
   if (batch) {
-    return with_batch_input(*batch, io.in, [&](std::istream& lines, const std::string& source_name) {
-      return run_batch(lines, io.out, io.err, rules, source_name);
-    });
+    return with_batch_input(*batch, io.in,
+                            [&](std::istream& lines, const std::string& source_name) {
+                              return run_batch(lines, io.out, io.err, rules, source_name);
+                            });
   }
   const Inputs inputs = f.inputs.collect(rules);
   if (f.trace) {
@@ -77,14 +80,20 @@ ExitCode recommend(const RecommendFlags& f, const Streams& io) {
 }  // namespace
 
 Command setup_recommend(CLI::App& app) {
-  auto f = std::make_shared<RecommendFlags>();
-  CLI::App* command = app.add_subcommand("recommend", "Recommend a strategy for one input (flags) or many (--batch).");
-  f->inputs.attach(*command);
-  add_format_option(*command, f->format, render::Output::recommendation);
-  f->batch_option = command->add_option("--batch", f->batch, "JSON Lines file of inputs, or - for stdin; writes one JSON line per input");
-  command->add_flag("--trace", f->trace, "add the evaluation steps (as `explain` shows them) to the JSON output");
-  command->add_flag("--watch", f->watch, "with --batch: re-read the rule file between lines when it or a file it uses changed");
-  return {command, [f](const Streams& io) { return recommend(*f, io); }};
+  return make_command<RecommendFlags>(
+      app, "recommend", "Recommend a strategy for one input (flags) or many (--batch).",
+      [](CLI::App& command, RecommendFlags& f) {
+        f.inputs.attach(command, render::Output::recommendation);
+        f.batch_option = command.add_option(
+            "--batch", f.batch,
+            "JSON Lines file of inputs, or - for stdin; writes one JSON line per input");
+        command.add_flag("--trace", f.trace,
+                         "add the evaluation steps (as `explain` shows them) to the JSON output");
+        command.add_flag(
+            "--watch", f.watch,
+            "with --batch: re-read the rule file between lines when it or a file it uses changed");
+      },
+      &recommend);
 }
 
 }  // namespace snnplan::cli
