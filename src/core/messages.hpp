@@ -456,3 +456,24 @@ inline std::string py_int_too_large(std::string_view what, std::string_view valu
   return fmt::format("{} = {} does not fit in a 64-bit integer", what, value);
 }
 }  // namespace snnplan::messages
+
+namespace snnplan::messages {
+// ---- front ends: `snnplan test` reports ---------------------------------------------------------
+inline std::string test_unnamed(std::uint32_t line) { return fmt::format("test at line {}", line); }
+inline std::string test_failed(std::string_view name, std::string_view where) {
+  return fmt::format("FAIL {} ({})", name, where);
+}
+inline std::string test_expected_error_got_record(std::string_view expected, std::string_view mode) {
+  return fmt::format("expected error: {}\n    got a record (mode: {})", expected, mode);
+}
+inline std::string test_expected_other_error(std::string_view expected, std::string_view got) {
+  return fmt::format("expected error: {}\n    got error:      {}", expected, got);
+}
+inline std::string test_unexpected_error(std::string_view got) { return fmt::format("unexpected error: {}", got); }
+inline std::string test_no_such_field(std::string_view field) {
+  return fmt::format("{}: the record has no such field", field);
+}
+inline std::string test_field_differs(std::string_view field, std::string_view expected, std::string_view got) {
+  return fmt::format("{}: expected {}, got {}", field, expected, got);
+}
+}  // namespace snnplan::messages
