@@ -12,11 +12,11 @@
 #include <utility>
 #include <variant>
 
-#include "cli/json_inputs.hpp"
 #include "load/expression_parser.hpp"
-#include "plan/plan_io.hpp"
 #include "render/dot.hpp"
 #include "render/render.hpp"
+#include "request/json_inputs.hpp"
+#include "request/plan_request.hpp"
 #include "snnplan/explain.hpp"
 #include "snnplan/plan.hpp"
 #include "snnplan/rule_set.hpp"
@@ -122,9 +122,9 @@ void plan_checked(const std::string& objective, const Topology& topology, std::i
                   const PlanOptions& options) {
   try {
     const Plan p = plan(objective, topology, batch_size, options);
-    (void)render::json_line(plan_io::to_json(p));  // as the CLI prints it
-    (void)plan_io::to_yaml(p);
-    (void)plan_io::to_text(p);
+    (void)render::json_line(render::to_json(p));  // as the CLI prints it
+    (void)render::render(p, render::Format::yaml);
+    (void)render::render(p, render::Format::text);
   } catch (const RuleError&) {
   } catch (const InputError&) {
   }
@@ -235,15 +235,15 @@ int json_line(const std::uint8_t* data, std::size_t size) {
   const std::string line = text_of(data, size);
   // `snnplan recommend --batch`
   const RuleSet& rules = RuleSet::builtin();
-  auto inputs = cli::inputs_from_json_line(line, rules);
+  auto inputs = request::inputs_from_json_line(line, rules);
   if (auto* given = std::get_if<Inputs>(&inputs)) {
     evaluate_checked(rules, *given);
   } else if (std::get<std::string>(inputs).empty()) {
     broken("a refused JSON line without a message");
   }
   // `snnplan plan --batch`
-  auto request = plan_io::request_from_json_line(line);
-  if (auto* r = std::get_if<plan_io::Request>(&request)) {
+  auto request = request::plan_request_from_json_line(line);
+  if (auto* r = std::get_if<request::PlanRequest>(&request)) {
     plan_checked(r->objective, r->topology, r->batch_size, r->options);
   } else if (std::get<std::string>(request).empty()) {
     broken("a refused plan line without a message");
@@ -278,7 +278,7 @@ int topology(const std::uint8_t* data, std::size_t size) {
   }
   if (t.mesh_shape().size() != t.dims().size() || t.ordered_dim_names().size() != t.dims().size())
     broken("mesh_shape() or ordered_dim_names() lose a dimension", t.to_string());
-  (void)render::json_line(plan_io::to_json(t));
+  (void)render::json_line(render::to_json(t));
   plan_checked("memory", t, 64, {});
   PlanOptions options;
   options.features.allow_experimental_spikformer_tp = true;

@@ -1,17 +1,9 @@
-// The Python module `snnplan`: the rule engine for Python launchers.
-//
-//   import snnplan
-//   rec = snnplan.recommend_snn_distributed_strategy("spikformer", 8, "memory", 64)
-//   rec.mode, rec.mesh_shape            # 'fsdp2_tp', (4, 2)
-//
-// recommend_snn_distributed_strategy() is a drop-in for the reference Python function: same
-// parameters, a frozen dataclass with the same 16 fields (so dataclasses.asdict/replace work),
-// ValueError with the same messages. plan() gives the full distributed plan, as `snnplan plan`
-// does, as a frozen SNNDistributedPlan. The value classes and the exception are plain Python
-// classes (defined below in kPythonPart); the work is done by the C++ library with the GIL
-// released, so evaluations in several Python threads run in parallel.
+// The compiled part of the Python package `snnplan` (python/snnplan/): the extension
+// snnplan._snnplan. The package's __init__.py re-exports its functions and RuleSet beside the
+// value classes of snnplan/_types.py, which this module builds its results from. The work is
+// done by the C++ library with the GIL released, so evaluations in several Python threads run
+// in parallel.
 
-#include <pybind11/eval.h>
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
@@ -21,6 +13,8 @@
 #include <variant>
 #include <vector>
 
+#include "core/messages.hpp"
+#include "request/plan_request.hpp"
 #include "snnplan/diagnostic.hpp"
 #include "snnplan/microbatches.hpp"
 #include "snnplan/plan.hpp"
@@ -31,123 +25,6 @@
 namespace py = pybind11;
 
 namespace {
-
-// Executed in the module's namespace at import: the value types and the load exception.
-constexpr const char* kPythonPart = R"PY(
-import dataclasses as _dataclasses
-from typing import Optional as _Optional, Tuple as _Tuple
-
-
-@_dataclasses.dataclass(frozen=True)
-class SNNDistributedRecommendation:
-    """A recommended distributed strategy: the reference's record, field for field."""
-    prefer: str
-    model: str
-    world_size: int
-    mode: str
-    optimizer_sharding: str = "none"
-    memopt_level: int = 0
-    mesh_shape: _Optional[_Tuple[int, ...]] = None
-    tp_mesh_dim: int = 0
-    dp_mesh_dim: _Optional[int] = None
-    pp_microbatches: _Optional[int] = None
-    pp_memopt_stage_budget_ratio: float = 0.5
-    pp_schedule: str = "1f1b"
-    pp_virtual_stages: int = 1
-    pp_layout: _Optional[_Tuple[int, ...]] = None
-    pp_delay_wgrad: bool = False
-    rationale: _Tuple[str, ...] = ()
-
-
-@_dataclasses.dataclass(frozen=True)
-class SNNDistributedTopology:
-    """A checked device mesh, as `snnplan plan` prints it: world_size, dims as (name, size)
-    pairs in the order given, and mesh_shape (the sizes ordered dp, tp, pp, vpp first, then
-    the others). str() gives "dp=4,tp=2", which plan() accepts back."""
-    world_size: int
-    dims: _Tuple[_Tuple[str, int], ...]
-    mesh_shape: _Tuple[int, ...]
-
-    def __str__(self):
-        return ",".join(f"{name}={size}" for name, size in self.dims)
-
-
-@_dataclasses.dataclass(frozen=True)
-class DistributedFeatureSet:
-    """Which optional features a plan may use: the reference's DistributedFeatureSet."""
-    allow_experimental_conv_tp: bool = False
-    allow_experimental_spikformer_tp: bool = False
-    allow_pipeline: bool = True
-    allow_zero_optimizer: bool = True
-
-
-@_dataclasses.dataclass(frozen=True)
-class SNNDistributedPlan:
-    """The full distributed plan: the reference's SNNDistributedPlan, field for field (the
-    topology as `snnplan plan` prints it, an SNNDistributedTopology)."""
-    mode: str
-    objective: str
-    topology: SNNDistributedTopology
-    model_family: str
-    backend: str
-    batch_size: int
-    optimizer_strategy: str
-    memopt_level: int
-    rationale: _Tuple[str, ...]
-    notes: _Tuple[str, ...]
-    tensor_parallel_roots: _Optional[_Tuple[str, ...]] = None
-    mesh_shape: _Optional[_Tuple[int, ...]] = None
-    tp_mesh_dim: int = 0
-    dp_mesh_dim: _Optional[int] = None
-    pp_microbatches: _Optional[int] = None
-    pp_schedule: str = "1f1b"
-    pp_virtual_stages: int = 1
-    pp_layout: _Optional[_Tuple[int, ...]] = None
-    pp_delay_wgrad: bool = False
-    experimental_features: DistributedFeatureSet = DistributedFeatureSet()
-
-
-@_dataclasses.dataclass(frozen=True)
-class Diagnostic:
-    """One problem found in a rule file. line and column count from 1; 0 means unknown."""
-    severity: str  # "error", "warning" or "note"
-    file: str
-    line: int
-    column: int
-    code: str      # stable kebab-case identifier, e.g. "unknown-key"
-    message: str
-
-    def __str__(self):
-        where = f"{self.file}:{self.line}:{self.column}" if self.line else self.file
-        return f"{where}: {self.severity}: {self.message}"
-
-
-@_dataclasses.dataclass(frozen=True)
-class InputInfo:
-    """An input a rule file declares: its name, type ("int", "string", ...) and whether it is required."""
-    name: str
-    type: str
-    required: bool
-
-
-class RuleLoadError(ValueError):
-    """A rule file could not be loaded. str() is "file:line:column: message" for the first
-    error; .file, .line, .column and .message describe it (line/column 0 when unknown) and
-    .diagnostics lists every Diagnostic found (errors and warnings)."""
-
-    def __init__(self, text, diagnostics=()):
-        super().__init__(text)
-        self.diagnostics = list(diagnostics)
-        first = next((d for d in self.diagnostics if d.severity == "error"),
-                     self.diagnostics[0] if self.diagnostics else None)
-        self.file = first.file if first else ""
-        self.line = first.line if first else 0
-        self.column = first.column if first else 0
-        self.message = first.message if first else text
-
-    def __reduce__(self):
-        return (type(self), (self.args[0], self.diagnostics))
-)PY";
 
 // Borrowed forever: the classes live as long as the module (deliberately never released, so
 // nothing runs at interpreter shutdown).
@@ -168,8 +45,12 @@ py::object cls(PyObject* c) { return py::reinterpret_borrow<py::object>(c); }
 
 std::string type_name(py::handle obj) { return Py_TYPE(obj.ptr())->tp_name; }
 
+[[noreturn]] void wrong_type(std::string_view what, std::string_view expected, py::handle got) {
+  throw py::type_error(snnplan::messages::py_wrong_type(what, expected, type_name(got)));
+}
+
 std::string as_string(py::handle obj, const char* what) {
-  if (!PyUnicode_Check(obj.ptr())) throw py::type_error(std::string(what) + " must be str, not " + type_name(obj));
+  if (!PyUnicode_Check(obj.ptr())) wrong_type(what, "str", obj);
   Py_ssize_t size = 0;
   const char* data = PyUnicode_AsUTF8AndSize(obj.ptr(), &size);
   if (!data) throw py::error_already_set();  // e.g. lone surrogates (UnicodeEncodeError)
@@ -178,13 +59,10 @@ std::string as_string(py::handle obj, const char* what) {
 
 // Python ints (bool included, as in Python) within 64 bits; larger ones are a ValueError.
 std::int64_t as_int64(py::handle obj, const std::string& what) {
-  if (!PyLong_Check(obj.ptr())) throw py::type_error(what + " must be int, not " + type_name(obj));
+  if (!PyLong_Check(obj.ptr())) wrong_type(what, "int", obj);
   int overflow = 0;
   const long long v = PyLong_AsLongLongAndOverflow(obj.ptr(), &overflow);
-  if (overflow != 0) {
-    throw py::value_error(what + " = " + py::str(obj).cast<std::string>() +
-                          " does not fit in a 64-bit integer");
-  }
+  if (overflow != 0) throw py::value_error(snnplan::messages::py_int_too_large(what, py::str(obj).cast<std::string>()));
   if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
   return static_cast<std::int64_t>(v);
 }
@@ -208,8 +86,7 @@ snnplan::Value as_value(py::handle obj, const std::string& name) {
     for (py::handle item : py::reinterpret_borrow<py::sequence>(obj)) items.push_back(as_value(item, name));
     return snnplan::Value(std::move(items));
   }
-  throw py::type_error("input '" + name + "' must be str, int, float, bool, None or a list of those, not " +
-                       type_name(obj));
+  wrong_type("input '" + name + "'", "str, int, float, bool, None or a list of those", obj);
 }
 
 // ---- C++ -> Python ---------------------------------------------------------------------
@@ -271,17 +148,8 @@ py::object to_python(const snnplan::Recommendation& r) {
   return cls(classes.recommendation)(**fields);
 }
 
-const char* severity_name(snnplan::Severity s) {
-  switch (s) {
-    case snnplan::Severity::note: return "note";
-    case snnplan::Severity::warning: return "warning";
-    case snnplan::Severity::error: return "error";
-  }
-  return "error";
-}
-
 py::object to_python(const snnplan::Diagnostic& d) {
-  return cls(classes.diagnostic)(severity_name(d.severity), to_str(d.location.file), d.location.line,
+  return cls(classes.diagnostic)(snnplan::to_string(d.severity), to_str(d.location.file), d.location.line,
                                  d.location.column, to_str(d.code), to_str(d.message));
 }
 
@@ -311,6 +179,13 @@ void translate_exception(std::exception_ptr p) {
 
 // ---- the functions ---------------------------------------------------------------------
 
+// The `rules=` argument: a RuleSet, or None for `fallback`.
+const snnplan::RuleSet& rules_or(py::handle rules, const snnplan::RuleSet& fallback) {
+  if (rules.is_none()) return fallback;
+  if (!py::isinstance<snnplan::RuleSet>(rules)) wrong_type("rules", "a snnplan.RuleSet or None", rules);
+  return rules.cast<const snnplan::RuleSet&>();
+}
+
 // Rule errors are the reference's ValueError; bad inputs (unknown, missing, wrong type) are
 // what Python reports as TypeError. The message keeps any NUL characters it holds.
 [[noreturn]] void raise_evaluation_error(const snnplan::EvaluationError& error) {
@@ -326,7 +201,7 @@ py::object recommend(py::handle model, py::handle world_size, py::handle prefer,
   const std::int64_t world = as_int64(world_size, "world_size");
   // The reference's first step is prefer.lower(): done here with Python's own str.lower() so
   // every Unicode special case (final sigma, dotted I, ...) matches it exactly.
-  if (!PyUnicode_Check(prefer.ptr())) throw py::type_error("prefer must be str, not " + type_name(prefer));
+  if (!PyUnicode_Check(prefer.ptr())) wrong_type("prefer", "str", prefer);
   const std::string prefer_s = as_string(prefer.attr("lower")(), "prefer");
   const std::int64_t batch = as_int64(batch_size, "batch_size");
   const std::string backend_s = as_string(backend, "backend");
@@ -334,11 +209,7 @@ py::object recommend(py::handle model, py::handle world_size, py::handle prefer,
     const std::optional<bool> b = as_flag(f);
     return b ? snnplan::Value(*b) : snnplan::Value();  // null: the rule file's default
   };
-  const snnplan::RuleSet* rule_set = nullptr;
-  if (!rules.is_none()) {
-    if (!py::isinstance<snnplan::RuleSet>(rules)) throw py::type_error("rules must be a snnplan.RuleSet or None, not " + type_name(rules));
-    rule_set = &rules.cast<const snnplan::RuleSet&>();
-  }
+  const snnplan::RuleSet& rule_set = rules_or(rules, snnplan::RuleSet::builtin());
   // What snnplan::recommend() does, but keeping the error message as a std::string: a
   // message may hold NUL characters (from the inputs), which what() would cut off.
   const snnplan::Inputs inputs = {
@@ -356,7 +227,7 @@ py::object recommend(py::handle model, py::handle world_size, py::handle prefer,
   std::optional<snnplan::Recommendation> recommendation;
   {
     py::gil_scoped_release unlocked;
-    result = (rule_set ? *rule_set : snnplan::RuleSet::builtin()).evaluate(inputs);
+    result = rule_set.evaluate(inputs);
     if (result->ok()) recommendation = snnplan::to_recommendation(result->record());
   }
   if (!result->ok()) raise_evaluation_error(result->error());
@@ -425,16 +296,11 @@ bool is_mapping(py::handle obj) {
   return PyDict_Check(obj.ptr()) || py::isinstance(obj, py::module_::import("collections.abc").attr("Mapping"));
 }
 
-std::optional<std::string> optional_string(py::handle obj, const char* what) {
-  if (obj.is_none()) return std::nullopt;
-  return as_string(obj, what);
-}
-
 // A list or tuple of str (a bare str is refused: it would be read as its characters).
 std::optional<std::vector<std::string>> optional_strings(py::handle obj, const char* what) {
   if (obj.is_none()) return std::nullopt;
   if (!PyList_Check(obj.ptr()) && !PyTuple_Check(obj.ptr()))
-    throw py::type_error(std::string(what) + " must be a list or tuple of str, not " + type_name(obj));
+    wrong_type(what, "a list or tuple of str", obj);
   std::vector<std::string> out;
   for (py::handle item : py::reinterpret_borrow<py::sequence>(obj)) out.push_back(as_string(item, what));
   return out;
@@ -442,7 +308,7 @@ std::optional<std::vector<std::string>> optional_strings(py::handle obj, const c
 
 std::optional<bool> optional_bool(py::handle obj, const char* what) {
   if (obj.is_none()) return std::nullopt;
-  if (!PyBool_Check(obj.ptr())) throw py::type_error(std::string(what) + " must be bool, not " + type_name(obj));
+  if (!PyBool_Check(obj.ptr())) wrong_type(what, "bool", obj);
   return obj.ptr() == Py_True;
 }
 
@@ -454,7 +320,7 @@ snnplan::Value topology_value(py::handle obj, const std::string& what) {
   if (PyLong_Check(obj.ptr())) return snnplan::Value(as_int64(obj, what));
   if (PyFloat_Check(obj.ptr())) return snnplan::Value(PyFloat_AsDouble(obj.ptr()));
   if (PyUnicode_Check(obj.ptr())) return snnplan::Value(as_string(obj, what.c_str()));
-  throw py::type_error(what + " must be int, not " + type_name(obj));
+  wrong_type(what, "int", obj);
 }
 
 // "dp=4,tp=2" as `--topology` reads it (world_size an int, as `--world-size`), or a mapping
@@ -465,8 +331,7 @@ snnplan::Topology topology_of(py::handle topology, py::handle world_size) {
       std::optional<std::int64_t> world;
       if (!world_size.is_none()) {
         if (!PyLong_Check(world_size.ptr()) || PyBool_Check(world_size.ptr()))
-          throw py::type_error("world_size must be int or None with a str topology, not " +
-                               type_name(world_size));
+          wrong_type("world_size", "int or None with a str topology", world_size);
         world = as_int64(world_size, "world_size");
       }
       return snnplan::Topology::parse(as_string(topology, "topology"), world);
@@ -484,8 +349,7 @@ snnplan::Topology topology_of(py::handle topology, py::handle world_size) {
   } catch (const snnplan::InputError& e) {
     throw py::value_error(e.what());
   }
-  throw py::type_error("topology must be a str such as 'dp=4,tp=2' or a dict of dimension sizes, not " +
-                       type_name(topology));
+  wrong_type("topology", "a str such as 'dp=4,tp=2' or a dict of dimension sizes", topology);
 }
 
 // A dict (or other mapping) of feature flags, or a DistributedFeatureSet.
@@ -498,8 +362,7 @@ snnplan::FeatureSet features_of(py::handle features) {
     return out;
   }
   if (!is_mapping(features))
-    throw py::type_error("features must be a dict of feature flags or a DistributedFeatureSet, not " +
-                         type_name(features));
+    wrong_type("features", "a dict of feature flags or a DistributedFeatureSet", features);
   for (py::handle item : features.attr("items")()) {
     const auto pair = py::reinterpret_borrow<py::tuple>(item);
     const std::string name = as_string(pair[0], "a feature name");
@@ -509,7 +372,7 @@ snnplan::FeatureSet features_of(py::handle features) {
       throw py::value_error(e.what());
     }
     if (!PyBool_Check(pair[1].ptr()))
-      throw py::type_error("feature '" + name + "' must be bool, not " + type_name(pair[1]));
+      wrong_type("feature '" + name + "'", "bool", pair[1]);
     out.set(name, pair[1].ptr() == Py_True);
   }
   return out;
@@ -560,28 +423,41 @@ py::object to_python(const snnplan::Plan& p) {
   return cls(classes.plan)(**fields);
 }
 
+// plan()'s arguments as a plan request's fields (request/plan_request.hpp reads them in the
+// order `snnplan plan --batch` reads a line's keys, so the first problem reported is the same).
+class ArgumentFields final : public snnplan::request::PlanFields {
+ public:
+  explicit ArgumentFields(std::vector<std::pair<std::string_view, py::handle>> arguments) : arguments_(std::move(arguments)) {}
+
+  bool given(std::string_view key) override { return !argument(key).is_none(); }
+  std::string text(std::string_view key) override { return as_string(argument(key), std::string(key).c_str()); }
+  std::vector<std::string> texts(std::string_view key) override {
+    return optional_strings(argument(key), std::string(key).c_str()).value_or(std::vector<std::string>{});
+  }
+  std::int64_t integer(std::string_view key) override { return as_int64(argument(key), std::string(key)); }
+  bool flag(std::string_view key) override { return optional_bool(argument(key), std::string(key).c_str()).value_or(false); }
+  snnplan::Topology topology() override { return topology_of(argument("topology"), argument("world_size")); }
+  snnplan::FeatureSet features() override { return features_of(argument("features")); }
+
+ private:
+  py::handle argument(std::string_view key) const {
+    for (const auto& [name, value] : arguments_)
+      if (name == key) return value;
+    return py::none();
+  }
+
+  std::vector<std::pair<std::string_view, py::handle>> arguments_;
+};
+
 py::object plan(py::handle objective, py::handle topology, py::handle batch_size, py::handle world_size,
                 py::handle backend, py::handle model_family, py::handle mode, py::handle tp_roots,
                 py::handle tp_candidates, py::handle features, py::handle notes, py::handle rules) {
-  // Converted in the order `snnplan plan --batch` reads a line's keys, so the first problem
-  // reported is the same.
-  const std::string objective_s = as_string(objective, "objective");
-  const snnplan::Topology topology_t = topology_of(topology, world_size);
-  const std::int64_t batch = as_int64(batch_size, "batch_size");
-  snnplan::PlanOptions options;
-  if (auto v = optional_string(backend, "backend")) options.backend = std::move(*v);
-  if (auto v = optional_string(model_family, "model_family")) options.model_family = std::move(*v);
-  options.mode = optional_string(mode, "mode");
-  options.features = features_of(features);
-  options.tensor_parallel_roots = optional_strings(tp_roots, "tp_roots");
-  if (auto v = optional_bool(tp_candidates, "tp_candidates")) options.tensor_parallel_candidates = *v;
-  if (auto v = optional_strings(notes, "notes")) options.notes = std::move(*v);
-  const snnplan::RuleSet* rule_set = &snnplan::plan_rules();
-  if (!rules.is_none()) {
-    if (!py::isinstance<snnplan::RuleSet>(rules))
-      throw py::type_error("rules must be a snnplan.RuleSet or None, not " + type_name(rules));
-    rule_set = &rules.cast<const snnplan::RuleSet&>();
-  }
+  ArgumentFields fields({{"objective", objective}, {"topology", topology}, {"batch_size", batch_size},
+                         {"world_size", world_size}, {"backend", backend}, {"model_family", model_family},
+                         {"mode", mode}, {"tp_roots", tp_roots}, {"tp_candidates", tp_candidates},
+                         {"features", features}, {"notes", notes}});
+  const snnplan::request::PlanRequest request = snnplan::request::read_plan_request(fields);
+  const snnplan::RuleSet& rule_set = rules_or(rules, snnplan::plan_rules());
   // What snnplan::plan() does, keeping the rules' message as a std::string (it may hold NUL
   // characters from the inputs, which what() would cut off).
   std::optional<snnplan::EvaluationResult> result;
@@ -589,10 +465,10 @@ py::object plan(py::handle objective, py::handle topology, py::handle batch_size
   std::string unusable_record;
   {
     py::gil_scoped_release unlocked;
-    result = rule_set->evaluate(snnplan::plan_inputs(objective_s, topology_t, batch, options));
+    result = rule_set.evaluate(snnplan::plan_inputs(request.objective, request.topology, request.batch_size, request.options));
     if (result->ok()) {
       try {
-        planned = snnplan::to_plan(result->record(), topology_t, options);
+        planned = snnplan::to_plan(result->record(), request.topology, request.options);
       } catch (const snnplan::InputError& e) {  // rules whose record is not a plan's
         unusable_record = e.what();
       }
@@ -609,21 +485,21 @@ py::object plan(py::handle objective, py::handle topology, py::handle batch_size
 
 }  // namespace
 
-PYBIND11_MODULE(snnplan, m) {
+PYBIND11_MODULE(_snnplan, m) {
   py::options options;
   options.disable_function_signatures();  // each docstring starts with a signature inspect reads
 
-  m.doc() = "snnplan: which parallel strategy to train a spiking neural network with, from rule tables.";
+  m.doc() = "The compiled part of snnplan: use the package (import snnplan), which re-exports it.";
   m.attr("__version__") = snnplan::version;
   m.attr("RULE_FORMAT_VERSION") = snnplan::rule_format_version;
-  py::exec(kPythonPart, m.attr("__dict__"));
-  classes.recommendation = m.attr("SNNDistributedRecommendation").ptr();
-  classes.diagnostic = m.attr("Diagnostic").ptr();
-  classes.input_info = m.attr("InputInfo").ptr();
-  classes.load_error = m.attr("RuleLoadError").ptr();
-  classes.plan = m.attr("SNNDistributedPlan").ptr();
-  classes.topology = m.attr("SNNDistributedTopology").ptr();
-  classes.feature_set = m.attr("DistributedFeatureSet").ptr();
+  const py::module_ types = py::module_::import("snnplan._types");
+  classes.recommendation = types.attr("SNNDistributedRecommendation").ptr();
+  classes.diagnostic = types.attr("Diagnostic").ptr();
+  classes.input_info = types.attr("InputInfo").ptr();
+  classes.load_error = types.attr("RuleLoadError").ptr();
+  classes.plan = types.attr("SNNDistributedPlan").ptr();
+  classes.topology = types.attr("SNNDistributedTopology").ptr();
+  classes.feature_set = types.attr("DistributedFeatureSet").ptr();
   for (PyObject* c : {classes.recommendation, classes.diagnostic, classes.input_info, classes.load_error, classes.plan,
                       classes.topology, classes.feature_set})
     Py_INCREF(c);
@@ -700,9 +576,4 @@ PYBIND11_MODULE(snnplan, m) {
         "pp, tensor parallelism without candidates), for an invalid topology or an unknown feature,\n"
         "and for ints beyond 64 bits; TypeError for arguments of the wrong type. Releases the GIL\n"
         "while the rules run.");
-
-  m.attr("__all__") = py::make_tuple("recommend_snn_distributed_strategy", "recommended_pipeline_microbatches",
-                                     "plan", "RuleSet", "RuleLoadError", "SNNDistributedRecommendation",
-                                     "SNNDistributedPlan", "SNNDistributedTopology", "DistributedFeatureSet",
-                                     "Diagnostic", "InputInfo");
 }

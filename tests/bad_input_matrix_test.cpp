@@ -952,12 +952,12 @@ tables:
 
 // Bugs the matrix found outside the CLI's own code, now fixed; kept as their regression tests.
 TEST_SUITE("bad-input matrix: fixed bugs") {
-  TEST_CASE("recommend --batch refuses a line that repeats a key, as plan --batch does (src/cli/json_inputs.cpp)") {
+  TEST_CASE("recommend --batch refuses a line that repeats a key, as plan --batch does (src/request/json_inputs.cpp)") {
     check_batch_rows({"recommend", "--batch", "-"},
                      {{"a repeated key", "{" + kGood + R"(, "model": "resnet"})", "duplicate key 'model' in a JSON object"}});
   }
 
-  TEST_CASE("recommend --batch refuses a NUL byte after the object instead of ignoring the rest (src/cli/json_inputs.cpp)") {
+  TEST_CASE("recommend --batch refuses a NUL byte after the object instead of ignoring the rest (src/request/json_inputs.cpp)") {
     check_batch_rows({"recommend", "--batch", "-"},
                      {{"a NUL byte after the object", "{" + kGood + "}" + '\0' + "garbage", "a NUL byte at column"}});
   }
@@ -981,7 +981,7 @@ TEST_SUITE("bad-input matrix: fixed bugs") {
     });
   }
 
-  TEST_CASE("check shows an error in a used file with that file's line, not the checked file's (src/cli/app.cpp)") {
+  TEST_CASE("check shows an error in a used file with that file's line, not the checked file's (src/cli/commands/check.cpp)") {
     const TempFile used("broken_used.yaml", R"(snnplan: 1
 inputs:
   x: {type: int}
@@ -1135,7 +1135,7 @@ tables:
                      "           ^\n");
   }
 
-  TEST_CASE("recommend --batch takes JSON arrays for list inputs and checks their items (src/cli/json_inputs.cpp, src/evaluate)") {
+  TEST_CASE("recommend --batch takes JSON arrays for list inputs and checks their items (src/request/json_inputs.cpp, src/evaluate)") {
     // Arrays were refused outright, so a rule file with a required list input could not be
     // used in batch mode; and items of the wrong kind passed the evaluator's input check.
     const TempFile rules("list_inputs.yaml", R"(snnplan: 1

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cli/batch.hpp"
-#include "cli/json_inputs.hpp"
+#include "request/json_inputs.hpp"
 #include "render/render.hpp"
 #include "snnplan/snnplan.hpp"
 
@@ -56,7 +56,7 @@ TEST_SUITE("golden") {
     std::size_t errors = 0;
     for (const GoldenCase& c : cases) {
       CAPTURE(c.line_number);
-      const auto inputs = snnplan::cli::inputs_from_json(c.input, rules);
+      const auto inputs = snnplan::request::inputs_from_json(c.input, rules);
       REQUIRE_MESSAGE(std::holds_alternative<snnplan::Inputs>(inputs),
                       (std::holds_alternative<std::string>(inputs) ? std::get<std::string>(inputs) : ""));
       const auto result = rules.evaluate(std::get<snnplan::Inputs>(inputs));
@@ -86,7 +86,7 @@ TEST_SUITE("golden") {
     std::size_t same = 0;
     for (const GoldenCase& c : cases) {
       CAPTURE(c.line_number);
-      const auto inputs = std::get<snnplan::Inputs>(snnplan::cli::inputs_from_json(c.input, rules));
+      const auto inputs = std::get<snnplan::Inputs>(snnplan::request::inputs_from_json(c.input, rules));
       const auto result = rules.evaluate(inputs);
       REQUIRE(rules.evaluate(inputs, evaluation) == result.ok());
       if (!result.ok()) {

@@ -624,6 +624,47 @@ tables:
     CHECK(errors[1] == user.path() + ":3:10: error: rule file '" + used.path() + "' (used as 'other') has errors");
   }
 
+  TEST_CASE("a load error keeps the texts its diagnostics point into, so their lines show after the files changed") {
+    const std::string broken = [&] { std::string t = kUsed; t.replace(t.find("= x * 2"), 7, "= x *"); return t; }();
+    std::vector<snnplan::SourceText> sources;
+    std::vector<Diagnostic> diagnostics;
+    std::string used_path;
+    std::string user_path;
+    {
+      const TempFile used("kept_used.yaml", broken);
+      const TempFile user("kept_user.yaml", user_of("kept_used.yaml"));
+      used_path = used.path();
+      user_path = user.path();
+      try {
+        (void)RuleSet::from_file(user.path());
+        FAIL("loaded");
+      } catch (const LoadError& e) {
+        sources = e.sources();
+        diagnostics = e.diagnostics();
+      }
+    }  // both files are gone now
+    CHECK_FALSE(std::filesystem::exists(used_path));
+    REQUIRE(sources.size() == 2);
+    CHECK(sources[0].file == user_path);
+    CHECK(sources[0].text == user_of("kept_used.yaml"));
+    CHECK(sources[1].file == used_path);
+    CHECK(sources[1].text == broken);
+    REQUIRE(diagnostics.size() == 2);
+    CHECK(snnplan::format_with_source(diagnostics[0], snnplan::find_source(sources, diagnostics[0].location.file)) ==
+          used_path + ":5:31: error: expression: expected a value, found 'end of expression'\n"
+                      "    out: {type: int, init: = x *}\n  " + std::string(30, ' ') + "^");
+    CHECK(snnplan::format_with_source(diagnostics[1], snnplan::find_source(sources, diagnostics[1].location.file)) ==
+          user_path + ":3:10: error: rule file '" + used_path + "' (used as 'other') has errors\n"
+                      "    other: kept_used.yaml\n  " + std::string(9, ' ') + "^");
+    // A file that could not be read has no text to keep.
+    try {
+      (void)RuleSet::from_file(used_path);
+      FAIL("loaded");
+    } catch (const LoadError& e) {
+      CHECK(e.sources().empty());
+    }
+  }
+
   TEST_CASE("a chain of 8 rule files loads and a ninth is refused at the entry that names it") {
     // chain_k_0 uses chain_k_1 uses ... up to chain_k_{k-1}, which uses nothing.
     const auto make_chain = [&](int files) {

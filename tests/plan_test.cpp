@@ -15,7 +15,8 @@
 #include <vector>
 
 #include "cli_runner.hpp"
-#include "plan/plan_io.hpp"
+#include "render/render.hpp"
+#include "request/plan_request.hpp"
 #include "snnplan/snnplan.hpp"
 
 namespace {
@@ -251,9 +252,9 @@ TEST_SUITE("plan") {
     std::size_t errors = 0;
     for (const GoldenPlan& c : cases) {
       CAPTURE(c.line_number);
-      auto request = snnplan::plan_io::request_from_json(c.input);
-      REQUIRE(std::holds_alternative<snnplan::plan_io::Request>(request));
-      const auto& r = std::get<snnplan::plan_io::Request>(request);
+      auto request = snnplan::request::plan_request_from_json_line(c.input.dump());
+      REQUIRE(std::holds_alternative<snnplan::request::PlanRequest>(request));
+      const auto& r = std::get<snnplan::request::PlanRequest>(request);
       if (c.expected.contains("error")) {
         CHECK(rule_error([&] { (void)snnplan::plan(r.objective, r.topology, r.batch_size, r.options); }) ==
               c.expected.at("error").get<std::string>());
@@ -261,7 +262,7 @@ TEST_SUITE("plan") {
         continue;
       }
       const Plan p = snnplan::plan(r.objective, r.topology, r.batch_size, r.options);
-      const json got = snnplan::plan_io::to_json(p);
+      const json got = snnplan::render::to_json(p);
       CHECK(got.dump() == c.expected.dump());
       ++plans;
     }
@@ -271,7 +272,7 @@ TEST_SUITE("plan") {
 
   TEST_CASE("a plan has the 20 fields of SNNDistributedPlan in the reference order") {
     const Plan p = snnplan::plan("memory", Topology::parse("dp=4,tp=2"), 64);
-    const json j = snnplan::plan_io::to_json(p);
+    const json j = snnplan::render::to_json(p);
     CHECK(keys_of(j) == kPlanFields);
     CHECK(keys_of(j.at("topology")) == std::vector<std::string>{"world_size", "dims", "mesh_shape"});
     CHECK(keys_of(j.at("experimental_features")) == FeatureSet::names());
@@ -630,7 +631,7 @@ tables:
 
   TEST_CASE("every bad batch line gets a message that names the key") {
     auto error_of = [](const std::string& line) {
-      auto r = snnplan::plan_io::request_from_json_line(line);
+      auto r = snnplan::request::plan_request_from_json_line(line);
       return std::holds_alternative<std::string>(r) ? std::get<std::string>(r) : std::string("(no error)");
     };
     const std::string base = R"("objective": "speed", "batch_size": 64)";
@@ -679,10 +680,10 @@ tables:
   }
 
   TEST_CASE("batch defaults: backend inductor, model family generic, features and candidates as documented") {
-    auto r = snnplan::plan_io::request_from_json_line(
+    auto r = snnplan::request::plan_request_from_json_line(
         R"({"objective": "speed", "topology": {"dp": 4}, "batch_size": 64, "features": {"allow_pipeline": false}, "mode": null})");
-    REQUIRE(std::holds_alternative<snnplan::plan_io::Request>(r));
-    const auto& request = std::get<snnplan::plan_io::Request>(r);
+    REQUIRE(std::holds_alternative<snnplan::request::PlanRequest>(r));
+    const auto& request = std::get<snnplan::request::PlanRequest>(r);
     CHECK(request.options.backend == "inductor");
     CHECK(request.options.model_family == "generic");
     CHECK_FALSE(request.options.mode.has_value());
@@ -692,5 +693,101 @@ tables:
     FeatureSet expected;
     expected.allow_pipeline = false;
     CHECK(request.options.features == expected);
+  }
+}
+
+TEST_SUITE("plan: requests") {
+  // A front end whose fields are given as text, recording the order they are read in.
+  class RecordingFields final : public snnplan::request::PlanFields {
+   public:
+    std::vector<std::pair<std::string, std::string>> given_fields;
+    std::vector<std::string> reads;
+
+    bool given(std::string_view key) override { return find(key) != nullptr; }
+    std::string text(std::string_view key) override { return value(key); }
+    std::vector<std::string> texts(std::string_view key) override { return {value(key)}; }
+    std::int64_t integer(std::string_view key) override { return std::stoll(value(key)); }
+    bool flag(std::string_view key) override { return value(key) == "true"; }
+    Topology topology() override { return Topology::parse(value("topology")); }
+    FeatureSet features() override {
+      FeatureSet out;
+      out.set(value("features"), false);
+      return out;
+    }
+
+   private:
+    const std::string* find(std::string_view key) const {
+      for (const auto& [name, v] : given_fields)
+        if (name == key) return &v;
+      return nullptr;
+    }
+    std::string value(std::string_view key) {
+      reads.emplace_back(key);
+      const std::string* v = find(key);
+      if (!v) throw InputError("missing " + std::string(key));
+      return *v;
+    }
+  };
+
+  TEST_CASE("a plan request is read in one order, with one set of defaults, whatever the front end") {
+    RecordingFields all;
+    all.given_fields = {{"notes", "n"},     {"tp_candidates", "false"}, {"tp_roots", "blocks"}, {"features", "allow_pipeline"},
+                        {"mode", "dp"},     {"model_family", "vgg"},    {"backend", "eager"},   {"batch_size", "64"},
+                        {"topology", "dp=4"}, {"objective", "speed"}};
+    const snnplan::request::PlanRequest r = snnplan::request::read_plan_request(all);
+    // The order `plan --batch` reads a line's keys in, which Python's plan() and the flags share.
+    CHECK(all.reads == std::vector<std::string>{"objective", "topology", "batch_size", "backend", "model_family", "mode",
+                                                "features", "tp_roots", "tp_candidates", "notes"});
+    CHECK(r.objective == "speed");
+    CHECK(r.topology == Topology::parse("dp=4"));
+    CHECK(r.batch_size == 64);
+    CHECK(r.options.backend == "eager");
+    CHECK(r.options.model_family == "vgg");
+    CHECK(r.options.mode == std::optional<std::string>("dp"));
+    CHECK_FALSE(r.options.features.allow_pipeline);
+    CHECK(r.options.tensor_parallel_roots == std::optional<std::vector<std::string>>({"blocks"}));
+    CHECK_FALSE(r.options.tensor_parallel_candidates);
+    CHECK(r.options.notes == std::vector<std::string>{"n"});
+
+    RecordingFields required_only;
+    required_only.given_fields = {{"objective", "memory"}, {"topology", "dp=2,tp=2"}, {"batch_size", "8"}};
+    const snnplan::request::PlanRequest d = snnplan::request::read_plan_request(required_only);
+    CHECK(required_only.reads == std::vector<std::string>{"objective", "topology", "batch_size"});
+    const PlanOptions defaults;
+    CHECK(d.options.backend == defaults.backend);
+    CHECK(d.options.model_family == defaults.model_family);
+    CHECK_FALSE(d.options.mode.has_value());
+    CHECK(d.options.features == defaults.features);
+    CHECK_FALSE(d.options.tensor_parallel_roots.has_value());
+    CHECK(d.options.tensor_parallel_candidates);
+    CHECK(d.options.notes.empty());
+
+    RecordingFields missing;
+    missing.given_fields = {{"topology", "dp=4"}};
+    CHECK_THROWS_WITH_AS(snnplan::request::read_plan_request(missing), "missing objective", InputError);
+  }
+
+  TEST_CASE("the flags, a JSON line and the C API's line make the same request and the same plan") {
+    const std::string line =
+        R"({"objective": "memory", "topology": {"dp": 4, "tp": 2}, "batch_size": 64, "model_family": "cifar10dvs_vgg", "features": {"allow_pipeline": false}, "notes": ["a"]})";
+    auto parsed = snnplan::request::plan_request_from_json_line(line);
+    REQUIRE(std::holds_alternative<snnplan::request::PlanRequest>(parsed));
+    const auto& r = std::get<snnplan::request::PlanRequest>(parsed);
+    const snnplan::request::PlannedLine planned = snnplan::request::plan_json_line(line, snnplan::plan_rules());
+    REQUIRE(planned.kind == snnplan::request::PlannedLine::Kind::ok);
+    CHECK(planned.text == snnplan::render::json_line(snnplan::render::to_json(
+                              snnplan::plan(r.objective, r.topology, r.batch_size, r.options))));
+    const CliRun flags = run_cli({"plan", "--objective", "memory", "--topology", "dp=4,tp=2", "--batch-size", "64",
+                                  "--model-family", "cifar10dvs_vgg", "--feature", "allow_pipeline=false", "--note", "a"});
+    REQUIRE(flags.code == 0);
+    CHECK(json::parse(flags.out).dump() == json::parse(planned.text).dump());
+    const CliRun batch = run_cli({"plan", "--batch", "-"}, line + "\n");
+    CHECK(batch.out == planned.text + "\n");
+    // A refused line: the same message on every path.
+    const std::string bad = R"({"objective": "memory", "topology": {"dp": 4}, "batch_size": "64"})";
+    const snnplan::request::PlannedLine refused = snnplan::request::plan_json_line(bad, snnplan::plan_rules());
+    CHECK(refused.kind == snnplan::request::PlannedLine::Kind::bad_input);
+    CHECK(refused.text == "input 'batch_size' must be an integer, got a string");
+    CHECK(run_cli({"plan", "--batch", "-"}, bad + "\n").out == R"({"error":"input 'batch_size' must be an integer, got a string","line":1})" "\n");
   }
 }

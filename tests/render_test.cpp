@@ -5,10 +5,12 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "render/render.hpp"
+#include "snnplan/snnplan.hpp"
 
 namespace {
 
@@ -66,7 +68,7 @@ TEST_SUITE("render") {
   TEST_CASE("YAML output quotes every string a YAML reader would take for something else and spells floats as floats") {
     // The first line of to_yaml for a one-field record: "field_0: <value>".
     const auto yaml_of = [](const Value& v) {
-      const std::string text = snnplan::render::to_yaml(record_of({v}));
+      const std::string text = snnplan::render::render(record_of({v}), snnplan::render::Format::yaml);
       return text.substr(0, text.find('\n'));
     };
     // Identifier-like text stays plain.
@@ -95,6 +97,66 @@ TEST_SUITE("render") {
     CHECK(yaml_of(Value(-std::numeric_limits<double>::infinity())) == "field_0: -.inf");
     CHECK(yaml_of(Value(std::nan(""))) == "field_0: .nan");
     CHECK(yaml_of(Value(std::int64_t{7})) == "field_0: 7");
+  }
+
+  TEST_CASE("a format name is parsed in one place, and an unknown one is refused with the one message") {
+    using snnplan::render::Format;
+    using snnplan::render::Output;
+    using snnplan::render::parse_format;
+    CHECK(parse_format("json", Output::recommendation) == Format::json);
+    CHECK(parse_format("yaml", Output::plan) == Format::yaml);
+    CHECK(parse_format("text", Output::diagnostics) == Format::text);
+    const auto refusal = [](std::string_view name, Output output) {
+      try {
+        (void)parse_format(name, output);
+        return std::string("(accepted)");
+      } catch (const std::invalid_argument& e) {
+        return std::string(e.what());
+      }
+    };
+    // The same text CLI11's IsMember gave (the CLI puts "--format: " before it).
+    CHECK(refusal("xml", Output::recommendation) == "xml not in {json,yaml,text}");
+    CHECK(refusal("JSON", Output::plan) == "JSON not in {json,yaml,text}");
+    CHECK(refusal("", Output::explanation) == " not in {text,json}");
+    // A known format that does not render the output is refused the same way.
+    CHECK(refusal("yaml", Output::explanation) == "yaml not in {text,json}");
+    CHECK(refusal("yaml", Output::diagnostics) == "yaml not in {text,json}");
+    CHECK(refusal("text", Output::traced_recommendation) == "text not in {json}");
+    // Choices list the output's default first, then the table's order.
+    CHECK(snnplan::render::format_choices(Output::microbatches) == "{text,json}");
+    CHECK(snnplan::render::format_names(Output::recommendation) == std::vector<std::string>{"json", "yaml", "text"});
+  }
+
+  TEST_CASE("every format renders each output its row claims, ending with a newline, and refuses the others") {
+    using snnplan::render::Output;
+    const snnplan::RuleSet& rules = snnplan::RuleSet::builtin();
+    const snnplan::Inputs inputs = {{"model", "vgg"}, {"world_size", 8}, {"prefer", "memory"}, {"batch_size", 64}};
+    const snnplan::Explanation explanation = rules.explain(inputs);
+    REQUIRE(explanation.result.ok());
+    const snnplan::Plan plan = snnplan::plan("memory", snnplan::Topology::parse("dp=4,tp=2"), 64);
+    const std::vector<snnplan::Diagnostic> diagnostics = {
+        {snnplan::Severity::warning, {"a.yaml", 2, 3}, "code", "message"}};
+    const std::vector<snnplan::SourceText> sources = {{"a.yaml", "one\ntwo three\n"}};
+    for (const snnplan::render::FormatRow& row : snnplan::render::kFormats) {
+      CAPTURE(row.name);
+      const auto check = [&](Output output, auto render) {
+        if (!snnplan::render::supports(row.format, output)) {
+          CHECK_THROWS_AS((void)render(), std::logic_error);
+          return;
+        }
+        const std::string text = render();
+        REQUIRE_FALSE(text.empty());
+        CHECK(text.back() == '\n');
+      };
+      check(Output::recommendation, [&] { return snnplan::render::render(explanation.result.record(), row.format); });
+      check(Output::traced_recommendation, [&] { return snnplan::render::render_traced(explanation, row.format); });
+      check(Output::explanation, [&] { return snnplan::render::render_explanation(explanation, row.format); });
+      check(Output::plan, [&] { return snnplan::render::render(plan, row.format); });
+      check(Output::diagnostics, [&] { return snnplan::render::render_diagnostics(diagnostics, sources, row.format); });
+      check(Output::microbatches, [&] { return snnplan::render::render_microbatches(32, row.format); });
+    }
+    CHECK(snnplan::render::render_diagnostics(diagnostics, sources, snnplan::render::Format::text) ==
+          "a.yaml:2:3: warning: message\n  two three\n    ^\n");
   }
 }
 

@@ -4,6 +4,7 @@
   PYTHONPATH=build/python python3 python/tests/test_api.py --rules-dir rules
 """
 import argparse
+import os
 import dataclasses
 import inspect
 import pathlib
@@ -274,6 +275,26 @@ class ThreadsTest(unittest.TestCase):
         for t in threads:
             t.join()
         self.assertEqual(failures, [])
+
+
+class PackageTest(unittest.TestCase):
+    def test_value_classes_are_python_files_and_the_extension_a_submodule(self):
+        import snnplan._snnplan as extension
+        import snnplan._types as types
+        self.assertTrue(types.__file__.endswith(os.path.join("snnplan", "_types.py")))
+        for cls in (snnplan.SNNDistributedRecommendation, snnplan.SNNDistributedPlan, snnplan.SNNDistributedTopology,
+                    snnplan.DistributedFeatureSet, snnplan.Diagnostic, snnplan.InputInfo, snnplan.RuleLoadError):
+            self.assertIs(getattr(types, cls.__name__), cls)
+            self.assertEqual(cls.__module__, "snnplan")
+        self.assertIs(snnplan.RuleSet, extension.RuleSet)
+        self.assertIs(snnplan.plan, extension.plan)
+        self.assertEqual(snnplan.__version__, extension.__version__)
+        for name in snnplan.__all__:
+            self.assertEqual(getattr(snnplan, name).__module__, "snnplan", name)
+        self.assertEqual(sorted(snnplan.__all__), sorted(
+            ["recommend_snn_distributed_strategy", "recommended_pipeline_microbatches", "plan", "RuleSet",
+             "RuleLoadError", "SNNDistributedRecommendation", "SNNDistributedPlan", "SNNDistributedTopology",
+             "DistributedFeatureSet", "Diagnostic", "InputInfo"]))
 
 
 if __name__ == "__main__":

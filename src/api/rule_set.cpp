@@ -51,7 +51,8 @@ std::optional<std::string> read_file(const std::string& path) {
 // the built-in files by name.
 class PipelineRun {
  public:
-  explicit PipelineRun(const LoadOptions& options) : options_(options) {}
+  /// `sources` collects the texts of used files that have diagnostics (for LoadError).
+  PipelineRun(const LoadOptions& options, std::vector<SourceText>& sources) : options_(options), sources_(sources) {}
 
   // A used file, loaded with the stack of files that led to it (for cycle detection).
   std::shared_ptr<detail::CompiledRules> build_nested(const std::vector<std::string>& stack, std::string_view text,
@@ -132,7 +133,8 @@ class PipelineRun {
     }
     std::vector<Diagnostic> inner;
     // Files used by this one are checked for errors only; their own `check` analyses them.
-    auto rules = PipelineRun(LoadOptions{}).build_nested(stack_, text, name, next_directory, inner);
+    auto rules = PipelineRun(LoadOptions{}, sources_).build_nested(stack_, text, name, next_directory, inner);
+    if (!inner.empty()) sources_.push_back(SourceText{name, std::move(text)});
     diagnostics.insert(diagnostics.end(), inner.begin(), inner.end());
     if (!rules) return fail(messages::uses_has_errors(name, use.name.value));
     return rules;
@@ -149,6 +151,7 @@ class PipelineRun {
   }
 
   LoadOptions options_;
+  std::vector<SourceText>& sources_;
   std::vector<std::string> stack_;
 };
 
@@ -157,8 +160,12 @@ class PipelineRun {
 static RuleSet build_or_throw(std::string_view text, const std::string& file_name, const std::string& directory,
                               const LoadOptions& options) {
   std::vector<Diagnostic> diagnostics;
-  auto compiled = PipelineRun(options).build(text, file_name, directory, diagnostics);
-  if (!compiled) throw LoadError(std::move(diagnostics));
+  std::vector<SourceText> sources;
+  auto compiled = PipelineRun(options, sources).build(text, file_name, directory, diagnostics);
+  if (!compiled) {
+    sources.insert(sources.begin(), SourceText{file_name, std::string(text)});
+    throw LoadError(std::move(diagnostics), std::move(sources));
+  }
   return RuleSetAccess::wrap(std::move(compiled));
 }
 

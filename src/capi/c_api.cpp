@@ -3,8 +3,6 @@
 
 #include "snnplan/snnplan.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -14,9 +12,10 @@
 #include <variant>
 #include <vector>
 
-#include "cli/json_inputs.hpp"
-#include "plan/plan_io.hpp"
-#include "render/render.hpp"
+#include "core/messages.hpp"
+#include "render/json.hpp"
+#include "request/json_inputs.hpp"
+#include "request/plan_request.hpp"
 #include "snnplan/diagnostic.hpp"
 #include "snnplan/microbatches.hpp"
 #include "snnplan/plan.hpp"
@@ -44,17 +43,8 @@ struct snnplan_error {
 
 namespace {
 
-const char* severity_name(snnplan::Severity severity) {
-  switch (severity) {
-    case snnplan::Severity::note: return "note";
-    case snnplan::Severity::warning: return "warning";
-    case snnplan::Severity::error: return "error";
-  }
-  return "error";
-}
-
 snnplan_error::Entry entry_of(const snnplan::Diagnostic& d) {
-  return snnplan_error::Entry{severity_name(d.severity), d.code, d.message, d.location.file,
+  return snnplan_error::Entry{snnplan::to_string(d.severity), d.code, d.message, d.location.file,
                               d.location.line, d.location.column};
 }
 
@@ -66,10 +56,6 @@ char* copy_string(const std::string& s) noexcept {
   std::memcpy(out, s.data(), s.size());
   out[s.size()] = '\0';
   return out;
-}
-
-std::string error_json(const std::string& message) {
-  return snnplan::render::json_line(nlohmann::ordered_json{{"error", message}});
 }
 
 // Builds the error for a failed load; never throws (a failed allocation leaves nullptr).
@@ -108,7 +94,7 @@ template <typename Load>
 snnplan_status load_rules(Load&& load, snnplan_rules** out_rules, snnplan_error** out_error) noexcept {
   if (out_error) *out_error = nullptr;
   if (!out_rules) {
-    if (out_error) *out_error = plain_error(SNNPLAN_INVALID_ARGUMENT, "out_rules must not be NULL");
+    if (out_error) *out_error = plain_error(SNNPLAN_INVALID_ARGUMENT, snnplan::messages::c_null_out_rules());
     return SNNPLAN_INVALID_ARGUMENT;
   }
   *out_rules = nullptr;
@@ -121,11 +107,11 @@ snnplan_status load_rules(Load&& load, snnplan_rules** out_rules, snnplan_error*
     return SNNPLAN_LOAD_ERROR;
   } catch (const std::bad_alloc&) {
     status = SNNPLAN_OUT_OF_MEMORY;
-    if (out_error) *out_error = plain_error(status, "out of memory");
+    if (out_error) *out_error = plain_error(status, snnplan::messages::c_out_of_memory());
   } catch (const std::exception& e) {
     if (out_error) *out_error = plain_error(status, e.what());
   } catch (...) {
-    if (out_error) *out_error = plain_error(status, "unknown internal error");
+    if (out_error) *out_error = plain_error(status, snnplan::messages::c_unknown_internal_error());
   }
   return status;
 }
@@ -151,12 +137,12 @@ snnplan_status json_call(const snnplan_rules* rules, const char* json_input, cha
     return SNNPLAN_OUT_OF_MEMORY;
   } catch (const std::exception& e) {
     try {
-      *out_json = copy_string(error_json(std::string("internal error: ") + e.what()));
+      *out_json = copy_string(snnplan::render::error_line(snnplan::messages::c_internal_error(e.what())));
     } catch (...) {
     }
   } catch (...) {
     try {
-      *out_json = copy_string(error_json("internal error"));
+      *out_json = copy_string(snnplan::render::error_line(snnplan::messages::c_internal_error("")));
     } catch (...) {
     }
   }
@@ -187,7 +173,7 @@ void snnplan_string_free(char* string) noexcept { std::free(string); }
 snnplan_status snnplan_rules_from_file(const char* path, snnplan_rules** out_rules, snnplan_error** out_error) noexcept {
   if (!path) {
     if (out_rules) *out_rules = nullptr;
-    if (out_error) *out_error = plain_error(SNNPLAN_INVALID_ARGUMENT, "path must not be NULL");
+    if (out_error) *out_error = plain_error(SNNPLAN_INVALID_ARGUMENT, snnplan::messages::c_null_path());
     return SNNPLAN_INVALID_ARGUMENT;
   }
   return load_rules([&] { return snnplan::RuleSet::from_file(path); }, out_rules, out_error);
@@ -197,7 +183,7 @@ snnplan_status snnplan_rules_from_string(const char* text, const char* file_name
                                          snnplan_error** out_error) noexcept {
   if (!text) {
     if (out_rules) *out_rules = nullptr;
-    if (out_error) *out_error = plain_error(SNNPLAN_INVALID_ARGUMENT, "text must not be NULL");
+    if (out_error) *out_error = plain_error(SNNPLAN_INVALID_ARGUMENT, snnplan::messages::c_null_text());
     return SNNPLAN_INVALID_ARGUMENT;
   }
   return load_rules([&] { return snnplan::RuleSet::from_string(text, file_name ? file_name : "<string>"); },
@@ -216,12 +202,12 @@ const char* snnplan_rules_file_name(const snnplan_rules* rules) noexcept {
 
 snnplan_status snnplan_evaluate(const snnplan_rules* rules, const char* json_input, char** out_json) noexcept {
   return json_call(rules, json_input, out_json, [&]() -> JsonResult {
-    auto parsed = snnplan::cli::inputs_from_json_line(json_input, rules->rules);
-    if (auto* message = std::get_if<std::string>(&parsed)) return {SNNPLAN_BAD_INPUT, error_json(*message)};
+    auto parsed = snnplan::request::inputs_from_json_line(json_input, rules->rules);
+    if (auto* message = std::get_if<std::string>(&parsed)) return {SNNPLAN_BAD_INPUT, snnplan::render::error_line(*message)};
     snnplan::EvaluationResult result = rules->rules.evaluate(std::get<snnplan::Inputs>(parsed));
     if (result.ok()) return {SNNPLAN_OK, snnplan::render::json_line(snnplan::render::to_json(result.record()))};
     return {result.error().kind == snnplan::EvaluationErrorKind::rule_error ? SNNPLAN_RULE_ERROR : SNNPLAN_BAD_INPUT,
-            error_json(result.error().message)};
+            snnplan::render::error_line(result.error().message)};
   });
 }
 
@@ -230,19 +216,15 @@ snnplan_status snnplan_plan_rules_builtin(snnplan_rules** out_rules) noexcept {
 }
 
 snnplan_status snnplan_plan(const snnplan_rules* rules, const char* json_input, char** out_json) noexcept {
-  // What `snnplan plan --batch` does with one line (src/cli/app.cpp), minus the line number.
+  // What `snnplan plan --batch` does with one line, minus the line number.
   return json_call(rules, json_input, out_json, [&]() -> JsonResult {
-    auto parsed = snnplan::plan_io::request_from_json_line(json_input);
-    if (auto* message = std::get_if<std::string>(&parsed)) return {SNNPLAN_BAD_INPUT, error_json(*message)};
-    const auto& r = std::get<snnplan::plan_io::Request>(parsed);
-    try {
-      const snnplan::Plan plan = snnplan::plan(r.objective, r.topology, r.batch_size, r.options, rules->rules);
-      return {SNNPLAN_OK, snnplan::render::json_line(snnplan::plan_io::to_json(plan))};
-    } catch (const snnplan::RuleError& e) {
-      return {SNNPLAN_RULE_ERROR, error_json(e.what())};
-    } catch (const snnplan::InputError& e) {
-      return {SNNPLAN_BAD_INPUT, error_json(e.what())};
+    snnplan::request::PlannedLine planned = snnplan::request::plan_json_line(json_input, rules->rules);
+    switch (planned.kind) {
+      case snnplan::request::PlannedLine::Kind::ok: return {SNNPLAN_OK, std::move(planned.text)};
+      case snnplan::request::PlannedLine::Kind::rule_error: return {SNNPLAN_RULE_ERROR, snnplan::render::error_line(planned.text)};
+      case snnplan::request::PlannedLine::Kind::bad_input: break;
     }
+    return {SNNPLAN_BAD_INPUT, snnplan::render::error_line(planned.text)};
   });
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// The `snnplan` command line: subcommands recommend, microbatches and check.
+// The `snnplan` command line: recommend, explain, microbatches, check, test, graph, plan
+// (one file each under cli/commands/).
 
 #include <iosfwd>
 

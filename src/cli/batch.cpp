@@ -2,13 +2,38 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+#include <fstream>
 #include <istream>
 #include <ostream>
 
-#include "cli/json_inputs.hpp"
-#include "render/render.hpp"
+#include "core/messages.hpp"
+#include "render/json.hpp"
+#include "request/json_inputs.hpp"
 
 namespace snnplan::cli {
+
+ExitCode with_batch_input(const std::string& batch, std::istream& in,
+                          const std::function<ExitCode(std::istream& lines, const std::string& source_name)>& run) {
+  if (batch == "-") return run(in, "<stdin>");
+  std::error_code ignored;
+  if (std::filesystem::is_directory(batch, ignored)) throw UsageError{messages::cannot_open_batch(batch, "it is a directory")};
+  std::ifstream file(batch);
+  if (!file) throw UsageError{messages::cannot_open_batch(batch)};
+  return run(file, batch);
+}
+
+void fail_line(EvaluationErrorKind kind, const std::string& message, std::size_t line_number, const std::string& source_name,
+               std::ostream& err, ExitCode& worst, const std::function<void(const std::string& line)>& emit) {
+  worst = worse(worst, exit_code_of(kind));
+  nlohmann::ordered_json error_line = {{"error", message}};
+  // A bad line is reported where operators look (stderr) and marked in the output, so both
+  // streams stay line-for-line with the input.
+  const bool bad_input = kind == EvaluationErrorKind::bad_input;
+  if (bad_input) error_line["line"] = line_number;
+  emit(render::json_line(error_line));
+  if (bad_input) err << fmt::format("{}:{}: error: {}\n", source_name, line_number, message);
+}
 
 namespace {
 
@@ -43,7 +68,7 @@ ExitCode batch_loop(std::istream& in, std::ostream& out, std::ostream& err, cons
       snapshot = live->current();
     }
     const RuleSet& rules = live ? *snapshot : *fixed;
-    auto parsed = inputs_from_json_line(line, rules);
+    auto parsed = request::inputs_from_json_line(line, rules);
     std::string message;
     EvaluationErrorKind kind = EvaluationErrorKind::bad_input;
     if (auto* inputs = std::get_if<Inputs>(&parsed)) {
@@ -58,18 +83,10 @@ ExitCode batch_loop(std::istream& in, std::ostream& out, std::ostream& err, cons
     } else {
       message = std::get<std::string>(parsed);
     }
-    nlohmann::ordered_json error_line = {{"error", message}};
-    if (kind == EvaluationErrorKind::bad_input) {
-      // A bad line is reported where operators look (stderr) and marked in the output, so
-      // both streams stay line-for-line with the input.
-      error_line["line"] = line_number;
-      err << fmt::format("{}:{}: error: {}\n", source_name, line_number, message);
-      worst = worse(worst, ExitCode::bad_input);
-    } else {
-      worst = worse(worst, ExitCode::rule_error);
-    }
-    buffer += render::json_line(error_line);
-    buffer += '\n';
+    fail_line(kind, message, line_number, source_name, err, worst, [&](const std::string& text) {
+      buffer += text;
+      buffer += '\n';
+    });
     flush_if_large();
   }
   out << buffer;

@@ -1,6 +1,7 @@
 #pragma once
 // `snnplan recommend --batch`: JSON Lines in, JSON Lines out, one line per line, in order.
 
+#include <functional>
 #include <iosfwd>
 #include <string>
 
@@ -9,6 +10,18 @@
 #include "snnplan/rule_set.hpp"
 
 namespace snnplan::cli {
+
+/// Runs `run` on the batch input named by --batch: stdin for "-" (named "<stdin>" in
+/// messages), else the file. A missing file or a directory is a UsageError (reading a
+/// directory would otherwise look like an empty batch and succeed).
+ExitCode with_batch_input(const std::string& batch, std::istream& in,
+                          const std::function<ExitCode(std::istream& lines, const std::string& source_name)>& run);
+
+/// For a batch line that failed: hands `emit` the output line (no newline), {"error": message}
+/// plus "line" for a bad-input line, which is then also reported on `err` as
+/// "source:line: error: message". `worst` becomes the worse of itself and the line's code.
+void fail_line(EvaluationErrorKind kind, const std::string& message, std::size_t line_number, const std::string& source_name,
+               std::ostream& err, ExitCode& worst, const std::function<void(const std::string& line)>& emit);
 
 /// Reads `in` to the end. Each line yields the record or {"error": message}; a bad line
 /// also adds "line" and a stderr message, and the run goes on. Returns the worst outcome.

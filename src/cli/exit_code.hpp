@@ -1,17 +1,44 @@
 #pragma once
-// The CLI's exit codes (a fixed contract; see the README's "Errors and exit codes").
+// The CLI's exit codes (a fixed contract; see the README's "Errors and exit codes") and the one
+// place outcomes map to them. A command returns its exit code, or throws; app.cpp's dispatch
+// maps what it throws: UsageError and InputError -> bad_input, RuleError -> rule_error,
+// EvaluationFailed -> by its kind, LoadError -> rules_unusable (each one a line on stderr).
+
+#include <string>
+
+#include "snnplan/evaluation_result.hpp"
 
 namespace snnplan::cli {
 
 enum class ExitCode : int {
   ok = 0,
-  rule_error = 1,   // the rules raised an error for these inputs (reference ValueError)
-  bad_input = 2,    // bad command line or bad input value
+  rule_error = 1,      // the rules raised an error for these inputs (reference ValueError)
+  bad_input = 2,       // bad command line or bad input value
   rules_unusable = 3,  // the rule file failed to load or check
 };
 
-inline int as_int(ExitCode code) { return static_cast<int>(code); }
+inline int as_int(ExitCode code) {
+  return static_cast<int>(code);
+}
 /// The worse of two outcomes (bad input > rule error > ok), for batch runs.
-inline ExitCode worse(ExitCode a, ExitCode b) { return as_int(a) >= as_int(b) ? a : b; }
+inline ExitCode worse(ExitCode a, ExitCode b) {
+  return as_int(a) >= as_int(b) ? a : b;
+}
+
+/// A refused evaluation: the rules' error (1) or an input they cannot take (2).
+inline ExitCode exit_code_of(EvaluationErrorKind kind) {
+  return kind == EvaluationErrorKind::rule_error ? ExitCode::rule_error : ExitCode::bad_input;
+}
+
+/// Thrown for a bad command line: "error: message", exit 2.
+struct UsageError {
+  std::string message;
+};
+
+/// Thrown for a refused evaluation: "error: message", exit_code_of(kind). The message is kept
+/// whole (it may hold NUL characters from the inputs, which an exception's what() would cut).
+struct EvaluationFailed {
+  EvaluationError error;
+};
 
 }  // namespace snnplan::cli

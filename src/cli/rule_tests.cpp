@@ -119,36 +119,34 @@ std::vector<RuleTestCase> load_rule_tests(const std::string& text, const std::st
     if (repeated_keys(node)) continue;
     RuleTestCase c;
     c.location = at(node, file);
-    c.name = node["name"] && node["name"].IsScalar() ? node["name"].Scalar() : fmt::format("test at line {}", c.location.line);
+    c.name = node["name"] && node["name"].IsScalar() ? node["name"].Scalar() : messages::test_unnamed(c.location.line);
     if (!node["input"] || !node["input"].IsMap()) {
       error(at(node, file), messages::missing_key("input", "a test (a mapping of input values)"));
       continue;
     }
-    bool ok = !repeated_keys(node["input"]);
-    for (const auto& kv : node["input"]) {
-      auto v = to_value(kv.second, "an input value");
-      if (auto* failure = std::get_if<std::string>(&v)) {
-        error(at(kv.second, file), std::move(*failure));
-        ok = false;
-        continue;
+    // The values of a mapping (input or expect), each reported where it is when it is not one.
+    auto read_values = [&](const YAML::Node& map, std::string_view what, std::vector<std::pair<std::string, Value>>& out) {
+      bool all = true;
+      for (const auto& kv : map) {
+        auto v = to_value(kv.second, what);
+        if (auto* failure = std::get_if<std::string>(&v)) {
+          error(at(kv.second, file), std::move(*failure));
+          all = false;
+          continue;
+        }
+        out.emplace_back(kv.first.Scalar(), std::move(std::get<Value>(v)));
       }
-      c.input.emplace_back(kv.first.Scalar(), std::move(std::get<Value>(v)));
-    }
+      return all;
+    };
+    bool ok = !repeated_keys(node["input"]);
+    ok = read_values(node["input"], "an input value", c.input) && ok;
     if (node["expect"]) {
       if (!node["expect"].IsMap()) {
         error(at(node["expect"], file), messages::expected_kind("expect", "a mapping of record fields"));
         ok = false;
       } else {
         ok = !repeated_keys(node["expect"]) && ok;
-        for (const auto& kv : node["expect"]) {
-          auto v = to_value(kv.second, "an expected value");
-          if (auto* failure = std::get_if<std::string>(&v)) {
-            error(at(kv.second, file), std::move(*failure));
-            ok = false;
-            continue;
-          }
-          c.expect.emplace_back(kv.first.Scalar(), std::move(std::get<Value>(v)));
-        }
+        ok = read_values(node["expect"], "an expected value", c.expect) && ok;
       }
     }
     if (node["expect_error"]) {
@@ -195,17 +193,17 @@ RuleTestReport run_rule_tests(const RuleSet& rules, const std::vector<RuleTestCa
     const EvaluationResult& result = explanation.result;
     std::vector<std::string> problems;
     if (c.expect_error) {
-      if (result.ok()) problems.push_back(fmt::format("expected error: {}\n    got a record (mode: {})", *c.expect_error,
-                                                      result.record().find("mode") ? shown(*result.record().find("mode")) : "?"));
+      if (result.ok()) problems.push_back(messages::test_expected_error_got_record(
+                                  *c.expect_error, result.record().find("mode") ? shown(*result.record().find("mode")) : "?"));
       else if (result.error().message != *c.expect_error)
-        problems.push_back(fmt::format("expected error: {}\n    got error:      {}", *c.expect_error, result.error().message));
+        problems.push_back(messages::test_expected_other_error(*c.expect_error, result.error().message));
     } else if (!result.ok()) {
-      problems.push_back(fmt::format("unexpected error: {}", result.error().message));
+      problems.push_back(messages::test_unexpected_error(result.error().message));
     } else {
       for (const auto& [field, want] : c.expect) {
         const Value* got = result.record().find(field);
-        if (!got) problems.push_back(fmt::format("{}: the record has no such field", field));
-        else if (!same(want, *got)) problems.push_back(fmt::format("{}: expected {}, got {}", field, shown(want), shown(*got)));
+        if (!got) problems.push_back(messages::test_no_such_field(field));
+        else if (!same(want, *got)) problems.push_back(messages::test_field_differs(field, shown(want), shown(*got)));
       }
     }
     if (problems.empty()) {
@@ -213,7 +211,7 @@ RuleTestReport run_rule_tests(const RuleSet& rules, const std::vector<RuleTestCa
       continue;
     }
     ++report.failed;
-    std::string block = fmt::format("FAIL {} ({})", c.name, to_string(c.location));
+    std::string block = messages::test_failed(c.name, to_string(c.location));
     for (const std::string& p : problems) block += "\n  " + p;
     report.failures.push_back(std::move(block));
   }

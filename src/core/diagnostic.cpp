@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 
 namespace snnplan {
 
-static const char* severity_name(Severity severity) {
+const char* to_string(Severity severity) noexcept {
   switch (severity) {
     case Severity::note: return "note";
     case Severity::warning: return "warning";
@@ -17,8 +19,8 @@ static const char* severity_name(Severity severity) {
 std::string format(const Diagnostic& d) {
   const std::string where = to_string(d.location);
   // A diagnostic about no file in particular (e.g. `--rules ''`) starts with its severity.
-  if (where.empty()) return fmt::format("{}: {}", severity_name(d.severity), d.message);
-  return fmt::format("{}: {}: {}", where, severity_name(d.severity), d.message);
+  if (where.empty()) return fmt::format("{}: {}", to_string(d.severity), d.message);
+  return fmt::format("{}: {}: {}", where, to_string(d.severity), d.message);
 }
 
 std::string format_with_source(const Diagnostic& d, std::string_view source) {
@@ -46,6 +48,12 @@ std::string format_with_source(const Diagnostic& d, std::string_view source) {
   return out;
 }
 
+std::string_view find_source(const std::vector<SourceText>& sources, std::string_view file) noexcept {
+  for (const SourceText& source : sources)
+    if (source.file == file) return source.text;
+  return {};
+}
+
 bool has_errors(const std::vector<Diagnostic>& diagnostics) {
   for (const Diagnostic& d : diagnostics)
     if (d.severity == Severity::error) return true;
@@ -61,7 +69,21 @@ static std::string first_error(const std::vector<Diagnostic>& diagnostics) {
   return "rule file could not be loaded";
 }
 
-LoadError::LoadError(std::vector<Diagnostic> diagnostics)
-    : std::runtime_error(first_error(diagnostics)), diagnostics_(std::move(diagnostics)) {}
+// Keeps only the texts of files the diagnostics name, each once.
+static std::vector<SourceText> named_sources(const std::vector<Diagnostic>& diagnostics, std::vector<SourceText> sources) {
+  std::vector<SourceText> kept;
+  for (SourceText& source : sources) {
+    const bool named = std::any_of(diagnostics.begin(), diagnostics.end(),
+                                   [&](const Diagnostic& d) { return d.location.file == source.file; });
+    const bool seen = std::any_of(kept.begin(), kept.end(), [&](const SourceText& k) { return k.file == source.file; });
+    if (named && !seen) kept.push_back(std::move(source));
+  }
+  return kept;
+}
+
+LoadError::LoadError(std::vector<Diagnostic> diagnostics, std::vector<SourceText> sources)
+    : std::runtime_error(first_error(diagnostics)),
+      diagnostics_(std::move(diagnostics)),
+      sources_(named_sources(diagnostics_, std::move(sources))) {}
 
 }  // namespace snnplan

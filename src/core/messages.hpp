@@ -490,3 +490,83 @@ namespace snnplan::messages {
 /// a plausible typo. Used for every "did you mean" hint.
 std::string closest_match(std::string_view name, const std::vector<std::string>& candidates);
 }  // namespace snnplan::messages
+
+// ---- front ends: output formats, requests, the C API ------------------------------------------
+namespace snnplan::messages {
+/// "{json,yaml,text}": a set of choices as CLI11 writes one.
+inline std::string choice_set(const std::vector<std::string>& names) {
+  std::string out = "{";
+  for (const std::string& name : names) out += (out.size() > 1 ? "," : "") + name;
+  return out + "}";
+}
+/// Without the "--format: " CLI11 puts before a validator's message.
+inline std::string unknown_format(std::string_view name, const std::vector<std::string>& supported) {
+  return fmt::format("{} not in {}", name, choice_set(supported));
+}
+inline std::string format_cannot_render(std::string_view name, const std::vector<std::string>& supported) {
+  return fmt::format("the format {} does not render this output (it is rendered as one of {})", name,
+                     choice_set(supported));
+}
+inline std::string format_without_row(int format) {
+  return fmt::format("format {} has no row in the format table", format);
+}
+}  // namespace snnplan::messages
+
+namespace snnplan::messages {
+// ---- front ends: the command line ------------------------------------------------------------
+inline std::string run_with_help() { return "Run with --help for usage."; }
+inline std::string rejected_edit() {
+  return "snnplan: rejected an edit of the rule file; the previous rules stay in use:";
+}
+inline std::string coverage_below(double percent, double minimum) {
+  return fmt::format("rule coverage {:.1f}% is below the minimum {}%", percent, minimum);
+}
+inline std::string plan_key_without_flag(std::string_view key) {
+  return fmt::format("the plan request key '{}' has no flag", key);
+}
+}  // namespace snnplan::messages
+
+namespace snnplan::messages {
+// ---- front ends: the C API (without allocating where memory may be short) ----------------------
+inline const char* c_null_out_rules() { return "out_rules must not be NULL"; }
+inline const char* c_null_path() { return "path must not be NULL"; }
+inline const char* c_null_text() { return "text must not be NULL"; }
+inline const char* c_out_of_memory() { return "out of memory"; }
+inline const char* c_unknown_internal_error() { return "unknown internal error"; }
+/// `what`: the exception's what(), or "" when there is none.
+inline std::string c_internal_error(std::string_view what) {
+  return what.empty() ? std::string("internal error") : fmt::format("internal error: {}", what);
+}
+}  // namespace snnplan::messages
+
+namespace snnplan::messages {
+// ---- front ends: the Python module (TypeError and ValueError texts) ------------------------------
+/// "batch_size must be int, not str": `got` is the Python type's name.
+inline std::string py_wrong_type(std::string_view what, std::string_view expected, std::string_view got) {
+  return fmt::format("{} must be {}, not {}", what, expected, got);
+}
+inline std::string py_int_too_large(std::string_view what, std::string_view value) {
+  return fmt::format("{} = {} does not fit in a 64-bit integer", what, value);
+}
+}  // namespace snnplan::messages
+
+namespace snnplan::messages {
+// ---- front ends: `snnplan test` reports ---------------------------------------------------------
+inline std::string test_unnamed(std::uint32_t line) { return fmt::format("test at line {}", line); }
+inline std::string test_failed(std::string_view name, std::string_view where) {
+  return fmt::format("FAIL {} ({})", name, where);
+}
+inline std::string test_expected_error_got_record(std::string_view expected, std::string_view mode) {
+  return fmt::format("expected error: {}\n    got a record (mode: {})", expected, mode);
+}
+inline std::string test_expected_other_error(std::string_view expected, std::string_view got) {
+  return fmt::format("expected error: {}\n    got error:      {}", expected, got);
+}
+inline std::string test_unexpected_error(std::string_view got) { return fmt::format("unexpected error: {}", got); }
+inline std::string test_no_such_field(std::string_view field) {
+  return fmt::format("{}: the record has no such field", field);
+}
+inline std::string test_field_differs(std::string_view field, std::string_view expected, std::string_view got) {
+  return fmt::format("{}: expected {}, got {}", field, expected, got);
+}
+}  // namespace snnplan::messages

@@ -42,27 +42,30 @@ std::optional<std::int64_t> optional_integer(const Record& r, const char* name) 
   return v.as_int();
 }
 
-std::optional<std::vector<std::int64_t>> optional_ints(const Record& r, const char* name) {
-  const Value& v = field(r, name);
-  if (v.is_null()) return std::nullopt;
-  if (!v.is_list()) wrong_type(name, "a list of ints or null");
-  std::vector<std::int64_t> out;
-  for (const Value& item : v.as_list()) {
-    if (!item.is_int()) wrong_type(name, "a list of ints or null");
-    out.push_back(item.as_int());
+// The items of a list field, each read by `item` (false: not of the type `expected` names).
+template <typename T, typename Read>
+std::vector<T> items(const Value& list, const char* name, const char* expected, Read item) {
+  if (!list.is_list()) wrong_type(name, expected);
+  std::vector<T> out;
+  for (const Value& v : list.as_list()) {
+    std::optional<T> read = item(v);
+    if (!read) wrong_type(name, expected);
+    out.push_back(std::move(*read));
   }
   return out;
 }
 
-std::vector<std::string> strings(const Record& r, const char* name) {
+std::optional<std::vector<std::int64_t>> optional_ints(const Record& r, const char* name) {
   const Value& v = field(r, name);
-  if (!v.is_list()) wrong_type(name, "a list of strings");
-  std::vector<std::string> out;
-  for (const Value& item : v.as_list()) {
-    if (!item.is_string()) wrong_type(name, "a list of strings");
-    out.push_back(item.as_string());
-  }
-  return out;
+  if (v.is_null()) return std::nullopt;
+  return items<std::int64_t>(v, name, "a list of ints or null",
+                             [](const Value& item) { return item.is_int() ? std::optional(item.as_int()) : std::nullopt; });
+}
+
+std::vector<std::string> strings(const Record& r, const char* name) {
+  return items<std::string>(field(r, name), name, "a list of strings", [](const Value& item) {
+    return item.is_string() ? std::optional(item.as_string()) : std::nullopt;
+  });
 }
 
 Value string_list(const std::vector<std::string>& items) {

@@ -1,15 +1,16 @@
-#include "render/render.hpp"
+// JSON: the JSON values of records, plans, traces and diagnostics, and the json format's
+// renderers (render/format.hpp).
+
+#include "render/json.hpp"
 
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
-#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 
-#include "render/yaml_scalars.hpp"
+#include "render/format.hpp"
 
 namespace snnplan::render {
 
@@ -34,9 +35,119 @@ std::string json_line(const nlohmann::ordered_json& value) {
   return value.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
+std::string error_line(const std::string& message) { return json_line(nlohmann::ordered_json{{"error", message}}); }
+
 namespace {
 
-// A string JSON needs no escapes for: printable ASCII without quote or backslash.
+using json = nlohmann::ordered_json;
+
+template <typename T>
+json optional_array(const std::optional<std::vector<T>>& items) {
+  if (!items) return nullptr;
+  return json(*items);
+}
+
+template <typename T>
+json optional_value(const std::optional<T>& v) {
+  if (!v) return nullptr;
+  return json(*v);
+}
+
+// Indented by two, as the CLI prints one document.
+std::string pretty(const json& value) { return value.dump(2, ' ', false, json::error_handler_t::replace) + "\n"; }
+
+}  // namespace
+
+json to_json(const Topology& topology) {
+  json dims = json::object();
+  for (const Topology::Dimension& d : topology.dims()) dims[d.name] = d.size;
+  return json{{"world_size", topology.world_size()}, {"dims", std::move(dims)}, {"mesh_shape", topology.mesh_shape()}};
+}
+
+json to_json(const FeatureSet& features) {
+  json out = json::object();
+  for (const std::string& name : FeatureSet::names()) out[name] = features.get(name);
+  return out;
+}
+
+json to_json(const Plan& p) {
+  json out = json::object();
+  out["mode"] = p.mode;
+  out["objective"] = p.objective;
+  out["topology"] = to_json(p.topology);
+  out["model_family"] = p.model_family;
+  out["backend"] = p.backend;
+  out["batch_size"] = p.batch_size;
+  out["optimizer_strategy"] = p.optimizer_strategy;
+  out["memopt_level"] = p.memopt_level;
+  out["rationale"] = p.rationale;
+  out["notes"] = p.notes;
+  out["tensor_parallel_roots"] = optional_array(p.tensor_parallel_roots);
+  out["mesh_shape"] = optional_array(p.mesh_shape);
+  out["tp_mesh_dim"] = p.tp_mesh_dim;
+  out["dp_mesh_dim"] = optional_value(p.dp_mesh_dim);
+  out["pp_microbatches"] = optional_value(p.pp_microbatches);
+  out["pp_schedule"] = p.pp_schedule;
+  out["pp_virtual_stages"] = p.pp_virtual_stages;
+  out["pp_layout"] = optional_array(p.pp_layout);
+  out["pp_delay_wgrad"] = p.pp_delay_wgrad;
+  out["experimental_features"] = to_json(p.experimental_features);
+  return out;
+}
+
+json to_json(const std::vector<TraceStep>& steps) {
+  json out = json::array();
+  for (const TraceStep& step : steps) {
+    json j = {{"step", to_string(step.kind)}, {"depth", step.depth}};
+    if (!step.table.empty()) j["table"] = step.table;
+    if (!step.rule.empty()) j["rule"] = step.rule;
+    if (step.location.known()) j["at"] = to_string(step.location);
+    if (!step.detail.empty()) j["detail"] = step.detail;
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+json to_json(const Diagnostic& d) {
+  return json{{"file", d.location.file},
+              {"line", d.location.line},
+              {"column", d.location.column},
+              {"severity", to_string(d.severity)},
+              {"code", d.code},
+              {"message", d.message}};
+}
+
+namespace json_format {
+
+std::string recommendation(const Record& record) { return pretty(to_json(record)); }
+
+std::string traced_recommendation(const Explanation& explanation) {
+  json j = to_json(explanation.result.record());
+  j["trace"] = to_json(explanation.steps);
+  return pretty(j);
+}
+
+std::string explanation(const Explanation& explanation) {
+  json j = {{"trace", to_json(explanation.steps)}};
+  if (explanation.result.ok()) j["result"] = to_json(explanation.result.record());
+  else j["error"] = explanation.result.error().message;
+  return pretty(j);
+}
+
+std::string plan(const Plan& plan) { return pretty(to_json(plan)); }
+
+std::string diagnostics(const std::vector<Diagnostic>& diagnostics, const std::vector<SourceText>&) {
+  json all = json::array();
+  for (const Diagnostic& d : diagnostics) all.push_back(to_json(d));
+  return json_line(all) + "\n";
+}
+
+std::string microbatches(std::int64_t count) { return json{{"pp_microbatches", count}}.dump() + "\n"; }
+
+}  // namespace json_format
+
+namespace {
+
 // A string JSON needs no escapes for: printable ASCII without quote or backslash. Eight bytes
 // at a time (a record's rationale lines are most of a JSON line's bytes); the word test may
 // flag a plain string as not plain, never the reverse, and a flagged string only takes the
@@ -123,62 +234,6 @@ void append_json_line(std::string& out, const Record& record) { append_json_obje
 
 void append_json_line(std::string& out, const Evaluation& evaluation) {
   append_json_object(out, evaluation.names(), evaluation.values());
-}
-
-static void emit(YAML::Emitter& out, const Value& value) {
-  if (value.is_null()) out << YAML::Null;
-  else if (value.is_bool()) out << value.as_bool();
-  else if (value.is_int()) out << value.as_int();
-  else if (value.is_float()) emit_float(out, value.as_float());
-  else if (value.is_string()) emit_string(out, value.as_string());
-  else {
-    const bool scalars = std::none_of(value.as_list().begin(), value.as_list().end(),
-                                      [](const Value& v) { return v.is_string() || v.is_list(); });
-    out << (scalars ? YAML::Flow : YAML::Block) << YAML::BeginSeq;
-    for (const Value& item : value.as_list()) emit(out, item);
-    out << YAML::EndSeq;
-  }
-}
-
-std::string to_yaml(const Record& record) {
-  YAML::Emitter out;
-  out << YAML::BeginMap;
-  for (std::size_t k = 0; k < record.names().size(); ++k) {
-    out << YAML::Key;
-    emit_string(out, record.names()[k]);
-    out << YAML::Value;
-    emit(out, record.values()[k]);
-  }
-  out << YAML::EndMap;
-  return std::string(out.c_str()) + "\n";
-}
-
-std::string to_text(const Record& record) {
-  std::size_t width = 0;
-  for (const std::string& name : record.names()) width = std::max(width, name.size());
-  std::string fields;
-  std::string lines;
-  for (std::size_t k = 0; k < record.names().size(); ++k) {
-    const Value& v = record.values()[k];
-    const bool is_lines = v.is_list() && !v.as_list().empty() &&
-                          std::all_of(v.as_list().begin(), v.as_list().end(), [](const Value& x) { return x.is_string(); });
-    if (is_lines) {
-      lines += fmt::format("{}:\n", record.names()[k]);
-      for (const Value& line : v.as_list()) lines += fmt::format("  - {}\n", line.as_string());
-    } else {
-      fields += fmt::format("{:<{}}  {}\n", record.names()[k], width, to_display_string(v));
-    }
-  }
-  return fields + lines;
-}
-
-std::string render(const Record& record, Format format) {
-  switch (format) {
-    case Format::json: return to_json(record).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
-    case Format::yaml: return to_yaml(record);
-    case Format::text: return to_text(record);
-  }
-  return {};
 }
 
 }  // namespace snnplan::render

@@ -1,5 +1,4 @@
-#include "cli/json_inputs.hpp"
-
+#include "request/json_inputs.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -10,10 +9,9 @@
 
 #include "core/messages.hpp"
 
-namespace snnplan::cli {
-namespace {
+namespace snnplan::request {
 
-const char* kind_of(nlohmann::json::value_t type) {
+const char* json_kind(nlohmann::json::value_t type) {
   switch (type) {
     case nlohmann::json::value_t::object: return "an object";
     case nlohmann::json::value_t::array: return "an array";
@@ -25,7 +23,20 @@ const char* kind_of(nlohmann::json::value_t type) {
   }
 }
 
-const char* json_kind(const nlohmann::json& v) { return kind_of(v.type()); }
+std::string line_problem(const std::string& line) {
+  if (line.find_first_not_of(" \t\r") == std::string::npos) return messages::batch_empty_line();
+  // nlohmann's lexer takes a NUL byte for the end of the input, so "{...}\0anything" would
+  // parse as the object alone.
+  if (const auto nul = line.find('\0'); nul != std::string::npos) return messages::batch_nul_byte(nul + 1);
+  return {};
+}
+
+std::string not_json(std::string what) {
+  if (auto close = what.find("] "); what.rfind("[json.exception", 0) == 0 && close != std::string::npos) what.erase(0, close + 2);
+  return messages::batch_not_json(what);
+}
+
+namespace {
 
 std::string declared_type(const RuleSet& rules, const std::string& key) {
   for (const InputInfo& info : rules.inputs())
@@ -36,7 +47,7 @@ std::string declared_type(const RuleSet& rules, const std::string& key) {
 }  // namespace
 
 std::variant<Inputs, std::string> inputs_from_json(const nlohmann::json& object, const RuleSet& rules) {
-  if (!object.is_object()) return messages::batch_line_not_object(json_kind(object));
+  if (!object.is_object()) return messages::batch_line_not_object(json_kind(object.type()));
   Inputs inputs;
   inputs.reserve(object.size());
   for (const auto& [key, value] : object.items()) {
@@ -72,7 +83,7 @@ std::variant<Inputs, std::string> inputs_from_json(const nlohmann::json& object,
         break;
       }
       default:
-        return messages::batch_value_kind(key, json_kind(value));
+        return messages::batch_value_kind(key, json_kind(value.type()));
     }
   }
   return inputs;
@@ -246,25 +257,17 @@ class MemberReader {
 }  // namespace
 
 std::variant<Inputs, std::string> inputs_from_json_line(const std::string& line, const RuleSet& rules) {
-  if (line.find_first_not_of(" \t\r") == std::string::npos) return messages::batch_empty_line();
-  // nlohmann's lexer takes a NUL byte for the end of the input, so "{...}\0anything" would
-  // parse as the object alone.
-  if (const auto nul = line.find('\0'); nul != std::string::npos) return messages::batch_nul_byte(nul + 1);
+  if (std::string problem = line_problem(line); !problem.empty()) return problem;
   MemberReader reader;
   // parse_error and out_of_range (a number like 1e400) both arrive at reader.parse_error.
-  if (!nlohmann::json::sax_parse(line, &reader)) {
-    std::string what = reader.error();
-    // Drop nlohmann's "[json.exception.parse_error.101] " prefix: operators need the rest.
-    if (auto close = what.find("] "); what.rfind("[json.exception", 0) == 0 && close != std::string::npos) what.erase(0, close + 2);
-    return messages::batch_not_json(what);
-  }
+  if (!nlohmann::json::sax_parse(line, &reader)) return not_json(reader.error());
   if (reader.repeated_key()) return messages::batch_duplicate_key(*reader.repeated_key());
   for (const auto& [key, spelling] : reader.spellings()) {
     const bool integer = spelling.find_first_not_of("-0123456789") == std::string::npos;
     if (integer && declared_type(rules, key) == "int") return messages::integer_input_too_large(key, spelling);
   }
   if (reader.top_type() != nlohmann::json::value_t::object)
-    return messages::batch_line_not_object(kind_of(reader.top_type()));
+    return messages::batch_line_not_object(json_kind(reader.top_type()));
   Inputs inputs;
   for (Member* member : reader.members()) {
     Member& m = *member;
@@ -290,10 +293,10 @@ std::variant<Inputs, std::string> inputs_from_json_line(const std::string& line,
         inputs.emplace_back(std::move(m.key), Value(std::move(m.items)));
         break;
       default:
-        return messages::batch_value_kind(m.key, kind_of(m.type));
+        return messages::batch_value_kind(m.key, json_kind(m.type));
     }
   }
   return inputs;
 }
 
-}  // namespace snnplan::cli
+}  // namespace snnplan::request

@@ -1,0 +1,26 @@
+"""snnplan: which parallel strategy to train a spiking neural network with, from rule tables.
+
+    import snnplan
+    rec = snnplan.recommend_snn_distributed_strategy("spikformer", 8, "memory", 64)
+    rec.mode, rec.mesh_shape            # 'fsdp2_tp', (4, 2)
+
+recommend_snn_distributed_strategy() is a drop-in for the reference Python function: same
+parameters, a frozen dataclass with the same 16 fields (so dataclasses.asdict/replace work),
+ValueError with the same messages. plan() gives the full distributed plan, as `snnplan plan`
+does, as a frozen SNNDistributedPlan. The value classes and the exception are plain Python
+classes (snnplan/_types.py); the work is done by the C++ library (the extension
+snnplan._snnplan) with the GIL released, so evaluations in several Python threads run in
+parallel.
+"""
+from ._types import (Diagnostic, DistributedFeatureSet, InputInfo, RuleLoadError, SNNDistributedPlan,
+                     SNNDistributedRecommendation, SNNDistributedTopology)
+from ._snnplan import (RULE_FORMAT_VERSION, RuleSet, __version__, plan, recommend_snn_distributed_strategy,
+                       recommended_pipeline_microbatches)
+
+for _public in (RuleSet, plan, recommend_snn_distributed_strategy, recommended_pipeline_microbatches):
+    _public.__module__ = __name__
+del _public
+
+__all__ = ("recommend_snn_distributed_strategy", "recommended_pipeline_microbatches", "plan", "RuleSet",
+           "RuleLoadError", "SNNDistributedRecommendation", "SNNDistributedPlan", "SNNDistributedTopology",
+           "DistributedFeatureSet", "Diagnostic", "InputInfo")

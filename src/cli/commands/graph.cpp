@@ -1,0 +1,44 @@
+// `snnplan graph`: the table-call and derived-value graphs as Graphviz DOT.
+
+#include <memory>
+#include <ostream>
+
+#include "api/rule_set_access.hpp"
+#include "cli/command.hpp"
+#include "cli/flags.hpp"
+#include "cli/rule_files.hpp"
+#include "render/dot.hpp"
+
+namespace snnplan::cli {
+namespace {
+
+struct GraphFlags {
+  std::string rules;
+  std::string only = "all";
+  CLI::Option* rules_option = nullptr;
+};
+
+ExitCode graph(const GraphFlags& f, const Streams& io) {
+  const RuleSet rules = load_rules(given_value(f.rules_option, f.rules));
+  const render::GraphPart part = f.only == "tables"   ? render::GraphPart::tables
+                                 : f.only == "values" ? render::GraphPart::values
+                                                      : render::GraphPart::all;
+  io.out << render::to_dot(RuleSetAccess::compiled(rules), part);
+  return ExitCode::ok;
+}
+
+}  // namespace
+
+Command setup_graph(CLI::App& app) {
+  return make_command<GraphFlags>(
+      app, "graph", "Print the table-call and derived-value graphs as Graphviz DOT.",
+      [](CLI::App& command, GraphFlags& f) {
+        f.rules_option = command.add_option(
+            "--rules", f.rules, "rule file (default: $SNNPLAN_RULES, else the built-in table)");
+        command.add_option("--only", f.only, "which part to draw")
+            ->check(CLI::IsMember({"all", "tables", "values"}));
+      },
+      &graph);
+}
+
+}  // namespace snnplan::cli

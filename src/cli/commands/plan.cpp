@@ -1,0 +1,208 @@
+// `snnplan plan`: the full distributed plan (rules/snn_plan.yaml) for one input given by
+// flags, or for each line of a JSON Lines file (--batch). The request is read by
+// request::read_plan_request, as the C API and the Python module read theirs.
+
+#include <memory>
+#include <ostream>
+#include <set>
+
+#include "cli/batch.hpp"
+#include "cli/command.hpp"
+#include "cli/flags.hpp"
+#include "cli/rule_files.hpp"
+#include "core/messages.hpp"
+#include "render/format.hpp"
+#include "request/plan_request.hpp"
+
+namespace snnplan::cli {
+namespace {
+
+struct PlanFlags {
+  std::string objective, topology, world_size, batch_size, backend, model_family, mode, tp_roots,
+      tp_candidates;
+  std::vector<std::string> features;
+  std::vector<std::string> notes;
+  std::vector<CLI::Option*> input_options;  // refused together with --batch
+  std::string rules;
+  std::string format;
+  std::string batch;
+  CLI::Option* rules_option = nullptr;
+  CLI::Option* batch_option = nullptr;
+};
+
+// A request's key -> its flag (in the order of the help), the flag's value and help.
+struct KeyFlag {
+  const char* key;
+  const char* flag;
+  std::string PlanFlags::*value;
+  const char* help;
+};
+constexpr KeyFlag kKeyFlags[] = {
+    {"objective", "--objective", &PlanFlags::objective,
+     "speed, memory or capacity (case-insensitive)"},
+    {"topology", "--topology", &PlanFlags::topology, "mesh dimensions and sizes, e.g. dp=4,tp=2"},
+    {"world_size", "--world-size", &PlanFlags::world_size,
+     "number of ranks (default: the product of the topology sizes)"},
+    {"batch_size", "--batch-size", &PlanFlags::batch_size, "global batch size"},
+    {"model_family", "--model-family", &PlanFlags::model_family,
+     "model family, e.g. cifar10dvs_vgg (default: generic)"},
+    {"backend", "--backend", &PlanFlags::backend, "compiler backend (default: inductor)"},
+    {"mode", "--mode", &PlanFlags::mode,
+     "mode override: none, dp, tp, fsdp2 or fsdp2_tp (default: the recommended mode)"},
+    {"tp_roots", "--tp-roots", &PlanFlags::tp_roots,
+     "tensor-parallel root module names, comma-separated"},
+    {"tp_candidates", "--tp-candidates", &PlanFlags::tp_candidates,
+     "yes|no: whether the model has tensor-parallel candidate layers (default: yes)"},
+};
+
+// The request as flags. Bad values throw UsageError (a bad topology or feature name:
+// InputError) naming the flag.
+class FlagFields final : public request::PlanFields {
+ public:
+  explicit FlagFields(const PlanFlags& f) : f_(f) {
+    for (const char* key : {"objective", "topology", "batch_size"})
+      if (!given(key)) throw UsageError{messages::plan_flag_required(of(key).flag)};
+    // The command line reports the first bad flag in its own order (options, then the
+    // sizes, then objective and topology), so every option is read once here.
+    for (const char* key : {"backend", "model_family", "mode"}) (void)text(key);
+    if (given("tp_candidates")) (void)flag("tp_candidates");
+    if (given("tp_roots")) (void)texts("tp_roots");
+    (void)features();
+    (void)texts("notes");
+    if (given("world_size")) (void)integer("world_size");
+    (void)integer("batch_size");
+  }
+
+  bool given(std::string_view key) override {
+    if (key == "features") return !f_.features.empty();
+    if (key == "notes") return !f_.notes.empty();
+    const std::string flag = of(key).flag;
+    for (const CLI::Option* option : f_.input_options)
+      if (option->check_lname(flag.substr(2))) return option->count() > 0;
+    return false;
+  }
+  std::string text(std::string_view key) override {
+    const KeyFlag& k = of(key);
+    return given(key) ? parse_string(k.flag, f_.*k.value) : std::string();
+  }
+  std::vector<std::string> texts(std::string_view key) override {
+    std::vector<std::string> out;
+    if (key == "notes") {
+      for (const std::string& note : f_.notes) out.push_back(parse_string("--note", note));
+      return out;
+    }
+    const std::string& roots = f_.tp_roots;  // comma-separated
+    for (std::size_t begin = 0; !roots.empty() && begin <= roots.size();) {
+      const std::size_t comma = std::min(roots.find(',', begin), roots.size());
+      out.push_back(parse_string("--tp-roots", roots.substr(begin, comma - begin)));
+      if (out.back().empty()) throw UsageError{messages::flag_empty_item("--tp-roots", roots)};
+      begin = comma + 1;
+    }
+    return out;
+  }
+  std::int64_t integer(std::string_view key) override {
+    return parse_int(of(key).flag, f_.*of(key).value);
+  }
+  bool flag(std::string_view key) override { return parse_yes_no(of(key).flag, f_.*of(key).value); }
+  Topology topology() override {
+    std::optional<std::int64_t> world_size;
+    if (given("world_size")) world_size = integer("world_size");
+    return Topology::parse(parse_string("--topology", f_.topology), world_size);
+  }
+  FeatureSet features() override {
+    FeatureSet out;
+    std::set<std::string> seen;
+    for (const std::string& assignment : f_.features) {
+      const auto eq = assignment.find('=');
+      if (eq == std::string::npos || eq == 0)
+        throw UsageError{messages::feature_assignment(assignment)};
+      const std::string name = assignment.substr(0, eq);
+      if (!seen.insert(name).second) throw UsageError{messages::feature_given_twice(name)};
+      out.set(name, parse_bool("--feature " + name, assignment.substr(eq + 1)));
+    }
+    return out;
+  }
+
+ private:
+  static const KeyFlag& of(std::string_view key) {
+    for (const KeyFlag& k : kKeyFlags)
+      if (k.key == key) return k;
+    throw std::logic_error(messages::plan_key_without_flag(key));
+  }
+
+  const PlanFlags& f_;
+};
+
+ExitCode plan_batch(std::istream& in, std::ostream& out, std::ostream& err, const RuleSet& rules,
+                    const std::string& source_name) {
+  ExitCode worst = ExitCode::ok;
+  std::string line;
+  std::size_t line_number = 0;
+  while (std::getline(in, line)) {
+    ++line_number;
+    const request::PlannedLine planned = request::plan_json_line(line, rules);
+    if (planned.kind == request::PlannedLine::Kind::ok) {
+      out << planned.text << '\n';
+      continue;
+    }
+    const auto kind = planned.kind == request::PlannedLine::Kind::rule_error
+                          ? EvaluationErrorKind::rule_error
+                          : EvaluationErrorKind::bad_input;
+    fail_line(kind, planned.text, line_number, source_name, err, worst,
+              [&](const std::string& text) { out << text << '\n'; });
+  }
+  out.flush();
+  return worst;
+}
+
+ExitCode plan_command(const PlanFlags& f, const Streams& io) {
+  const render::Format format = render::parse_format(f.format, render::Output::plan);
+  const std::optional<std::string> batch = given_value(f.batch_option, f.batch);
+  if (batch) {
+    for (const CLI::Option* option : f.input_options)
+      if (option->count()) throw UsageError{messages::batch_with_flags(option->get_name())};
+    if (format != render::Format::json) throw UsageError{messages::batch_format(f.format)};
+  }
+  // Flags are checked before the rules are loaded, as for recommend.
+  std::optional<request::PlanRequest> request;
+  if (!batch) {
+    FlagFields fields(f);
+    request = request::read_plan_request(fields);
+  }
+  const RuleSet rules = load_plan_rules(given_value(f.rules_option, f.rules));
+  if (batch) {
+    return with_batch_input(*batch, io.in,
+                            [&](std::istream& lines, const std::string& source_name) {
+                              return plan_batch(lines, io.out, io.err, rules, source_name);
+                            });
+  }
+  io.out << render::render(
+      plan(request->objective, request->topology, request->batch_size, request->options, rules),
+      format);
+  return ExitCode::ok;
+}
+
+}  // namespace
+
+Command setup_plan(CLI::App& app) {
+  return make_command<PlanFlags>(
+      app, "plan",
+      "The full distributed plan (mode, mesh, optimizer) for a topology (flags) or many (--batch).",
+      [](CLI::App& command, PlanFlags& f) {
+        for (const KeyFlag& k : kKeyFlags)
+          f.input_options.push_back(command.add_option(k.flag, f.*k.value, k.help));
+        f.input_options.push_back(command.add_option(
+            "--feature", f.features, "NAME=true|false for a feature-set flag (repeatable)"));
+        f.input_options.push_back(command.add_option(
+            "--note", f.notes, "analysis note to carry into the plan (repeatable)"));
+        f.rules_option = command.add_option(
+            "--rules", f.rules, "plan rule file (default: the built-in rules/snn_plan.yaml)");
+        add_format_option(command, f.format, render::Output::plan);
+        f.batch_option = command.add_option(
+            "--batch", f.batch,
+            "JSON Lines file of inputs, or - for stdin; writes one JSON line per input");
+      },
+      &plan_command);
+}
+
+}  // namespace snnplan::cli

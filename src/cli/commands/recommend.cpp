@@ -1,0 +1,99 @@
+// `snnplan recommend`: one recommendation from flags, or many from JSON Lines (--batch, with
+// --watch for hot reload of the rule file).
+
+#include <memory>
+#include <optional>
+#include <ostream>
+
+#include "cli/batch.hpp"
+#include "cli/command.hpp"
+#include "cli/flags.hpp"
+#include "cli/input_flags.hpp"
+#include "cli/rule_files.hpp"
+#include "core/messages.hpp"
+#include "render/format.hpp"
+#include "snnplan/explain.hpp"
+#include "snnplan/live_rule_set.hpp"
+
+namespace snnplan::cli {
+namespace {
+
+struct RecommendFlags {
+  InputFlags inputs;
+  std::string batch;
+  bool trace = false;
+  bool watch = false;
+  CLI::Option* batch_option = nullptr;
+};
+
+// --batch --watch: the rule file is re-read between lines when it changed.
+ExitCode watch(const std::string& batch, const std::optional<std::string>& rules_flag,
+               const Streams& io) {
+  const std::optional<std::string> path = rules_path(rules_flag);
+  if (!path) throw UsageError{messages::watch_needs_rules()};
+  LiveRuleSet live(*path);
+  live.on_rejected([&io](const std::vector<Diagnostic>& diagnostics) {
+    io.err << messages::rejected_edit() << '\n';
+    for (const Diagnostic& d : diagnostics) io.err << format(d) << '\n';
+  });
+  return with_batch_input(batch, io.in, [&](std::istream& lines, const std::string& source_name) {
+    return run_batch(lines, io.out, io.err, live, source_name);
+  });
+}
+
+ExitCode recommend(const RecommendFlags& f, const Streams& io) {
+  const std::optional<std::string> batch = given_value(f.batch_option, f.batch);
+  const render::Format format =
+      render::parse_format(f.inputs.format, render::Output::recommendation);
+  if (batch) {
+    if (const char* flag = f.inputs.first_given())
+      throw UsageError{messages::batch_with_flags(flag)};
+    if (f.trace) throw UsageError{messages::batch_with_flags("--trace")};
+    if (format != render::Format::json) throw UsageError{messages::batch_format(f.inputs.format)};
+  }
+  if (f.trace && !render::supports(format, render::Output::traced_recommendation))
+    throw UsageError{messages::trace_format(f.inputs.format)};
+  if (f.watch) {
+    if (!batch) throw UsageError{messages::watch_needs_batch()};
+    return watch(*batch, f.inputs.rules_flag(), io);
+  }
+  const RuleSet rules = load_rules(f.inputs.rules_flag());
+  if (batch) {
+    return with_batch_input(*batch, io.in,
+                            [&](std::istream& lines, const std::string& source_name) {
+                              return run_batch(lines, io.out, io.err, rules, source_name);
+                            });
+  }
+  const Inputs inputs = f.inputs.collect(rules);
+  if (f.trace) {
+    const Explanation explanation = rules.explain(inputs);
+    if (!explanation.result.ok()) throw EvaluationFailed{explanation.result.error()};
+    io.out << render::render_traced(explanation, format);
+    return ExitCode::ok;
+  }
+  const EvaluationResult result = rules.evaluate(inputs);
+  if (!result.ok()) throw EvaluationFailed{result.error()};
+  io.out << render::render(result.record(), format);
+  return ExitCode::ok;
+}
+
+}  // namespace
+
+Command setup_recommend(CLI::App& app) {
+  return make_command<RecommendFlags>(
+      app, "recommend", "Recommend a strategy for one input (flags) or many (--batch).",
+      [](CLI::App& command, RecommendFlags& f) {
+        f.inputs.attach(command, render::Output::recommendation);
+        f.batch_option = command.add_option(
+            "--batch", f.batch,
+            "JSON Lines file of inputs, or - for stdin; writes one JSON line per input");
+        command.add_flag("--trace", f.trace,
+                         "add the evaluation steps (as `explain` shows them) to the JSON output");
+        command.add_flag(
+            "--watch", f.watch,
+            "with --batch: re-read the rule file between lines when it or a file it uses changed");
+      },
+      &recommend);
+}
+
+}  // namespace snnplan::cli

@@ -1,0 +1,120 @@
+#include "cli/flags.hpp"
+
+#include <charconv>
+#include <memory>
+#include <set>
+#include <stdexcept>
+
+#include "core/messages.hpp"
+
+namespace snnplan::cli {
+namespace {
+
+// Strict UTF-8: no overlong forms, surrogates or code points beyond U+10FFFF.
+bool valid_utf8(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::size_t extra = 0;
+    unsigned char low = 0x80, high = 0xBF;  // allowed range of the second byte
+    if (c < 0x80)
+      extra = 0;
+    else if (c >= 0xC2 && c <= 0xDF)
+      extra = 1;
+    else if (c >= 0xE0 && c <= 0xEF) {
+      extra = 2;
+      if (c == 0xE0) low = 0xA0;
+      if (c == 0xED) high = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      extra = 3;
+      if (c == 0xF0) low = 0x90;
+      if (c == 0xF4) high = 0x8F;
+    } else
+      return false;
+    if (s.size() - i <= extra) return false;
+    for (std::size_t k = 1; k <= extra; ++k) {
+      const auto b = static_cast<unsigned char>(s[i + k]);
+      if (k == 1 ? (b < low || b > high) : (b & 0xC0) != 0x80) return false;
+    }
+    i += extra + 1;
+  }
+  return true;
+}
+
+std::string lowered(const std::string& text) {
+  std::string out;
+  for (char c : text) out += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return out;
+}
+
+}  // namespace
+
+std::int64_t parse_int(const std::string& flag, const std::string& text) {
+  std::int64_t value = 0;
+  const char* first = text.data();
+  const char* last = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(first, last, value);
+  if (ec == std::errc::result_out_of_range)
+    throw UsageError{messages::flag_out_of_range(flag, text)};
+  if (ec != std::errc() || ptr != last || text.empty())
+    throw UsageError{messages::flag_not_integer(flag, text)};
+  return value;
+}
+
+bool parse_bool(const std::string& flag, const std::string& text) {
+  const std::string word = lowered(text);
+  if (word == "true") return true;
+  if (word == "false") return false;
+  throw UsageError{messages::flag_not_bool(flag, text)};
+}
+
+bool parse_yes_no(const std::string& flag, const std::string& text) {
+  const std::string word = lowered(text);
+  if (word == "yes" || word == "true") return true;
+  if (word == "no" || word == "false") return false;
+  throw UsageError{messages::flag_not_yes_no(flag, text)};
+}
+
+std::string parse_string(const std::string& flag, const std::string& text) {
+  if (!valid_utf8(text)) throw UsageError{messages::flag_not_utf8(flag)};
+  return text;
+}
+
+std::optional<std::string> given_value(const CLI::Option* option, const std::string& value) {
+  if (option == nullptr || option->count() == 0) return std::nullopt;
+  return value;
+}
+
+CLI::Option* add_format_option(CLI::App& command, std::string& format, render::Output output) {
+  format = std::string(render::format_row(render::default_format(output)).name);
+  const CLI::Validator known(
+      [output](std::string& text) -> std::string {
+        try {
+          (void)render::parse_format(text, output);
+          return {};
+        } catch (const std::invalid_argument& e) {
+          return e.what();
+        }
+      },
+      render::format_choices(output));
+  return command.add_option("--format", format, "output format")->check(known);
+}
+
+void refuse_flag_names_as_values(CLI::App& command) {
+  auto names = std::make_shared<std::set<std::string>>();
+  for (const CLI::App* app = &command; app != nullptr;
+       app = app->get_parent())  // --version is the top level's
+    for (const CLI::Option* option : app->get_options()) {
+      for (const std::string& name : option->get_lnames()) names->insert("--" + name);
+      for (const std::string& name : option->get_snames()) names->insert("-" + name);
+    }
+  const CLI::Validator not_a_flag(
+      [names](std::string& value) -> std::string {
+        return names->count(value) ? messages::flag_value_missing(value) : std::string();
+      },
+      "");
+  for (CLI::Option* option : command.get_options())
+    if (option->nonpositional() && option->get_type_size() > 0) option->check(not_a_flag);
+}
+
+}  // namespace snnplan::cli

@@ -1,0 +1,84 @@
+#include "cli/input_flags.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "cli/flags.hpp"
+#include "core/messages.hpp"
+#include "load/literals.hpp"
+
+namespace snnplan::cli {
+namespace {
+
+Value typed_value(const std::string& flag, const std::string& kind, const std::string& text) {
+  if (kind.rfind("list[", 0) == 0) {  // comma-separated: a,b,c (empty text: an empty list)
+    Value::List items;
+    const std::string element = kind.substr(5, kind.size() - 6);
+    std::size_t begin = 0;
+    while (!text.empty() && begin <= text.size()) {
+      const std::size_t comma = std::min(text.find(',', begin), text.size());
+      items.push_back(typed_value(flag, element, text.substr(begin, comma - begin)));
+      begin = comma + 1;
+    }
+    return Value(std::move(items));
+  }
+  if (kind == "int") return parse_int(flag, text);
+  if (kind == "bool") return parse_bool(flag, text);
+  if (kind == "float") {
+    const DecimalFloat read = read_decimal_float(text);
+    if (read.status == DecimalFloat::Status::out_of_range)
+      throw UsageError{messages::flag_float_out_of_range(flag, text)};
+    if (read.status != DecimalFloat::Status::ok)
+      throw UsageError{messages::flag_not_number(flag, text)};
+    return read.value;
+  }
+  return parse_string(flag, text);
+}
+
+}  // namespace
+
+void InputFlags::attach(CLI::App& command, render::Output output) {
+  for (auto& f : flags) f.option = command.add_option(f.flag, f.value, f.help);
+  command.add_option("--input", extra_inputs,
+                     "NAME=VALUE for inputs of custom rule files (repeatable)");
+  rules_option = command.add_option("--rules", rules,
+                                    "rule file (default: $SNNPLAN_RULES, else the built-in table)");
+  add_format_option(command, format, output);
+}
+
+std::optional<std::string> InputFlags::rules_flag() const {
+  return given_value(rules_option, rules);
+}
+
+const char* InputFlags::first_given() const {
+  for (const auto& f : flags)
+    if (f.option->count()) return f.flag;
+  return extra_inputs.empty() ? nullptr : "--input";
+}
+
+Inputs InputFlags::collect(const RuleSet& rule_set) const {
+  Inputs inputs;
+  std::map<std::string, std::string> given_by;  // input name -> the flag that set it
+  for (const auto& f : flags)
+    if (f.option->count()) {
+      inputs.emplace_back(f.input, typed_value(f.flag, f.kind, f.value));
+      given_by.emplace(f.input, f.flag);
+    }
+  for (const std::string& assignment : extra_inputs) {
+    const auto eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw UsageError{messages::input_assignment(assignment)};
+    const std::string name = assignment.substr(0, eq);
+    // The same input twice (--model and --input model=..., or --input twice) is refused:
+    // silently keeping one of them would hide a mistake in a launcher's command line.
+    if (auto [at, fresh] = given_by.emplace(name, "--input " + name + "=..."); !fresh)
+      throw UsageError{messages::input_given_twice(name, at->second)};
+    std::string kind = "string";
+    for (const InputInfo& info : rule_set.inputs())
+      if (info.name == name) kind = info.type;
+    inputs.emplace_back(name, typed_value("--input " + name, kind, assignment.substr(eq + 1)));
+  }
+  return inputs;
+}
+
+}  // namespace snnplan::cli

@@ -1,0 +1,69 @@
+#pragma once
+// The input flags shared by `recommend` and `explain`: one flag per parameter of the
+// reference, `--input NAME=VALUE` for inputs of other rule files, `--rules` and `--format`.
+
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "render/format.hpp"
+#include "snnplan/rule_set.hpp"
+
+namespace snnplan::cli {
+
+struct InputFlags {
+  // Flags named after the reference's parameters; each maps to the input of the same name.
+  struct Flag {
+    const char* flag;
+    const char* input;
+    const char* kind;  // "string", "int", "bool"
+    const char* help;
+    std::string value;
+    CLI::Option* option = nullptr;
+  };
+  std::vector<Flag> flags = {
+      {"--model", "model", "string", "model name, e.g. spikformer_8_384 or cifar10dvs_vgg", {}},
+      {"--world-size", "world_size", "int", "number of ranks (GPUs)", {}},
+      {"--prefer", "prefer", "string", "speed, memory or capacity (case-insensitive)", {}},
+      {"--batch-size", "batch_size", "int", "global batch size", {}},
+      {"--backend", "backend", "string", "compiler backend (default from the rules: inductor)", {}},
+      {"--zero-redundancy-optimizer-available",
+       "zero_redundancy_optimizer_available",
+       "bool",
+       "true|false (default from the rules: true)",
+       {}},
+      {"--pipelining-available",
+       "pipelining_available",
+       "bool",
+       "true|false (default from the rules: true)",
+       {}},
+      {"--fsdp2-available",
+       "fsdp2_available",
+       "bool",
+       "true|false (default from the rules: true)",
+       {}},
+      {"--tensor-parallel-available",
+       "tensor_parallel_available",
+       "bool",
+       "true|false (default from the rules: true)",
+       {}},
+  };
+  std::vector<std::string> extra_inputs;
+  std::string rules;
+  std::string format;
+  CLI::Option* rules_option = nullptr;
+
+  /// Adds the flags, --input, --rules and --format (for `output`) to `command`.
+  void attach(CLI::App& command, render::Output output);
+
+  [[nodiscard]] std::optional<std::string> rules_flag() const;
+  /// The name of the first input flag given (--input counts), or nullptr.
+  [[nodiscard]] const char* first_given() const;
+
+  /// The inputs given, typed as `rule_set` declares them (strings for undeclared --input
+  /// names). Throws UsageError for a bad value or an input given twice.
+  [[nodiscard]] Inputs collect(const RuleSet& rule_set) const;
+};
+
+}  // namespace snnplan::cli

@@ -1,0 +1,47 @@
+#pragma once
+// JSON for the front ends that speak it: records, plans, traces and diagnostics as JSON values,
+// one-line JSON text, and the batch loop's direct writer. Internal: nlohmann types stay out of
+// the public headers.
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "snnplan/diagnostic.hpp"
+#include "snnplan/evaluation.hpp"
+#include "snnplan/explain.hpp"
+#include "snnplan/plan.hpp"
+#include "snnplan/rule_set.hpp"
+
+namespace snnplan::render {
+
+/// The record as a JSON object, fields in declaration order (None -> null, tuples -> arrays).
+nlohmann::ordered_json to_json(const Record& record);
+nlohmann::ordered_json to_json(const Value& value);
+
+/// {"world_size": 8, "dims": {"dp": 4, "tp": 2} (given order), "mesh_shape": [4, 2]}.
+nlohmann::ordered_json to_json(const Topology& topology);
+/// The four flags as an object, in declaration order.
+nlohmann::ordered_json to_json(const FeatureSet& features);
+/// The 20 fields in the reference's order; tuples as arrays, None as null.
+nlohmann::ordered_json to_json(const Plan& plan);
+
+/// The steps as `explain --format json` and `recommend --trace` show them.
+nlohmann::ordered_json to_json(const std::vector<TraceStep>& steps);
+
+/// {"file", "line", "column", "severity", "code", "message"}, as `check --format json` lists it.
+nlohmann::ordered_json to_json(const Diagnostic& diagnostic);
+
+/// One JSON line (no newline); invalid UTF-8 is replaced rather than throwing.
+std::string json_line(const nlohmann::ordered_json& value);
+
+/// {"error": message} as one line: the error line of batch runs and the C API.
+std::string error_line(const std::string& message);
+
+/// Appends json_line(to_json(record)) to `out`, byte for byte the same, without building the
+/// JSON tree (the batch loop's hot path: most fields are plain ASCII written as they are).
+void append_json_line(std::string& out, const Record& record);
+/// The same for an evaluation's views (precondition: evaluation.ok()).
+void append_json_line(std::string& out, const Evaluation& evaluation);
+
+}  // namespace snnplan::render
