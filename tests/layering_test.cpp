@@ -518,8 +518,7 @@ TEST_SUITE("architecture") {
     check_none(header_table_problems(arch, read_tree(kSourceDir).public_headers));
   }
 
-  // may_fail until the files of issue 14 have moved (remove it after that merge).
-  TEST_CASE("no file in src includes a folder above its own layer" * doctest::may_fail()) {
+  TEST_CASE("no file in src includes a folder above its own layer") {
     const Architecture arch = read_architecture();
     REQUIRE(arch.problems.empty());
     const Tree tree = read_tree(kSourceDir);
