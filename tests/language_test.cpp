@@ -29,7 +29,8 @@ std::string read_text(const std::string& path) {
 }  // namespace
 
 TEST_SUITE("language") {
-  TEST_CASE("every matcher is found by the name a rule file writes, and its row is its enumerator's") {
+  TEST_CASE(
+      "every matcher is found by the name a rule file writes, and its row is its enumerator's") {
     for (const language::MatcherInfo& info : language::matchers()) {
       CAPTURE(info.name);
       REQUIRE(language::find_matcher(info.name) == &info);
@@ -45,7 +46,8 @@ TEST_SUITE("language") {
       if (!info.holds_for_integers) continue;
       CAPTURE(info.name);
       for (int fact : {-3, 7, 8, 9})
-        CHECK(info.holds_for_integers(fact, 8) == info.holds(RValue::of_int(fact), RValue::of_int(8), at));
+        CHECK(info.holds_for_integers(fact, 8) ==
+              info.holds(RValue::of_int(fact), RValue::of_int(8), at));
     }
   }
 
@@ -58,7 +60,8 @@ TEST_SUITE("language") {
     CHECK_FALSE(ge.holds(RValue::of_float(9007199254740992.0), big, at));
   }
 
-  TEST_CASE("an ordering matcher on values that cannot be ordered fails with the evaluator's message") {
+  TEST_CASE(
+      "an ordering matcher on values that cannot be ordered fails with the evaluator's message") {
     const language::MatcherInfo& gt = *language::find_matcher("gt");
     try {
       (void)gt.holds(RValue{}, RValue::of_int(5), snnplan::SourceLocation{"t.yaml", 3, 9});
@@ -68,7 +71,8 @@ TEST_SUITE("language") {
     }
   }
 
-  TEST_CASE("a builtin given an argument of the wrong kind names the argument and its expected kinds") {
+  TEST_CASE(
+      "a builtin given an argument of the wrong kind names the argument and its expected kinds") {
     const language::BuiltinInfo& len = *language::find_builtin("len");
     snnplan::detail::ValueStore store;
     const RValue args[] = {RValue::of_int(3)};
@@ -88,10 +92,12 @@ TEST_SUITE("language") {
     CHECK(out == -4);
     CHECK(language::integer_arithmetic(Op::modulo, -7, 2, out) == language::IntegerStatus::ok);
     CHECK(out == 1);
-    CHECK(language::integer_arithmetic(Op::modulo, 7, 0, out) == language::IntegerStatus::division_by_zero);
+    CHECK(language::integer_arithmetic(Op::modulo, 7, 0, out) ==
+          language::IntegerStatus::division_by_zero);
     const snnplan::detail::Wide top = ~static_cast<snnplan::detail::UnsignedWide>(0) >> 1;
     CHECK(language::integer_arithmetic(Op::add, top, 1, out) == language::IntegerStatus::overflow);
-    CHECK(language::integer_arithmetic(Op::divide, -top - 1, -1, out) == language::IntegerStatus::overflow);
+    CHECK(language::integer_arithmetic(Op::divide, -top - 1, -1, out) ==
+          language::IntegerStatus::overflow);
   }
 
   TEST_CASE("docs/rules.md lists every matcher and builtin as their rows describe them") {
@@ -101,6 +107,7 @@ TEST_SUITE("language") {
     REQUIRE(document.find("<!-- builtins:begin -->") != std::string::npos);
     CHECK_MESSAGE(language::with_generated_reference(document) == document,
                   "docs/rules.md is out of date: run `cmake --build build --target update-docs`");
-    for (const language::BuiltinInfo& builtin : language::builtins()) CHECK(document.find(builtin.signature) != std::string::npos);
+    for (const language::BuiltinInfo& builtin : language::builtins())
+      CHECK(document.find(builtin.signature) != std::string::npos);
   }
 }

@@ -11,17 +11,20 @@ namespace {
 using namespace detail;  // the kind bits kInt, kString, ...
 
 bool is_ascii(std::string_view s) {
-  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return static_cast<unsigned char>(c) < 0x80; });
 }
 bool is_ascii_lower(std::string_view s) {
-  return is_ascii(s) && std::none_of(s.begin(), s.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+  return is_ascii(s) &&
+         std::none_of(s.begin(), s.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
 }
 
 }  // namespace
 
 void Facts::add_issue(const Issue& issue) {
   for (const Issue& i : issues)
-    if (i.what == issue.what && i.location.line == issue.location.line && i.location.column == issue.location.column)
+    if (i.what == issue.what && i.location.line == issue.location.line &&
+        i.location.column == issue.location.column)
       return;
   issues.push_back(issue);
 }
@@ -94,7 +97,8 @@ Model::Model(const CompiledRules& compiled) : rules(compiled) {
       path.caller = static_cast<int>(c);
       path.rule = static_cast<int>(k);
       path.fallback = r.fallback >= 0;
-      callers[static_cast<std::size_t>(r.next >= 0 ? r.next : r.fallback)].push_back(std::move(path));
+      callers[static_cast<std::size_t>(r.next >= 0 ? r.next : r.fallback)].push_back(
+          std::move(path));
     }
   }
 }
@@ -120,14 +124,16 @@ void resolve_overrides(Model& m, Shapes& shapes) {
           std::optional<RValue> v = probe.value(assignment.value);
           if (v) v = probe.normalised(o.input, *v);  // refused by the evaluator: the fallback fails
           if (v && in.has_one_of &&
-              std::none_of(in.options.begin(), in.options.end(), [&](const RValue& opt) { return values_equal(opt, *v); }))
+              std::none_of(in.options.begin(), in.options.end(),
+                           [&](const RValue& opt) { return values_equal(opt, *v); }))
             v.reset();  // refused by the input's allowed values
           if (!v) {
             o.possible = false;
           } else {
             o.value = m.strings.copy(*v);  // the probe's values last only until its next point
             if (o.value->kind == RValue::Kind::null) in.null_possible = true;
-            if (o.value->kind == RValue::Kind::string) in.constants.insert(std::string(o.value->s()));
+            if (o.value->kind == RValue::Kind::string)
+              in.constants.insert(std::string(o.value->s()));
           }
         }
         r.with.push_back(std::move(o));
@@ -213,11 +219,16 @@ void finish_inputs(Model& m) {
         break;
       }
     if (in.placeholder.kind == RValue::Kind::null) {
-      if (in.kinds & kInt) in.placeholder = RValue::of_int(0);
-      else if (in.kinds & kFloat) in.placeholder = RValue::of_float(0);
-      else if (in.kinds & kString) in.placeholder = m.strings.string("other");
-      else if (in.kinds & kBool) in.placeholder = RValue::of_bool(false);
-      else if (in.kinds & kList) in.placeholder = RValue::of_items({});
+      if (in.kinds & kInt)
+        in.placeholder = RValue::of_int(0);
+      else if (in.kinds & kFloat)
+        in.placeholder = RValue::of_float(0);
+      else if (in.kinds & kString)
+        in.placeholder = m.strings.string("other");
+      else if (in.kinds & kBool)
+        in.placeholder = RValue::of_bool(false);
+      else if (in.kinds & kList)
+        in.placeholder = RValue::of_items({});
     }
   }
 }

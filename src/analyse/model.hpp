@@ -47,14 +47,14 @@ struct InputDomain {
   bool lower = false;
   bool has_one_of = false;
   std::vector<RValue> options;
-  bool default_null = false;   // null is a valid start value (the declared default is null)
-  bool null_possible = false;  // null can reach a table (default or a fallback override)
-  bool sampled = false;        // int without one_of: sampled around the atoms' boundaries
+  bool default_null = false;        // null is a valid start value (the declared default is null)
+  bool null_possible = false;       // null can reach a table (default or a fallback override)
+  bool sampled = false;             // int without one_of: sampled around the atoms' boundaries
   std::set<std::string> constants;  // strings it is compared with
   std::set<std::string> prefixes;   // strings it is tested to start with
-  std::vector<RValue> reps;    // representatives when not sampled
-  RValue placeholder;          // a valid value, for when the input does not matter
-  std::optional<Issue> issue;  // its values cannot be represented exactly
+  std::vector<RValue> reps;         // representatives when not sampled
+  RValue placeholder;               // a valid value, for when the input does not matter
+  std::optional<Issue> issue;       // its values cannot be represented exactly
 };
 
 /// A fallback's `with` value for one input.
@@ -86,9 +86,9 @@ struct Path {
   bool fallback = false;
   // fallback paths
   bool impossible = false;
-  bool expression = false;     // a `with` value is an expression of the inputs
-  std::string unmodelled;      // why the entry condition is not modelled exactly
-  std::vector<int> quantified; // overridden inputs, with the caller's candidates
+  bool expression = false;      // a `with` value is an expression of the inputs
+  std::string unmodelled;       // why the entry condition is not modelled exactly
+  std::vector<int> quantified;  // overridden inputs, with the caller's candidates
   std::vector<std::vector<RValue>> candidates;
 };
 

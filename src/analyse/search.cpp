@@ -36,13 +36,16 @@ class Sampler {
         bool is_null = false;
         for (std::size_t k = 0; k < nullable.size(); ++k)
           if (nullable[k] == v && (mask & (1u << k))) is_null = true;
-        if (is_null) pt_[static_cast<std::size_t>(v)] = RValue{};
-        else active.push_back(v);
+        if (is_null)
+          pt_[static_cast<std::size_t>(v)] = RValue{};
+        else
+          active.push_back(v);
       }
       std::vector<const Atom*> atoms;
       for (const Atom* a : c.atoms)
-        if (std::all_of(a->sampled.begin(), a->sampled.end(),
-                        [&](int v) { return std::find(active.begin(), active.end(), v) != active.end(); }))
+        if (std::all_of(a->sampled.begin(), a->sampled.end(), [&](int v) {
+              return std::find(active.begin(), active.end(), v) != active.end();
+            }))
           atoms.push_back(a);
       auto emit = [&](const std::vector<std::pair<int, Wide>>& values) {
         std::vector<RValue> sample;
@@ -144,14 +147,15 @@ class Sampler {
   }
 
   // Two int inputs related by atoms: x outer, y inner (see the comment at the top).
-  Sweep two(int x, int y, const std::vector<const Atom*>& atoms, std::set<std::pair<Wide, Wide>>& out, std::string& why) {
+  Sweep two(int x, int y, const std::vector<const Atom*>& atoms,
+            std::set<std::pair<Wide, Wide>>& out, std::string& why) {
     bool ok = true;
     const Wide Px = period(atoms, x, ok);
     const Wide Py = period(atoms, y, ok);
     if (!ok) {
-      why = messages::analysis_residues(
-          quote_list({m_.inputs[static_cast<std::size_t>(x)].name, m_.inputs[static_cast<std::size_t>(y)].name}),
-          detail::wide_to_string(kMaxPeriod));
+      why = messages::analysis_residues(quote_list({m_.inputs[static_cast<std::size_t>(x)].name,
+                                                    m_.inputs[static_cast<std::size_t>(y)].name}),
+                                        detail::wide_to_string(kMaxPeriod));
       return Sweep::failed;
     }
     struct Line {
@@ -166,8 +170,10 @@ class Sampler {
           Wide g = 0, gx = 0, gy = 0, gxy = 0, gxx = 0, gyy = 0;
           bool skip = false;
           if (!at(*a, x, rx, y, ry, g, skip, why) || !at(*a, x, rx + Px, y, ry, gx, skip, why) ||
-              !at(*a, x, rx, y, ry + Py, gy, skip, why) || !at(*a, x, rx + Px, y, ry + Py, gxy, skip, why) ||
-              !at(*a, x, rx + 2 * Px, y, ry, gxx, skip, why) || !at(*a, x, rx, y, ry + 2 * Py, gyy, skip, why))
+              !at(*a, x, rx, y, ry + Py, gy, skip, why) ||
+              !at(*a, x, rx + Px, y, ry + Py, gxy, skip, why) ||
+              !at(*a, x, rx + 2 * Px, y, ry, gxx, skip, why) ||
+              !at(*a, x, rx, y, ry + 2 * Py, gyy, skip, why))
             return Sweep::failed;
           if (skip) continue;
           const Line line{g, gx - g, gy - g};
@@ -198,7 +204,8 @@ class Sampler {
           };
           for (const Line& l : xs) add(floor_div(-(l.G + rho * l.sx), L * l.sx));
           std::vector<std::pair<Wide, Wide>> F;  // (A_a, c_a): floor threshold A_a - j c_a
-          for (const Line& l : ys) F.emplace_back(floor_div(-(l.G + rho * l.sx), l.sy), L * l.sx / l.sy);
+          for (const Line& l : ys)
+            F.emplace_back(floor_div(-(l.G + rho * l.sx), l.sy), L * l.sx / l.sy);
           for (const auto& [A, c] : F) {
             if (c == 0) continue;
             for (Wide bound : {kmin, kmax})
@@ -236,8 +243,8 @@ class Sampler {
 
 }  // namespace
 
-Walk enumerate(const Model& m, const Space& space, const std::function<bool(const std::vector<RValue>&)>& visit,
-               std::string& why) {
+Walk enumerate(const Model& m, const Space& space,
+               const std::function<bool(const std::vector<RValue>&)>& visit, std::string& why) {
   std::vector<RValue> pt = m.placeholders();
   std::size_t finite_count = 1;
   for (int v : space.finite) {
@@ -261,7 +268,8 @@ Walk enumerate(const Model& m, const Space& space, const std::function<bool(cons
     }
     const Component& comp = space.comps[c];
     for (const std::vector<RValue>& sample : *chosen[c]) {
-      for (std::size_t k = 0; k < comp.vars.size(); ++k) pt[static_cast<std::size_t>(comp.vars[k])] = sample[k];
+      for (std::size_t k = 0; k < comp.vars.size(); ++k)
+        pt[static_cast<std::size_t>(comp.vars[k])] = sample[k];
       if (!comps_from(c + 1)) return false;
     }
     return true;
@@ -272,7 +280,8 @@ Walk enumerate(const Model& m, const Space& space, const std::function<bool(cons
       std::size_t product = 1;
       for (std::size_t c = 0; c < space.comps.size(); ++c) {
         std::string key;
-        for (int p : space.comps[c].params) key += detail::repr(pt[static_cast<std::size_t>(p)]) + "\x1f";
+        for (int p : space.comps[c].params)
+          key += detail::repr(pt[static_cast<std::size_t>(p)]) + "\x1f";
         auto it = cache[c].find(key);
         if (it == cache[c].end()) {
           std::optional<Samples> samples = sampler.component(space.comps[c], why);
@@ -347,8 +356,9 @@ Space make_space(const Model& model, const Facts& facts, const SourceLocation& w
       std::set<int> params;
       for (const auto& [key, atom] : facts.atoms) {
         if (atom.sampled.empty()) continue;
-        const bool inside = std::all_of(atom.sampled.begin(), atom.sampled.end(),
-                                        [&](int v) { return std::count(vs.begin(), vs.end(), v) > 0; });
+        const bool inside = std::all_of(atom.sampled.begin(), atom.sampled.end(), [&](int v) {
+          return std::count(vs.begin(), vs.end(), v) > 0;
+        });
         if (!inside) continue;
         c.atoms.push_back(&atom);
         params.insert(atom.params.begin(), atom.params.end());
@@ -358,11 +368,13 @@ Space make_space(const Model& model, const Facts& facts, const SourceLocation& w
     }
   }
   for (int v : facts.deps)
-    if (const auto& issue = model.inputs[static_cast<std::size_t>(v)].issue) space.issues.push_back(*issue);
+    if (const auto& issue = model.inputs[static_cast<std::size_t>(v)].issue)
+      space.issues.push_back(*issue);
   return space;
 }
 
-std::optional<std::set<Wide>> sample_one_input(const Model& m, int input, const std::vector<const Atom*>& atoms) {
+std::optional<std::set<Wide>> sample_one_input(const Model& m, int input,
+                                               const std::vector<const Atom*>& atoms) {
   std::vector<RValue> pt = m.placeholders();
   return Sampler(m, pt).values_of(input, atoms);
 }

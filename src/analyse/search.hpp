@@ -34,13 +34,14 @@ Space make_space(const Model& m, const Facts& facts, const SourceLocation& where
 
 /// Values of one int input next to the thresholds of `atoms` (which involve only it), or
 /// std::nullopt when it cannot be sampled exactly.
-std::optional<std::set<Wide>> sample_one_input(const Model& m, int input, const std::vector<const Atom*>& atoms);
+std::optional<std::set<Wide>> sample_one_input(const Model& m, int input,
+                                               const std::vector<const Atom*>& atoms);
 
 enum class Walk : std::uint8_t { done, stopped, too_many, failed };
 
 /// Visits every combination of representatives of `space` (the other inputs at their
 /// placeholders); `visit` returns false to stop. On Walk::failed, `why` says why.
-Walk enumerate(const Model& m, const Space& space, const std::function<bool(const std::vector<RValue>&)>& visit,
-               std::string& why);
+Walk enumerate(const Model& m, const Space& space,
+               const std::function<bool(const std::vector<RValue>&)>& visit, std::string& why);
 
 }  // namespace snnplan::analyse

@@ -24,21 +24,36 @@ Alt boolean_alt() {
 Alt alt_of(const RValue& v) {
   Alt a;
   switch (v.kind) {
-    case RValue::Kind::null: a.k = Alt::K::null; break;
-    case RValue::Kind::boolean: a.k = Alt::K::boolean; break;
-    case RValue::Kind::integer: a.k = Alt::K::integer; a.term = term_const(v.i); break;
-    case RValue::Kind::floating: a.k = Alt::K::floating; break;
-    case RValue::Kind::string: a.k = Alt::K::string; a.str = std::string(v.s()); break;
+    case RValue::Kind::null:
+      a.k = Alt::K::null;
+      break;
+    case RValue::Kind::boolean:
+      a.k = Alt::K::boolean;
+      break;
+    case RValue::Kind::integer:
+      a.k = Alt::K::integer;
+      a.term = term_const(v.i);
+      break;
+    case RValue::Kind::floating:
+      a.k = Alt::K::floating;
+      break;
+    case RValue::Kind::string:
+      a.k = Alt::K::string;
+      a.str = std::string(v.s());
+      break;
     case RValue::Kind::list:
       a.k = Alt::K::list;
       for (const RValue& item : v.list()) a.items.push_back({alt_of(item)});
       break;
-    case RValue::Kind::record: break;
+    case RValue::Kind::record:
+      break;
   }
   return a;
 }
 
-void issue(Facts& f, const SourceLocation& at, std::string what) { f.add_issue(Issue{at, std::move(what)}); }
+void issue(Facts& f, const SourceLocation& at, std::string what) {
+  f.add_issue(Issue{at, std::move(what)});
+}
 
 }  // namespace
 
@@ -60,7 +75,8 @@ Facts Shapes::matcher(const detail::CompiledMatcher& matcher) {
       for (const Alt& b : alts)
         if (b.k == Alt::K::list)
           for (const auto& position : b.items)
-            for (const Alt& item : position) compare(a, item, info.orders, matcher.operand.location, f);
+            for (const Alt& item : position)
+              compare(a, item, info.orders, matcher.operand.location, f);
   } else {
     const std::vector<Alt> alts = of(matcher.operand, f);
     for (const Alt& a : fact)
@@ -116,13 +132,25 @@ std::vector<Alt> Shapes::of_input(std::size_t i, const SourceLocation& at, Facts
   if (in.has_one_of) {
     for (const RValue& option : in.options) {
       switch (option.kind) {
-        case RValue::Kind::null: add(Alt::K::null); break;
-        case RValue::Kind::boolean: add(Alt::K::boolean); break;
-        case RValue::Kind::integer: add(Alt::K::integer); break;
-        case RValue::Kind::floating: add(Alt::K::floating); break;
-        case RValue::Kind::string: add(Alt::K::string); break;
+        case RValue::Kind::null:
+          add(Alt::K::null);
+          break;
+        case RValue::Kind::boolean:
+          add(Alt::K::boolean);
+          break;
+        case RValue::Kind::integer:
+          add(Alt::K::integer);
+          break;
+        case RValue::Kind::floating:
+          add(Alt::K::floating);
+          break;
+        case RValue::Kind::string:
+          add(Alt::K::string);
+          break;
         case RValue::Kind::list:
-        case RValue::Kind::record: out.push_back(alt_of(option)); break;
+        case RValue::Kind::record:
+          out.push_back(alt_of(option));
+          break;
       }
     }
     return out;
@@ -130,8 +158,10 @@ std::vector<Alt> Shapes::of_input(std::size_t i, const SourceLocation& at, Facts
   if ((in.kinds & kNull) && in.null_possible) add(Alt::K::null);
   if (in.kinds & kBool) add(Alt::K::boolean);
   if (in.kinds & kString) add(Alt::K::string);
-  if (in.kinds & kFloat) add(Alt::K::floating);
-  else if (in.kinds & kInt) add(Alt::K::integer);
+  if (in.kinds & kFloat)
+    add(Alt::K::floating);
+  else if (in.kinds & kInt)
+    add(Alt::K::integer);
   if (in.kinds & (kList | kRecord)) {
     issue(f, at, messages::analysis_list_input(in.name));
     out.push_back(Alt{});
@@ -151,7 +181,8 @@ void Shapes::atom(const TermP& left, const TermP& right, const SourceLocation& a
   Atom a;
   a.term = diff;
   a.location = at;
-  for (int v : vars) (m_.inputs[static_cast<std::size_t>(v)].sampled ? a.sampled : a.params).push_back(v);
+  for (int v : vars)
+    (m_.inputs[static_cast<std::size_t>(v)].sampled ? a.sampled : a.params).push_back(v);
   if (a.sampled.empty()) return;  // decided by enumerating the inputs it uses
   if (a.sampled.size() > 2) {
     std::vector<std::string> names;
@@ -170,7 +201,8 @@ void Shapes::atom(const TermP& left, const TermP& right, const SourceLocation& a
 bool Shapes::has_sampled(const Term& t) const {
   std::set<int> vars;
   term_vars(t, vars);
-  return std::any_of(vars.begin(), vars.end(), [&](int v) { return m_.inputs[static_cast<std::size_t>(v)].sampled; });
+  return std::any_of(vars.begin(), vars.end(),
+                     [&](int v) { return m_.inputs[static_cast<std::size_t>(v)].sampled; });
 }
 
 // An integer term `a op b`, folded when both are constants. nullptr with `why` empty when
@@ -192,8 +224,10 @@ TermP Shapes::arith(Term::Op op, const TermP& a, const TermP& b, std::string& wh
   auto t = std::make_shared<Term>();
   t->op = op;
   t->a = a;
-  if (divides) t->c = b->c;
-  else t->b = b;
+  if (divides)
+    t->c = b->c;
+  else
+    t->b = b;
   if (ca && cb) {
     Wide r = 0;
     bool unused = false;
@@ -203,7 +237,8 @@ TermP Shapes::arith(Term::Op op, const TermP& a, const TermP& b, std::string& wh
   return t;
 }
 
-void Shapes::compare(const Alt& a, const Alt& b, bool ordering, const SourceLocation& at, Facts& f) {
+void Shapes::compare(const Alt& a, const Alt& b, bool ordering, const SourceLocation& at,
+                     Facts& f) {
   using K = Alt::K;
   if (a.k == K::other || b.k == K::other) return;  // reported where it was made
   if (a.k == K::integer && b.k == K::integer) {
@@ -244,8 +279,10 @@ void Shapes::compare(const Alt& a, const Alt& b, bool ordering, const SourceLoca
 std::vector<Alt> Shapes::of(const Node& n, Facts& f) {
   using K = Alt::K;
   switch (n.kind) {
-    case ExprKind::literal: return {alt_of(n.constant)};
-    case ExprKind::name: return of_slot(n.slot, n.location, f);
+    case ExprKind::literal:
+      return {alt_of(n.constant)};
+    case ExprKind::name:
+      return of_slot(n.slot, n.location, f);
     case ExprKind::list: {
       Alt a;
       a.k = K::list;
@@ -278,11 +315,14 @@ std::vector<Alt> Shapes::of(const Node& n, Facts& f) {
       out.insert(out.end(), other.begin(), other.end());
       return capped(std::move(out), n.location, f);
     }
-    case ExprKind::binary: return binary(n, f);
-    case ExprKind::call: return call(n, f);
+    case ExprKind::binary:
+      return binary(n, f);
+    case ExprKind::call:
+      return call(n, f);
     case ExprKind::member:
       if (n.children.size() == 1 && n.children[0].kind == ExprKind::name) {
-        issue(f, n.location, messages::analysis_record_field(m_.slot_name(n.children[0].slot), n.name));
+        issue(f, n.location,
+              messages::analysis_record_field(m_.slot_name(n.children[0].slot), n.name));
       } else {
         issue(f, n.location, messages::analysis_unsupported_expression());
       }
@@ -297,7 +337,8 @@ std::vector<Alt> Shapes::binary(const Node& n, Facts& f) {
   const std::vector<Alt> right = of(n.children[1], f);
   switch (n.op) {
     case Op::logical_and:
-    case Op::logical_or: return {boolean_alt()};
+    case Op::logical_or:
+      return {boolean_alt()};
     case Op::equal:
     case Op::not_equal:
     case Op::less:
@@ -309,16 +350,28 @@ std::vector<Alt> Shapes::binary(const Node& n, Facts& f) {
         for (const Alt& b : right) compare(a, b, ordering, n.location, f);
       return {boolean_alt()};
     }
-    default: break;
+    default:
+      break;
   }
   Term::Op op = Term::Op::add;
   switch (n.op) {
-    case Op::add: op = Term::Op::add; break;
-    case Op::subtract: op = Term::Op::sub; break;
-    case Op::multiply: op = Term::Op::mul; break;
-    case Op::divide: op = Term::Op::div; break;
-    case Op::modulo: op = Term::Op::mod; break;
-    default: break;
+    case Op::add:
+      op = Term::Op::add;
+      break;
+    case Op::subtract:
+      op = Term::Op::sub;
+      break;
+    case Op::multiply:
+      op = Term::Op::mul;
+      break;
+    case Op::divide:
+      op = Term::Op::div;
+      break;
+    case Op::modulo:
+      op = Term::Op::mod;
+      break;
+    default:
+      break;
   }
   std::vector<Alt> out;
   for (const Alt& a : left) {
@@ -337,7 +390,8 @@ std::vector<Alt> Shapes::binary(const Node& n, Facts& f) {
           issue(f, n.location, why);
           out.push_back(Alt{});
         }
-      } else if ((a.k == K::integer || a.k == K::floating) && (b.k == K::integer || b.k == K::floating)) {
+      } else if ((a.k == K::integer || a.k == K::floating) &&
+                 (b.k == K::integer || b.k == K::floating)) {
         Alt r;
         r.k = K::floating;
         r.constant = (a.k == K::floating ? a.constant : a.term->op == Term::Op::constant) &&
@@ -373,8 +427,10 @@ std::vector<Alt> Shapes::call(const Node& n, Facts& f) {
       for (const Alt& s : args[0]) {
         for (const Alt& p : args[1]) {
           if (s.k != K::string || p.k != K::string) continue;
-          if (p.input >= 0) issue(f, n.location, messages::analysis_prefix_from_input(n.name));
-          else if (s.input >= 0) m_.inputs[static_cast<std::size_t>(s.input)].prefixes.insert(p.str);
+          if (p.input >= 0)
+            issue(f, n.location, messages::analysis_prefix_from_input(n.name));
+          else if (s.input >= 0)
+            m_.inputs[static_cast<std::size_t>(s.input)].prefixes.insert(p.str);
         }
       }
       return {boolean_alt()};
@@ -389,7 +445,8 @@ std::vector<Alt> Shapes::call(const Node& n, Facts& f) {
       }
       return capped(std::move(out), n.location, f);
     }
-    case language::BuiltinAnalysis::opaque: break;
+    case language::BuiltinAnalysis::opaque:
+      break;
   }
   issue(f, n.location, messages::analysis_unsupported_builtin(n.name));
   return {Alt{}};

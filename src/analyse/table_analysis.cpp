@@ -96,12 +96,14 @@ class Analysis {
     Shapes shapes(m_);
     for (TableModel& table : m_.tables)
       for (RuleModel& rule : table.rules)
-        for (const detail::CompiledMatcher& matcher : rule.rule->when) rule.facts.merge(shapes.matcher(matcher));
+        for (const detail::CompiledMatcher& matcher : rule.rule->when)
+          rule.facts.merge(shapes.matcher(matcher));
     resolve_overrides(m_, shapes);
     finish_inputs(m_);
     for (std::size_t t = 0; t < m_.tables.size(); ++t) analyse(static_cast<int>(t));
     for (const auto& [key, entry] : notes_) {
-      const std::string subject = (entry.tables.size() == 1 ? "table " : "tables ") + quote_list(entry.tables);
+      const std::string subject =
+          (entry.tables.size() == 1 ? "table " : "tables ") + quote_list(entry.tables);
       out_.push_back(Diagnostic{Severity::note, entry.location, "analysis-incomplete",
                                 messages::analysis_incomplete(subject, entry.what)});
     }
@@ -116,16 +118,19 @@ class Analysis {
     for (Path& path : m_.callers[static_cast<std::size_t>(t)]) {
       const TableModel& caller = m_.tables[static_cast<std::size_t>(path.caller)];
       Facts reach;
-      for (int k = 0; k <= path.rule; ++k) reach.merge(caller.rules[static_cast<std::size_t>(k)].facts, false);
+      for (int k = 0; k <= path.rule; ++k)
+        reach.merge(caller.rules[static_cast<std::size_t>(k)].facts, false);
       reach.merge(entry_facts(path.caller), false);
       if (path.fallback) prepare_fallback(path, reach);
       facts.merge(reach, false);
       if (path.fallback) {
         for (const Override& o : caller.rules[static_cast<std::size_t>(path.rule)].with) {
           facts.deps.insert(o.input);
-          if (o.value && o.value->kind == RValue::Kind::integer && m_.inputs[static_cast<std::size_t>(o.input)].sampled) {
+          if (o.value && o.value->kind == RValue::Kind::integer &&
+              m_.inputs[static_cast<std::size_t>(o.input)].sampled) {
             Atom a;
-            a.term = std::make_shared<Term>(Term{Term::Op::sub, 0, -1, term_var(o.input), term_const(o.value->i)});
+            a.term = std::make_shared<Term>(
+                Term{Term::Op::sub, 0, -1, term_var(o.input), term_const(o.value->i)});
             a.sampled = {o.input};
             a.location = caller.rules[static_cast<std::size_t>(path.rule)].rule->location;
             facts.atoms.emplace(term_key(*a.term), std::move(a));
@@ -141,7 +146,8 @@ class Analysis {
   // thresholds on it are tried: one that enters the table proves the entry; none leaves it
   // unknown (the caller may relate it to other inputs).
   void prepare_fallback(Path& path, const Facts& reach) {
-    const RuleModel& rule = m_.tables[static_cast<std::size_t>(path.caller)].rules[static_cast<std::size_t>(path.rule)];
+    const RuleModel& rule =
+        m_.tables[static_cast<std::size_t>(path.caller)].rules[static_cast<std::size_t>(path.rule)];
     std::size_t product = 1;
     for (const Override& o : rule.with) {
       const InputDomain& in = m_.inputs[static_cast<std::size_t>(o.input)];
@@ -156,7 +162,8 @@ class Analysis {
         candidates = in.reps;
       } else if (reach.deps.count(o.input)) {
         if (path.unmodelled.empty())
-          path.unmodelled = messages::analysis_fallback_overrides_condition(rule.rule->name, in.name);
+          path.unmodelled =
+              messages::analysis_fallback_overrides_condition(rule.rule->name, in.name);
         if (in.sampled) candidates = guesses(o.input, reach);
       }
       product *= candidates.size();
@@ -193,8 +200,10 @@ class Analysis {
     const TableModel& table = m_.tables[static_cast<std::size_t>(t)];
     probe_.at(pt);
     for (int k = 0; k < r; ++k)  // an earlier rule fires, or the evaluation fails
-      if (probe_.matches(*table.rules[static_cast<std::size_t>(k)].rule) != Outcome::no) return Tri::no;
-    return probe_.matches(*table.rules[static_cast<std::size_t>(r)].rule) == Outcome::yes ? Tri::yes : Tri::no;
+      if (probe_.matches(*table.rules[static_cast<std::size_t>(k)].rule) != Outcome::no)
+        return Tri::no;
+    return probe_.matches(*table.rules[static_cast<std::size_t>(r)].rule) == Outcome::yes ? Tri::yes
+                                                                                          : Tri::no;
   }
 
   static Tri both(Tri a, Tri b) {
@@ -222,7 +231,8 @@ class Analysis {
 
   Tri through_fallback(const Path& path, const std::vector<RValue>& pt, std::string& why) {
     if (path.impossible) return Tri::no;
-    const RuleModel& rule = m_.tables[static_cast<std::size_t>(path.caller)].rules[static_cast<std::size_t>(path.rule)];
+    const RuleModel& rule =
+        m_.tables[static_cast<std::size_t>(path.caller)].rules[static_cast<std::size_t>(path.rule)];
     for (const Override& o : rule.with)
       if (o.value && !values_equal(pt[static_cast<std::size_t>(o.input)], *o.value)) return Tri::no;
     if (path.expression) {
@@ -257,19 +267,22 @@ class Analysis {
 
   // ---- one table ----
   void note(const Issue& issue, const std::string& table) {
-    const std::string key = std::to_string(issue.location.line) + ":" + std::to_string(issue.location.column) + ":" +
-                            issue.location.file + "\x1f" + issue.what;
+    const std::string key = std::to_string(issue.location.line) + ":" +
+                            std::to_string(issue.location.column) + ":" + issue.location.file +
+                            "\x1f" + issue.what;
     auto& entry = notes_[key];
     entry.location = issue.location;
     entry.what = issue.what;
-    if (std::find(entry.tables.begin(), entry.tables.end(), table) == entry.tables.end()) entry.tables.push_back(table);
+    if (std::find(entry.tables.begin(), entry.tables.end(), table) == entry.tables.end())
+      entry.tables.push_back(table);
   }
 
   std::string describe_point(const std::vector<int>& vars, const std::vector<RValue>& pt) const {
     std::string out;
     for (int v : vars) {
       if (!out.empty()) out += ", ";
-      out += m_.inputs[static_cast<std::size_t>(v)].name + "=" + detail::repr(pt[static_cast<std::size_t>(v)]);
+      out += m_.inputs[static_cast<std::size_t>(v)].name + "=" +
+             detail::repr(pt[static_cast<std::size_t>(v)]);
     }
     return out;
   }
@@ -279,9 +292,12 @@ class Analysis {
     Wide score = 0;
     for (int v : vars) {
       const RValue& x = pt[static_cast<std::size_t>(v)];
-      if (x.kind == RValue::Kind::integer) score += wide_abs(x.i);
-      else if (x.kind == RValue::Kind::null) score += 1;
-      else if (x.kind == RValue::Kind::string && !m_.inputs[static_cast<std::size_t>(v)].constants.count(std::string(x.s())))
+      if (x.kind == RValue::Kind::integer)
+        score += wide_abs(x.i);
+      else if (x.kind == RValue::Kind::null)
+        score += 1;
+      else if (x.kind == RValue::Kind::string &&
+               !m_.inputs[static_cast<std::size_t>(v)].constants.count(std::string(x.s())))
         score += 1;
     }
     return score;
@@ -307,26 +323,31 @@ class Analysis {
     std::vector<Outcome> outcome(n);
     std::vector<std::string> reason(n);
     std::string why;
-    const Walk walk = enumerate(m_, space, [&](const std::vector<RValue>& pt) {
-      probe_.at(pt);
-      std::optional<std::size_t> first, failed;  // the first rule that fires; that fails
-      for (std::size_t k = 0; k < n; ++k) {
-        outcome[k] = probe_.matches(*table.rules[k].rule, &reason[k]);
-        if (first || failed) continue;
-        if (outcome[k] == Outcome::yes) first = k;
-        else if (outcome[k] != Outcome::no) failed = k;
-      }
-      if (first) fired[*first] = true;
-      if (!first && !failed) uncovered = true;
-      for (std::size_t k = 0; k < n; ++k) {
-        if (outcome[k] != Outcome::yes) continue;
-        matched[k] = true;
-        if (first && *first < k) by[k].insert(*first);
-        if (failed && *failed < k && blocked[k].empty())
-          blocked[k] = describe_point(space.vars, pt) + ": " + reason[*failed];
-      }
-      return true;
-    }, why);
+    const Walk walk = enumerate(
+        m_, space,
+        [&](const std::vector<RValue>& pt) {
+          probe_.at(pt);
+          std::optional<std::size_t> first, failed;  // the first rule that fires; that fails
+          for (std::size_t k = 0; k < n; ++k) {
+            outcome[k] = probe_.matches(*table.rules[k].rule, &reason[k]);
+            if (first || failed) continue;
+            if (outcome[k] == Outcome::yes)
+              first = k;
+            else if (outcome[k] != Outcome::no)
+              failed = k;
+          }
+          if (first) fired[*first] = true;
+          if (!first && !failed) uncovered = true;
+          for (std::size_t k = 0; k < n; ++k) {
+            if (outcome[k] != Outcome::yes) continue;
+            matched[k] = true;
+            if (first && *first < k) by[k].insert(*first);
+            if (failed && *failed < k && blocked[k].empty())
+              blocked[k] = describe_point(space.vars, pt) + ": " + reason[*failed];
+          }
+          return true;
+        },
+        why);
     if (walk == Walk::too_many) {
       note(Issue{table.table->location, messages::analysis_too_many_points(kMaxPoints)}, name);
       return;
@@ -353,7 +374,8 @@ class Analysis {
           for (std::size_t e : by[k]) names.push_back(table.rules[e].rule->name);
           message = messages::shadowed_by(rule.name, quote_list(names));
         }
-        out_.push_back(Diagnostic{Severity::warning, rule.location, "shadowed-rule", std::move(message)});
+        out_.push_back(
+            Diagnostic{Severity::warning, rule.location, "shadowed-rule", std::move(message)});
       }
     }
     if (!table.has_catch_all && uncovered) find_gap(t, own);
@@ -371,32 +393,39 @@ class Analysis {
     std::optional<std::vector<RValue>> gap, maybe;
     Wide gap_score = 0, maybe_score = 0;
     std::string maybe_why, why;
-    const Walk walk = enumerate(m_, space, [&](const std::vector<RValue>& pt) {
-      probe_.at(pt);
-      for (std::size_t k = 0; k < table.active; ++k)
-        if (probe_.matches(*table.rules[k].rule) != Outcome::no) return true;
-      std::string unknown_why;
-      const Tri e = entered(t, pt, unknown_why);
-      const Wide score = niceness(space.vars, pt);
-      if (e == Tri::yes && (!gap || score < gap_score)) {
-        gap = pt;
-        gap_score = score;
-      } else if (e == Tri::unknown && (!maybe || score < maybe_score)) {
-        maybe = pt;
-        maybe_score = score;
-        maybe_why = unknown_why;
-      }
-      return true;
-    }, why);
+    const Walk walk = enumerate(
+        m_, space,
+        [&](const std::vector<RValue>& pt) {
+          probe_.at(pt);
+          for (std::size_t k = 0; k < table.active; ++k)
+            if (probe_.matches(*table.rules[k].rule) != Outcome::no) return true;
+          std::string unknown_why;
+          const Tri e = entered(t, pt, unknown_why);
+          const Wide score = niceness(space.vars, pt);
+          if (e == Tri::yes && (!gap || score < gap_score)) {
+            gap = pt;
+            gap_score = score;
+          } else if (e == Tri::unknown && (!maybe || score < maybe_score)) {
+            maybe = pt;
+            maybe_score = score;
+            maybe_why = unknown_why;
+          }
+          return true;
+        },
+        why);
     auto inputs = [&](const std::vector<RValue>& pt) {
       return shown.empty() ? messages::any_input_reaching_it() : describe_point(shown, pt);
     };
     if (!gap && (walk == Walk::too_many || walk == Walk::failed))
-      note(Issue{at, walk == Walk::too_many ? messages::analysis_entry_too_many_points(kMaxPoints) : why}, name);
+      note(Issue{at, walk == Walk::too_many ? messages::analysis_entry_too_many_points(kMaxPoints)
+                                            : why},
+           name);
     if (gap) {
-      out_.push_back(Diagnostic{Severity::warning, at, "table-gap", messages::table_gap(name, inputs(*gap))});
+      out_.push_back(
+          Diagnostic{Severity::warning, at, "table-gap", messages::table_gap(name, inputs(*gap))});
     } else if (maybe) {
-      out_.push_back(Diagnostic{Severity::note, at, "table-gap", messages::table_may_have_gap(name, inputs(*maybe), maybe_why)});
+      out_.push_back(Diagnostic{Severity::note, at, "table-gap",
+                                messages::table_may_have_gap(name, inputs(*maybe), maybe_why)});
     }
   }
 
@@ -415,6 +444,8 @@ class Analysis {
 
 }  // namespace
 
-std::vector<Diagnostic> analyse_tables(const detail::CompiledRules& rules) { return Analysis(rules).run(); }
+std::vector<Diagnostic> analyse_tables(const detail::CompiledRules& rules) {
+  return Analysis(rules).run();
+}
 
 }  // namespace snnplan::analyse

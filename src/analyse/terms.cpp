@@ -9,8 +9,12 @@ Wide floor_div(Wide a, Wide b) {
   if (a % b != 0 && ((a < 0) != (b < 0))) --q;
   return q;
 }
-Wide ceil_div(Wide a, Wide b) { return -floor_div(-a, b); }
-Wide wide_abs(Wide a) { return a < 0 ? -a : a; }
+Wide ceil_div(Wide a, Wide b) {
+  return -floor_div(-a, b);
+}
+Wide wide_abs(Wide a) {
+  return a < 0 ? -a : a;
+}
 
 static Wide gcd(Wide a, Wide b) {
   a = wide_abs(a);
@@ -51,13 +55,20 @@ void term_vars(const Term& t, std::set<int>& out) {
 std::string term_key(const Term& t) {
   using detail::wide_to_string;
   switch (t.op) {
-    case Term::Op::constant: return wide_to_string(t.c);
-    case Term::Op::var: return "v" + std::to_string(t.var);
-    case Term::Op::add: return "(" + term_key(*t.a) + "+" + term_key(*t.b) + ")";
-    case Term::Op::sub: return "(" + term_key(*t.a) + "-" + term_key(*t.b) + ")";
-    case Term::Op::mul: return "(" + term_key(*t.a) + "*" + term_key(*t.b) + ")";
-    case Term::Op::div: return "(" + term_key(*t.a) + "/" + wide_to_string(t.c) + ")";
-    case Term::Op::mod: return "(" + term_key(*t.a) + "%" + wide_to_string(t.c) + ")";
+    case Term::Op::constant:
+      return wide_to_string(t.c);
+    case Term::Op::var:
+      return "v" + std::to_string(t.var);
+    case Term::Op::add:
+      return "(" + term_key(*t.a) + "+" + term_key(*t.b) + ")";
+    case Term::Op::sub:
+      return "(" + term_key(*t.a) + "-" + term_key(*t.b) + ")";
+    case Term::Op::mul:
+      return "(" + term_key(*t.a) + "*" + term_key(*t.b) + ")";
+    case Term::Op::div:
+      return "(" + term_key(*t.a) + "/" + wide_to_string(t.c) + ")";
+    case Term::Op::mod:
+      return "(" + term_key(*t.a) + "%" + wide_to_string(t.c) + ")";
   }
   return "?";
 }
@@ -76,17 +87,24 @@ Wide term_period(const Term& t) {
 
 static syntax::Op operation(Term::Op op) {
   switch (op) {
-    case Term::Op::add: return syntax::Op::add;
-    case Term::Op::sub: return syntax::Op::subtract;
-    case Term::Op::mul: return syntax::Op::multiply;
-    case Term::Op::div: return syntax::Op::divide;
-    default: return syntax::Op::modulo;
+    case Term::Op::add:
+      return syntax::Op::add;
+    case Term::Op::sub:
+      return syntax::Op::subtract;
+    case Term::Op::mul:
+      return syntax::Op::multiply;
+    case Term::Op::div:
+      return syntax::Op::divide;
+    default:
+      return syntax::Op::modulo;
   }
 }
 
 bool eval_term(const Term& t, std::span<const RValue> point, Wide& out, bool& saw_null) {
   switch (t.op) {
-    case Term::Op::constant: out = t.c; return true;
+    case Term::Op::constant:
+      out = t.c;
+      return true;
     case Term::Op::var: {
       const RValue& v = point[static_cast<std::size_t>(t.var)];
       if (v.kind != RValue::Kind::integer) {
@@ -96,7 +114,8 @@ bool eval_term(const Term& t, std::span<const RValue> point, Wide& out, bool& sa
       out = v.i;
       return true;
     }
-    default: break;
+    default:
+      break;
   }
   Wide a = 0, b = t.c;
   if (!eval_term(*t.a, point, a, saw_null)) return false;

@@ -37,7 +37,7 @@ using TermP = std::shared_ptr<const Term>;
 struct Term {
   enum class Op : std::uint8_t { constant, var, add, sub, mul, div, mod };  // -x is 0 - x
   Op op = Op::constant;
-  Wide c = 0;   // constant; divisor of div and mod
+  Wide c = 0;  // constant; divisor of div and mod
   int var = -1;
   TermP a, b;
 };

@@ -11,7 +11,9 @@ namespace snnplan {
 
 class RuleSetAccess {
  public:
-  [[nodiscard]] static const detail::CompiledRules& compiled(const RuleSet& rules) noexcept { return *rules.rules_; }
+  [[nodiscard]] static const detail::CompiledRules& compiled(const RuleSet& rules) noexcept {
+    return *rules.rules_;
+  }
   [[nodiscard]] static RuleSet wrap(std::shared_ptr<const detail::CompiledRules> rules) {
     return RuleSet(std::move(rules));
   }

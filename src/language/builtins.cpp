@@ -14,17 +14,25 @@ using detail::Wide;
 using Kind = RValue::Kind;
 using namespace detail;  // the kind bits kString, kList, ...
 
-RValue starts_with(const BuiltinArguments& args) { return RValue::of_bool(args.need(0).s().starts_with(args.need(1).s())); }
-RValue ends_with(const BuiltinArguments& args) { return RValue::of_bool(args.need(0).s().ends_with(args.need(1).s())); }
+RValue starts_with(const BuiltinArguments& args) {
+  return RValue::of_bool(args.need(0).s().starts_with(args.need(1).s()));
+}
+RValue ends_with(const BuiltinArguments& args) {
+  return RValue::of_bool(args.need(0).s().ends_with(args.need(1).s()));
+}
 
 RValue contains(const BuiltinArguments& args) {
-  if (args[0].kind == Kind::string) return RValue::of_bool(args[0].s().find(args.need(1, Kind::string, "string").s()) != std::string_view::npos);
+  if (args[0].kind == Kind::string)
+    return RValue::of_bool(args[0].s().find(args.need(1, Kind::string, "string").s()) !=
+                           std::string_view::npos);
   for (const RValue& item : args.need(0).list())
     if (values_equal(item, args[1])) return RValue::of_bool(true);
   return RValue::of_bool(false);
 }
 
-RValue lower(const BuiltinArguments& args) { return lowered(args.need(0), args.store()); }
+RValue lower(const BuiltinArguments& args) {
+  return lowered(args.need(0), args.store());
+}
 
 RValue len(const BuiltinArguments& args) {
   const RValue& v = args.need(0);
@@ -38,7 +46,8 @@ RValue pick(const BuiltinArguments& args) {
   for (std::size_t k = 1; k < args.size(); ++k) {
     const int c = compare(args[k], args[best]);
     if (c == kIncomparable)
-      throw ArgumentError{k, messages::incomparable(args.builtin().name, kind_name(args[k]), kind_name(args[best]))};
+      throw ArgumentError{k, messages::incomparable(args.builtin().name, kind_name(args[k]),
+                                                    kind_name(args[best]))};
     if (c == kBetter) best = k;
   }
   return args[best];
@@ -64,6 +73,8 @@ constexpr BuiltinParameter kAnyValue{};
 constexpr BuiltinParameter kOrderable{kInt | kFloat | kString, "int, float or string"};
 constexpr std::size_t kAnyNumber = std::numeric_limits<std::size_t>::max();
 
+// One row per line: the table is the definition (clang-format would split every field).
+// clang-format off
 constexpr BuiltinInfo kBuiltins[] = {
     {"starts_with", 2, 2, {{kString_, kString_}}, kBool, false, starts_with, BuiltinAnalysis::prefix_test,
      "starts_with(text, prefix) -> bool", "whether `text` begins with `prefix`"},
@@ -85,25 +96,28 @@ constexpr BuiltinInfo kBuiltins[] = {
      "pipeline_microbatches(batch_size, num_stages) -> int",
      "the reference's `recommended_pipeline_microbatches()`, its errors word for word"},
 };
+// clang-format on
 
 }  // namespace
 
 const RValue& BuiltinArguments::need(std::size_t k) const {
   const BuiltinParameter& parameter = builtin_.parameters[k < 2 ? k : 1];
   if (!(kind_bit(values_[k]) & parameter.kinds))
-    throw ArgumentError{k, messages::type_mismatch(messages::builtin_argument(k + 1, builtin_.name), parameter.expected,
-                                                   kind_name(values_[k]))};
+    throw ArgumentError{k, messages::type_mismatch(messages::builtin_argument(k + 1, builtin_.name),
+                                                   parameter.expected, kind_name(values_[k]))};
   return values_[k];
 }
 
 const RValue& BuiltinArguments::need(std::size_t k, RValue::Kind kind, const char* expected) const {
   if (values_[k].kind != kind)
-    throw ArgumentError{k, messages::type_mismatch(messages::builtin_argument(k + 1, builtin_.name), expected,
-                                                   kind_name(values_[k]))};
+    throw ArgumentError{k, messages::type_mismatch(messages::builtin_argument(k + 1, builtin_.name),
+                                                   expected, kind_name(values_[k]))};
   return values_[k];
 }
 
-std::span<const BuiltinInfo> builtins() { return kBuiltins; }
+std::span<const BuiltinInfo> builtins() {
+  return kBuiltins;
+}
 
 const BuiltinInfo* find_builtin(std::string_view name) {
   for (const BuiltinInfo& builtin : kBuiltins)

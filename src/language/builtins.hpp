@@ -38,15 +38,19 @@ struct ArgumentError {
 /// The evaluated arguments of one call.
 class BuiltinArguments {
  public:
-  BuiltinArguments(const BuiltinInfo& builtin, std::span<const detail::RValue> values, detail::ValueStore& store)
+  BuiltinArguments(const BuiltinInfo& builtin, std::span<const detail::RValue> values,
+                   detail::ValueStore& store)
       : builtin_(builtin), values_(values), store_(store) {}
 
   [[nodiscard]] std::size_t size() const noexcept { return values_.size(); }
-  [[nodiscard]] const detail::RValue& operator[](std::size_t k) const noexcept { return values_[k]; }
+  [[nodiscard]] const detail::RValue& operator[](std::size_t k) const noexcept {
+    return values_[k];
+  }
   /// Argument k, which must be of its parameter's kinds (ArgumentError otherwise).
   [[nodiscard]] const detail::RValue& need(std::size_t k) const;
   /// Argument k, which must be of `kind`; `expected` names it in the message.
-  [[nodiscard]] const detail::RValue& need(std::size_t k, detail::RValue::Kind kind, const char* expected) const;
+  [[nodiscard]] const detail::RValue& need(std::size_t k, detail::RValue::Kind kind,
+                                           const char* expected) const;
   [[nodiscard]] detail::ValueStore& store() const noexcept { return store_; }
   [[nodiscard]] const BuiltinInfo& builtin() const noexcept { return builtin_; }
 

@@ -12,8 +12,12 @@ using detail::RValue;
 using detail::Wide;
 using syntax::Op;
 
-bool eq(const RValue& fact, const RValue& operand, const SourceLocation&) { return detail::values_equal(fact, operand); }
-bool ne(const RValue& fact, const RValue& operand, const SourceLocation&) { return !detail::values_equal(fact, operand); }
+bool eq(const RValue& fact, const RValue& operand, const SourceLocation&) {
+  return detail::values_equal(fact, operand);
+}
+bool ne(const RValue& fact, const RValue& operand, const SourceLocation&) {
+  return !detail::values_equal(fact, operand);
+}
 bool lt(const RValue& fact, const RValue& operand, const SourceLocation& at) {
   return holds(Op::less, compare_or_fail(fact, operand, at, "lt"));
 }
@@ -32,9 +36,15 @@ bool in_list(const RValue& fact, const RValue& operand, const SourceLocation& at
     if (detail::values_equal(fact, option)) return true;
   return false;
 }
-bool one_of(const RValue& fact, const RValue& operand, const SourceLocation& at) { return in_list(fact, operand, at); }
-bool not_one_of(const RValue& fact, const RValue& operand, const SourceLocation& at) { return !in_list(fact, operand, at); }
+bool one_of(const RValue& fact, const RValue& operand, const SourceLocation& at) {
+  return in_list(fact, operand, at);
+}
+bool not_one_of(const RValue& fact, const RValue& operand, const SourceLocation& at) {
+  return !in_list(fact, operand, at);
+}
 
+// One row per line: the table is the definition (clang-format would split every field).
+// clang-format off
 constexpr std::array kMatchers = {
     MatcherInfo{MatchOp::eq, "eq", OperandShape::value, 0, false, true, "==", eq,
                 [](Wide f, Wide o) { return f == o; }, "the fact equals the value (also written `fact: value`)"},
@@ -53,6 +63,7 @@ constexpr std::array kMatchers = {
     MatcherInfo{MatchOp::not_one_of, "not_one_of", OperandShape::list, 0, false, false, "not in", not_one_of, nullptr,
                 "the fact equals none of the items"},
 };
+// clang-format on
 
 constexpr bool rows_in_enum_order() {
   for (std::size_t k = 0; k < kMatchers.size(); ++k)
@@ -63,9 +74,13 @@ static_assert(rows_in_enum_order(), "kMatchers must list the matchers in MatchOp
 
 }  // namespace
 
-std::span<const MatcherInfo> matchers() { return kMatchers; }
+std::span<const MatcherInfo> matchers() {
+  return kMatchers;
+}
 
-const MatcherInfo& matcher(MatchOp op) { return kMatchers[static_cast<std::size_t>(op)]; }
+const MatcherInfo& matcher(MatchOp op) {
+  return kMatchers[static_cast<std::size_t>(op)];
+}
 
 const MatcherInfo* find_matcher(std::string_view name) {
   for (const MatcherInfo& info : kMatchers)

@@ -32,11 +32,12 @@ struct MatcherInfo {
   OperandShape operand;
   std::size_t list_items;  ///< list operands: the number of items it must have, 0 for any
   bool orders;             ///< compares by order (lt, ...), so the kinds must be orderable
-  bool fixes_value;        ///< holds only when the fact equals the operand (the rule index keys on it)
-  const char* symbol;      ///< how an explanation prints it: "world_size >= 8"
+  bool fixes_value;    ///< holds only when the fact equals the operand (the rule index keys on it)
+  const char* symbol;  ///< how an explanation prints it: "world_size >= 8"
   /// Whether the matcher holds for a fact and its evaluated operand. Fails
   /// (EvaluationFailure, placed at `at`) on values it cannot compare.
-  bool (*holds)(const detail::RValue& fact, const detail::RValue& operand, const SourceLocation& at);
+  bool (*holds)(const detail::RValue& fact, const detail::RValue& operand,
+                const SourceLocation& at);
   /// The same answer for an integer fact and operand, without the general path; nullptr when
   /// the matcher does not compare single integers.
   bool (*holds_for_integers)(detail::Wide fact, detail::Wide operand);

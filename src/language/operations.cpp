@@ -1,12 +1,12 @@
 #include "language/operations.hpp"
 
 #include <fmt/format.h>
+#include <locale.h>
 
 #include <clocale>
 #include <cmath>
 #include <cstring>
 #include <cwctype>
-#include <locale.h>
 #include <vector>
 
 #include "core/messages.hpp"
@@ -16,7 +16,9 @@ namespace snnplan::language {
 using Kind = RValue::Kind;
 using syntax::Op;
 
-void rule_failure(std::string message) { throw EvaluationFailure{EvaluationErrorKind::rule_error, std::move(message)}; }
+void rule_failure(std::string message) {
+  throw EvaluationFailure{EvaluationErrorKind::rule_error, std::move(message)};
+}
 
 void type_failure(const SourceLocation& at, std::string message) {
   rule_failure(messages::runtime_type(to_string(at), message));
@@ -24,9 +26,12 @@ void type_failure(const SourceLocation& at, std::string message) {
 
 IntegerStatus integer_arithmetic(Op op, Wide a, Wide b, Wide& out) {
   switch (op) {
-    case Op::add: return __builtin_add_overflow(a, b, &out) ? IntegerStatus::overflow : IntegerStatus::ok;
-    case Op::subtract: return __builtin_sub_overflow(a, b, &out) ? IntegerStatus::overflow : IntegerStatus::ok;
-    case Op::multiply: return __builtin_mul_overflow(a, b, &out) ? IntegerStatus::overflow : IntegerStatus::ok;
+    case Op::add:
+      return __builtin_add_overflow(a, b, &out) ? IntegerStatus::overflow : IntegerStatus::ok;
+    case Op::subtract:
+      return __builtin_sub_overflow(a, b, &out) ? IntegerStatus::overflow : IntegerStatus::ok;
+    case Op::multiply:
+      return __builtin_mul_overflow(a, b, &out) ? IntegerStatus::overflow : IntegerStatus::ok;
     case Op::divide:
     case Op::modulo: {
       if (b == 0) return IntegerStatus::division_by_zero;
@@ -35,7 +40,8 @@ IntegerStatus integer_arithmetic(Op op, Wide a, Wide b, Wide& out) {
           out = 0;
           return IntegerStatus::ok;
         }
-        return __builtin_sub_overflow(Wide{0}, a, &out) ? IntegerStatus::overflow : IntegerStatus::ok;
+        return __builtin_sub_overflow(Wide{0}, a, &out) ? IntegerStatus::overflow
+                                                        : IntegerStatus::ok;
       }
       // 64-bit operands divide natively: 128-bit division is a library call.
       const bool narrow = detail::fits_int64(a) && detail::fits_int64(b);
@@ -48,7 +54,8 @@ IntegerStatus integer_arithmetic(Op op, Wide a, Wide b, Wide& out) {
       out = op == Op::divide ? q : m;
       return IntegerStatus::ok;
     }
-    default: return IntegerStatus::overflow;
+    default:
+      return IntegerStatus::overflow;
   }
 }
 
@@ -58,9 +65,12 @@ int compare(const RValue& a, const RValue& b) {
   const bool numeric_b = b.kind == Kind::integer || b.kind == Kind::floating;
   if (numeric_a && numeric_b) {
     int c = 0;
-    if (a.kind == Kind::integer) c = detail::compare_int_float(a.i, b.f);
-    else if (b.kind == Kind::integer) c = -detail::compare_int_float(b.i, a.f);
-    else c = a.f < b.f ? -1 : a.f > b.f ? 1 : a.f == b.f ? 0 : kUnordered;
+    if (a.kind == Kind::integer)
+      c = detail::compare_int_float(a.i, b.f);
+    else if (b.kind == Kind::integer)
+      c = -detail::compare_int_float(b.i, a.f);
+    else
+      c = a.f < b.f ? -1 : a.f > b.f ? 1 : a.f == b.f ? 0 : kUnordered;
     return c == kUnordered || c == -kUnordered ? kUnordered : c;
   }
   if (a.kind == Kind::string && b.kind == Kind::string) {
@@ -72,12 +82,14 @@ int compare(const RValue& a, const RValue& b) {
 
 int compare_or_fail(const RValue& a, const RValue& b, const SourceLocation& at, const char* op) {
   const int c = compare(a, b);
-  if (c == kIncomparable) type_failure(at, messages::incomparable(op, detail::kind_name(a), detail::kind_name(b)));
+  if (c == kIncomparable)
+    type_failure(at, messages::incomparable(op, detail::kind_name(a), detail::kind_name(b)));
   return c;
 }
 
 bool truth(const RValue& v, const SourceLocation& at) {
-  if (v.kind != Kind::boolean) type_failure(at, messages::type_mismatch("a condition", "bool", detail::kind_name(v)));
+  if (v.kind != Kind::boolean)
+    type_failure(at, messages::type_mismatch("a condition", "bool", detail::kind_name(v)));
   return v.b;
 }
 
@@ -90,40 +102,51 @@ RValue negate(const RValue& v, const SourceLocation& at) {
     return RValue::of_int(r);
   }
   if (v.kind == Kind::floating) return RValue::of_float(-v.f);
-  type_failure(at, messages::type_mismatch("the operand of unary '-'", "int or float", detail::kind_name(v)));
+  type_failure(at, messages::type_mismatch("the operand of unary '-'", "int or float",
+                                           detail::kind_name(v)));
 }
 
-RValue arithmetic(Op op, const RValue& a, const RValue& b, const SourceLocation& at, ValueStore& store) {
+RValue arithmetic(Op op, const RValue& a, const RValue& b, const SourceLocation& at,
+                  ValueStore& store) {
   const char* symbol = syntax::spelling(op);
   if (a.kind == Kind::integer && b.kind == Kind::integer) {
     Wide r = 0;
     switch (integer_arithmetic(op, a.i, b.i, r)) {
-      case IntegerStatus::ok: return RValue::of_int(r);
-      case IntegerStatus::division_by_zero: rule_failure(messages::runtime_type(to_string(at), messages::division_by_zero()));
+      case IntegerStatus::ok:
+        return RValue::of_int(r);
+      case IntegerStatus::division_by_zero:
+        rule_failure(messages::runtime_type(to_string(at), messages::division_by_zero()));
       case IntegerStatus::overflow:
-        rule_failure(messages::integer_overflow(
-            fmt::format("{} {} {}", detail::wide_to_string(a.i), symbol, detail::wide_to_string(b.i))));
+        rule_failure(messages::integer_overflow(fmt::format("{} {} {}", detail::wide_to_string(a.i),
+                                                            symbol, detail::wide_to_string(b.i))));
     }
   }
-  const bool numeric = (a.kind == Kind::integer || a.kind == Kind::floating) && (b.kind == Kind::integer || b.kind == Kind::floating);
+  const bool numeric = (a.kind == Kind::integer || a.kind == Kind::floating) &&
+                       (b.kind == Kind::integer || b.kind == Kind::floating);
   if (numeric) {
     const double x = a.kind == Kind::integer ? static_cast<double>(a.i) : a.f;
     const double y = b.kind == Kind::integer ? static_cast<double>(b.i) : b.f;
     switch (op) {
-      case Op::add: return RValue::of_float(x + y);
-      case Op::subtract: return RValue::of_float(x - y);
-      case Op::multiply: return RValue::of_float(x * y);
+      case Op::add:
+        return RValue::of_float(x + y);
+      case Op::subtract:
+        return RValue::of_float(x - y);
+      case Op::multiply:
+        return RValue::of_float(x * y);
       case Op::divide:
-        if (y == 0) rule_failure(messages::runtime_type(to_string(at), messages::division_by_zero()));
+        if (y == 0)
+          rule_failure(messages::runtime_type(to_string(at), messages::division_by_zero()));
         return RValue::of_float(x / y);
       case Op::modulo: {
-        if (y == 0) rule_failure(messages::runtime_type(to_string(at), messages::division_by_zero()));
+        if (y == 0)
+          rule_failure(messages::runtime_type(to_string(at), messages::division_by_zero()));
         double m = std::fmod(x, y);
         if (m != 0 && ((m < 0) != (y < 0))) m += y;
         if (m == 0) m = std::copysign(0.0, y);  // as Python: -4.0 % 2.0 is 0.0, 4.0 % -2.0 is -0.0
         return RValue::of_float(m);
       }
-      default: break;
+      default:
+        break;
     }
   }
   if (op == Op::add && a.kind == Kind::string && b.kind == Kind::string) {
@@ -176,21 +199,38 @@ std::string lower(std::string_view s) {
     i += n;
   }
   auto cased = [&](std::size_t k) {
-    return k < points.size() && !(points[k] & kRawByte) && utf8 && iswalpha_l(static_cast<wint_t>(points[k]), utf8);
+    return k < points.size() && !(points[k] & kRawByte) && utf8 &&
+           iswalpha_l(static_cast<wint_t>(points[k]), utf8);
   };
   auto put = [&out](char32_t lc) {
-    if (lc < 0x80) out += static_cast<char>(lc);
-    else if (lc < 0x800) { out += static_cast<char>(0xC0 | (lc >> 6)); out += static_cast<char>(0x80 | (lc & 0x3F)); }
-    else if (lc < 0x10000) { out += static_cast<char>(0xE0 | (lc >> 12)); out += static_cast<char>(0x80 | ((lc >> 6) & 0x3F)); out += static_cast<char>(0x80 | (lc & 0x3F)); }
-    else { out += static_cast<char>(0xF0 | (lc >> 18)); out += static_cast<char>(0x80 | ((lc >> 12) & 0x3F)); out += static_cast<char>(0x80 | ((lc >> 6) & 0x3F)); out += static_cast<char>(0x80 | (lc & 0x3F)); }
+    if (lc < 0x80)
+      out += static_cast<char>(lc);
+    else if (lc < 0x800) {
+      out += static_cast<char>(0xC0 | (lc >> 6));
+      out += static_cast<char>(0x80 | (lc & 0x3F));
+    } else if (lc < 0x10000) {
+      out += static_cast<char>(0xE0 | (lc >> 12));
+      out += static_cast<char>(0x80 | ((lc >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (lc & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (lc >> 18));
+      out += static_cast<char>(0x80 | ((lc >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((lc >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (lc & 0x3F));
+    }
   };
   for (std::size_t k = 0; k < points.size(); ++k) {
     const char32_t cp = points[k];
-    if (cp & kRawByte) out += static_cast<char>(cp & 0xFF);
-    else if (cp < 0x80) out += (cp >= 'A' && cp <= 'Z') ? static_cast<char>(cp - 'A' + 'a') : static_cast<char>(cp);
-    else if (cp == 0x130) out += "i\xCC\x87";  // İ: Python's full mapping, "i" + combining dot above
-    else if (cp == 0x3A3) put(k > 0 && cased(k - 1) && !cased(k + 1) ? 0x3C2 : 0x3C3);  // final sigma
-    else put(utf8 ? static_cast<char32_t>(towlower_l(static_cast<wint_t>(cp), utf8)) : cp);
+    if (cp & kRawByte)
+      out += static_cast<char>(cp & 0xFF);
+    else if (cp < 0x80)
+      out += (cp >= 'A' && cp <= 'Z') ? static_cast<char>(cp - 'A' + 'a') : static_cast<char>(cp);
+    else if (cp == 0x130)
+      out += "i\xCC\x87";  // İ: Python's full mapping, "i" + combining dot above
+    else if (cp == 0x3A3)
+      put(k > 0 && cased(k - 1) && !cased(k + 1) ? 0x3C2 : 0x3C3);  // final sigma
+    else
+      put(utf8 ? static_cast<char32_t>(towlower_l(static_cast<wint_t>(cp), utf8)) : cp);
   }
   return out;
 }
@@ -209,7 +249,8 @@ RValue lowered(const RValue& v, ValueStore& store) {
     std::memcpy(&word, s.data() + k, 8);
     constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
     const std::uint64_t ascii7 = word & (kOnes * 0x7F);
-    const std::uint64_t upper = (ascii7 + kOnes * (0x80 - 'A')) & ~(ascii7 + kOnes * (0x80 - 'Z' - 1));
+    const std::uint64_t upper =
+        (ascii7 + kOnes * (0x80 - 'A')) & ~(ascii7 + kOnes * (0x80 - 'Z' - 1));
     unchanged = ((word | upper) & (kOnes * 0x80)) == 0;
   }
   for (; k < s.size() && unchanged; ++k) {

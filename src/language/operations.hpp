@@ -54,18 +54,24 @@ int compare_or_fail(const RValue& a, const RValue& b, const SourceLocation& at, 
 /// Whether an ordering comparison holds, given compare()'s result (NaN: never).
 inline bool holds(syntax::Op op, int order) {
   switch (op) {
-    case syntax::Op::less: return order == -1;
-    case syntax::Op::less_equal: return order == -1 || order == 0;
-    case syntax::Op::greater: return order == 1;
-    case syntax::Op::greater_equal: return order == 0 || order == 1;
-    default: return false;
+    case syntax::Op::less:
+      return order == -1;
+    case syntax::Op::less_equal:
+      return order == -1 || order == 0;
+    case syntax::Op::greater:
+      return order == 1;
+    case syntax::Op::greater_equal:
+      return order == 0 || order == 1;
+    default:
+      return false;
   }
 }
 
 /// The value of a condition; fails unless it is a bool.
 bool truth(const RValue& value, const SourceLocation& at);
 /// `a op b` for + - * / %: integers exactly, floats as doubles, strings and lists joined by +.
-RValue arithmetic(syntax::Op op, const RValue& a, const RValue& b, const SourceLocation& at, ValueStore& store);
+RValue arithmetic(syntax::Op op, const RValue& a, const RValue& b, const SourceLocation& at,
+                  ValueStore& store);
 /// Unary minus.
 RValue negate(const RValue& value, const SourceLocation& at);
 

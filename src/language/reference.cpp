@@ -11,8 +11,9 @@ std::string matcher_reference() {
   std::string out = "| matcher | operand | holds when |\n| --- | --- | --- |\n";
   for (const MatcherInfo& m : matchers()) {
     const std::string operand = m.operand == OperandShape::value ? "a value or `= expression`"
-                                : m.list_items == 0           ? "a list"
-                                                              : fmt::format("a list of {} items", m.list_items);
+                                : m.list_items == 0
+                                    ? "a list"
+                                    : fmt::format("a list of {} items", m.list_items);
     out += fmt::format("| `{}` | {} | {} |\n", m.name, operand, m.summary);
   }
   return out;
@@ -20,13 +21,15 @@ std::string matcher_reference() {
 
 std::string builtin_reference() {
   std::string out = "| builtin | what it returns |\n| --- | --- |\n";
-  for (const BuiltinInfo& b : builtins()) out += fmt::format("| `{}` | {} |\n", b.signature, b.summary);
+  for (const BuiltinInfo& b : builtins())
+    out += fmt::format("| `{}` | {} |\n", b.signature, b.summary);
   return out;
 }
 
 std::string with_generated_reference(std::string_view document) {
   std::string out(document);
-  for (const auto& [name, table] : {std::pair{"matchers", matcher_reference()}, std::pair{"builtins", builtin_reference()}}) {
+  for (const auto& [name, table] :
+       {std::pair{"matchers", matcher_reference()}, std::pair{"builtins", builtin_reference()}}) {
     const std::string begin = fmt::format("<!-- {}:begin -->\n", name);
     const std::string end = fmt::format("<!-- {}:end -->", name);
     const auto from = out.find(begin);
