@@ -109,8 +109,7 @@ std::vector<RValue> Model::placeholders() const {
   return out;
 }
 
-void resolve_overrides(Model& m, Shapes& shapes) {
-  evaluate::Probe probe(m.rules);
+void resolve_overrides(Model& m, Shapes& shapes, evaluate::Probe& probe) {
   const std::vector<RValue> no_inputs(m.inputs.size());
   for (TableModel& table : m.tables) {
     for (RuleModel& r : table.rules) {
@@ -118,10 +117,17 @@ void resolve_overrides(Model& m, Shapes& shapes) {
       for (const auto& assignment : r.rule->fallback->with) {
         Override o;
         o.input = assignment.target;
-        if (shapes.deps(assignment.value).empty()) {
+        // A value that reads no input is a constant, whatever it calls: evaluated here once.
+        if (shapes.expression(assignment.value).deps.empty()) {
           InputDomain& in = m.inputs[static_cast<std::size_t>(o.input)];
           probe.at(no_inputs);
           std::optional<RValue> v = probe.value(assignment.value);
+          // A lowered input's non-ASCII strings are beyond the representatives (string_reps):
+          // such a value is left unmodelled, as an expression is.
+          if (v && in.lower && v->kind == RValue::Kind::string && !is_ascii(v->s())) {
+            r.with.push_back(std::move(o));
+            continue;
+          }
           if (v) v = probe.normalised(o.input, *v);  // refused by the evaluator: the fallback fails
           if (v && in.has_one_of &&
               std::none_of(in.options.begin(), in.options.end(),

@@ -85,10 +85,10 @@ Facts Shapes::matcher(const detail::CompiledMatcher& matcher) {
   return f;
 }
 
-std::set<int> Shapes::deps(const Node& n) {
+Facts Shapes::expression(const Node& n) {
   Facts f;
   of(n, f);
-  return f.deps;
+  return f;
 }
 
 std::vector<Alt> Shapes::capped(std::vector<Alt> alts, const SourceLocation& at, Facts& f) {
@@ -104,7 +104,10 @@ std::vector<Alt> Shapes::of_slot(int s, const SourceLocation& at, Facts& f) {
   if (!lets_[k]) {
     LetShape shape;
     if (m_.rules.calls[k]) {
+      // Beyond the exact analysis, but the inputs the call is given are still what its
+      // value depends on: they are enumerated, and a gap witness names them.
       issue(shape.facts, at, messages::analysis_calls_rule_set(m_.rules.let_names[k]));
+      for (const detail::CompiledAssignment& given : m_.rules.calls[k]->with) of(given.value, shape.facts);
       shape.alts = {Alt{}};
     } else {
       shape.alts = of(m_.rules.lets[k], shape.facts);
@@ -171,7 +174,7 @@ std::vector<Alt> Shapes::of_input(std::size_t i, const SourceLocation& at, Facts
 
 void Shapes::atom(const TermP& left, const TermP& right, const SourceLocation& at, Facts& f) {
   std::string why;
-  TermP diff = arith(Term::Op::sub, left, right, why);
+  TermP diff = arith(Op::subtract, left, right, why);
   if (!diff) {
     if (!why.empty()) issue(f, at, why);
     return;
@@ -208,20 +211,21 @@ bool Shapes::has_sampled(const Term& t) const {
 // An integer term `a op b`, folded when both are constants. nullptr with `why` empty when
 // the operation always fails at run time (division by zero, overflow); with `why` set when
 // it is outside what the analysis handles.
-TermP Shapes::arith(Term::Op op, const TermP& a, const TermP& b, std::string& why) const {
-  const bool ca = a->op == Term::Op::constant;
-  const bool cb = b->op == Term::Op::constant;
-  const bool divides = op == Term::Op::div || op == Term::Op::mod;
+TermP Shapes::arith(Op op, const TermP& a, const TermP& b, std::string& why) const {
+  const bool ca = a->kind == Term::Kind::constant;
+  const bool cb = b->kind == Term::Kind::constant;
+  const bool divides = op == Op::divide || op == Op::modulo;
   if (divides && !cb) {
     why = messages::analysis_divides_by_input();
     return nullptr;
   }
   if (divides && b->c == 0) return nullptr;
-  if (op == Term::Op::mul && has_sampled(*a) && has_sampled(*b)) {
+  if (op == Op::multiply && has_sampled(*a) && has_sampled(*b)) {
     why = messages::analysis_multiplies_inputs();
     return nullptr;
   }
   auto t = std::make_shared<Term>();
+  t->kind = Term::Kind::operation;
   t->op = op;
   t->a = a;
   if (divides)
@@ -248,8 +252,8 @@ void Shapes::compare(const Alt& a, const Alt& b, bool ordering, const SourceLoca
   const bool na = a.k == K::integer || a.k == K::floating;
   const bool nb = b.k == K::integer || b.k == K::floating;
   if (na && nb) {
-    const bool a_const = a.k == K::floating ? a.constant : a.term->op == Term::Op::constant;
-    const bool b_const = b.k == K::floating ? b.constant : b.term->op == Term::Op::constant;
+    const bool a_const = a.k == K::floating ? a.constant : a.term->kind == Term::Kind::constant;
+    const bool b_const = b.k == K::floating ? b.constant : b.term->kind == Term::Kind::constant;
     if (!a_const || !b_const) issue(f, at, messages::analysis_float_condition());
     return;
   }
@@ -296,7 +300,7 @@ std::vector<Alt> Shapes::of(const Node& n, Facts& f) {
       for (const Alt& a : kid) {
         if (a.k == K::integer) {
           std::string why;
-          if (TermP t = arith(Term::Op::sub, term_const(0), a.term, why)) {
+          if (TermP t = arith(Op::subtract, term_const(0), a.term, why)) {
             Alt r;
             r.k = K::integer;
             r.term = t;
@@ -320,6 +324,7 @@ std::vector<Alt> Shapes::of(const Node& n, Facts& f) {
     case ExprKind::call:
       return call(n, f);
     case ExprKind::member:
+      for (const Node& kid : n.children) of(kid, f);  // what the record depends on
       if (n.children.size() == 1 && n.children[0].kind == ExprKind::name) {
         issue(f, n.location,
               messages::analysis_record_field(m_.slot_name(n.children[0].slot), n.name));
@@ -345,7 +350,7 @@ std::vector<Alt> Shapes::binary(const Node& n, Facts& f) {
     case Op::less_equal:
     case Op::greater:
     case Op::greater_equal: {
-      const bool ordering = n.op != Op::equal && n.op != Op::not_equal;
+      const bool ordering = syntax::is_ordering(n.op);
       for (const Alt& a : left)
         for (const Alt& b : right) compare(a, b, ordering, n.location, f);
       return {boolean_alt()};
@@ -353,26 +358,7 @@ std::vector<Alt> Shapes::binary(const Node& n, Facts& f) {
     default:
       break;
   }
-  Term::Op op = Term::Op::add;
-  switch (n.op) {
-    case Op::add:
-      op = Term::Op::add;
-      break;
-    case Op::subtract:
-      op = Term::Op::sub;
-      break;
-    case Op::multiply:
-      op = Term::Op::mul;
-      break;
-    case Op::divide:
-      op = Term::Op::div;
-      break;
-    case Op::modulo:
-      op = Term::Op::mod;
-      break;
-    default:
-      break;
-  }
+  const Op op = n.op;  // + - * / %
   std::vector<Alt> out;
   for (const Alt& a : left) {
     for (const Alt& b : right) {
@@ -394,10 +380,10 @@ std::vector<Alt> Shapes::binary(const Node& n, Facts& f) {
                  (b.k == K::integer || b.k == K::floating)) {
         Alt r;
         r.k = K::floating;
-        r.constant = (a.k == K::floating ? a.constant : a.term->op == Term::Op::constant) &&
-                     (b.k == K::floating ? b.constant : b.term->op == Term::Op::constant);
+        r.constant = (a.k == K::floating ? a.constant : a.term->kind == Term::Kind::constant) &&
+                     (b.k == K::floating ? b.constant : b.term->kind == Term::Kind::constant);
         out.push_back(r);
-      } else if (op == Term::Op::add && a.k == K::string && b.k == K::string) {
+      } else if (op == Op::add && a.k == K::string && b.k == K::string) {
         if (a.input < 0 && b.input < 0) {
           Alt r;
           r.k = K::string;
@@ -407,7 +393,7 @@ std::vector<Alt> Shapes::binary(const Node& n, Facts& f) {
           issue(f, n.location, messages::analysis_builds_string());
           out.push_back(Alt{});
         }
-      } else if (op == Term::Op::add && a.k == K::list && b.k == K::list) {
+      } else if (op == Op::add && a.k == K::list && b.k == K::list) {
         Alt r = a;
         r.items.insert(r.items.end(), b.items.begin(), b.items.end());
         out.push_back(r);

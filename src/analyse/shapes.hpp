@@ -29,8 +29,8 @@ class Shapes {
 
   /// What a matcher depends on; records the constants and prefixes inputs are tested with.
   Facts matcher(const detail::CompiledMatcher& matcher);
-  /// The inputs an expression reads (for `with` values), ignoring everything else.
-  std::set<int> deps(const detail::Node& node);
+  /// What an expression depends on (for `with` values).
+  Facts expression(const detail::Node& node);
 
  private:
   struct LetShape {
@@ -46,7 +46,7 @@ class Shapes {
   std::vector<Alt> call(const detail::Node& n, Facts& f);
   void atom(const TermP& left, const TermP& right, const SourceLocation& at, Facts& f);
   bool has_sampled(const Term& t) const;
-  TermP arith(Term::Op op, const TermP& a, const TermP& b, std::string& why) const;
+  TermP arith(syntax::Op op, const TermP& a, const TermP& b, std::string& why) const;
   void compare(const Alt& a, const Alt& b, bool ordering, const SourceLocation& at, Facts& f);
 
   Model& m_;

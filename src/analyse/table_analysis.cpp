@@ -98,7 +98,7 @@ class Analysis {
       for (RuleModel& rule : table.rules)
         for (const detail::CompiledMatcher& matcher : rule.rule->when)
           rule.facts.merge(shapes.matcher(matcher));
-    resolve_overrides(m_, shapes);
+    resolve_overrides(m_, shapes, probe_);
     finish_inputs(m_);
     for (std::size_t t = 0; t < m_.tables.size(); ++t) analyse(static_cast<int>(t));
     for (const auto& [key, entry] : notes_) {
@@ -130,7 +130,7 @@ class Analysis {
               m_.inputs[static_cast<std::size_t>(o.input)].sampled) {
             Atom a;
             a.term = std::make_shared<Term>(
-                Term{Term::Op::sub, 0, -1, term_var(o.input), term_const(o.value->i)});
+                Term{Term::Kind::operation, syntax::Op::subtract, 0, -1, term_var(o.input), term_const(o.value->i)});
             a.sampled = {o.input};
             a.location = caller.rules[static_cast<std::size_t>(path.rule)].rule->location;
             facts.atoms.emplace(term_key(*a.term), std::move(a));

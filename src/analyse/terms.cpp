@@ -5,8 +5,8 @@
 namespace snnplan::analyse {
 
 Wide floor_div(Wide a, Wide b) {
-  Wide q = a / b;
-  if (a % b != 0 && ((a < 0) != (b < 0))) --q;
+  Wide q = 0;  // Python's //, as the rule language divides (b != 0 here)
+  language::integer_arithmetic(syntax::Op::divide, a, b, q);
   return q;
 }
 Wide ceil_div(Wide a, Wide b) {
@@ -41,41 +41,33 @@ TermP term_const(Wide c) {
 
 TermP term_var(int input) {
   auto t = std::make_shared<Term>();
-  t->op = Term::Op::var;
+  t->kind = Term::Kind::var;
   t->var = input;
   return t;
 }
 
 void term_vars(const Term& t, std::set<int>& out) {
-  if (t.op == Term::Op::var) out.insert(t.var);
+  if (t.kind == Term::Kind::var) out.insert(t.var);
   if (t.a) term_vars(*t.a, out);
   if (t.b) term_vars(*t.b, out);
 }
 
 std::string term_key(const Term& t) {
-  using detail::wide_to_string;
-  switch (t.op) {
-    case Term::Op::constant:
-      return wide_to_string(t.c);
-    case Term::Op::var:
-      return "v" + std::to_string(t.var);
-    case Term::Op::add:
-      return "(" + term_key(*t.a) + "+" + term_key(*t.b) + ")";
-    case Term::Op::sub:
-      return "(" + term_key(*t.a) + "-" + term_key(*t.b) + ")";
-    case Term::Op::mul:
-      return "(" + term_key(*t.a) + "*" + term_key(*t.b) + ")";
-    case Term::Op::div:
-      return "(" + term_key(*t.a) + "/" + wide_to_string(t.c) + ")";
-    case Term::Op::mod:
-      return "(" + term_key(*t.a) + "%" + wide_to_string(t.c) + ")";
+  switch (t.kind) {
+    case Term::Kind::constant: return detail::wide_to_string(t.c);
+    case Term::Kind::var: return "v" + std::to_string(t.var);
+    case Term::Kind::operation: break;
   }
-  return "?";
+  return "(" + term_key(*t.a) + syntax::spelling(t.op) + (t.b ? term_key(*t.b) : detail::wide_to_string(t.c)) + ")";
+}
+
+static bool divides(const Term& t) {
+  return t.kind == Term::Kind::operation && (t.op == syntax::Op::divide || t.op == syntax::Op::modulo);
 }
 
 Wide term_period(const Term& t) {
   Wide p = 1;
-  if (t.op == Term::Op::div || t.op == Term::Op::mod) p = wide_abs(t.c);
+  if (divides(t)) p = wide_abs(t.c);
   for (const TermP& kid : {t.a, t.b}) {
     if (!kid) continue;
     const Wide q = term_period(*kid);
@@ -85,27 +77,12 @@ Wide term_period(const Term& t) {
   return p;
 }
 
-static syntax::Op operation(Term::Op op) {
-  switch (op) {
-    case Term::Op::add:
-      return syntax::Op::add;
-    case Term::Op::sub:
-      return syntax::Op::subtract;
-    case Term::Op::mul:
-      return syntax::Op::multiply;
-    case Term::Op::div:
-      return syntax::Op::divide;
-    default:
-      return syntax::Op::modulo;
-  }
-}
-
 bool eval_term(const Term& t, std::span<const RValue> point, Wide& out, bool& saw_null) {
-  switch (t.op) {
-    case Term::Op::constant:
+  switch (t.kind) {
+    case Term::Kind::constant:
       out = t.c;
       return true;
-    case Term::Op::var: {
+    case Term::Kind::var: {
       const RValue& v = point[static_cast<std::size_t>(t.var)];
       if (v.kind != RValue::Kind::integer) {
         saw_null = saw_null || v.kind == RValue::Kind::null;
@@ -114,13 +91,13 @@ bool eval_term(const Term& t, std::span<const RValue> point, Wide& out, bool& sa
       out = v.i;
       return true;
     }
-    default:
+    case Term::Kind::operation:
       break;
   }
   Wide a = 0, b = t.c;
   if (!eval_term(*t.a, point, a, saw_null)) return false;
   if (t.b && !eval_term(*t.b, point, b, saw_null)) return false;
-  return language::integer_arithmetic(operation(t.op), a, b, out) == language::IntegerStatus::ok;
+  return language::integer_arithmetic(t.op, a, b, out) == language::IntegerStatus::ok;
 }
 
 }  // namespace snnplan::analyse

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/runtime_value.hpp"
+#include "language/syntax.hpp"
 #include "snnplan/source_location.hpp"
 
 namespace snnplan::analyse {
@@ -35,11 +36,12 @@ Wide lcm_capped(Wide a, Wide b, Wide cap);
 struct Term;
 using TermP = std::shared_ptr<const Term>;
 struct Term {
-  enum class Op : std::uint8_t { constant, var, add, sub, mul, div, mod };  // -x is 0 - x
-  Op op = Op::constant;
-  Wide c = 0;  // constant; divisor of div and mod
+  enum class Kind : std::uint8_t { constant, var, operation };
+  Kind kind = Kind::constant;
+  syntax::Op op = syntax::Op::add;  // operation: + - * / % (-x is 0 - x)
+  Wide c = 0;                       // constant; the divisor of / and %
   int var = -1;
-  TermP a, b;
+  TermP a, b;                       // operands (no b for / and %, whose divisor is c)
 };
 
 TermP term_const(Wide c);

@@ -476,7 +476,7 @@ class Checker {
     }
     KindSet all = 0;
     for (std::size_t k = 0; k < args.size(); ++k) {
-      const language::BuiltinParameter& parameter = sig->parameters[k < 2 ? k : 1];
+      const language::BuiltinParameter& parameter = sig->parameter(k);
       if (!(args[k] & parameter.kinds))
         error(e.children[k].location, "type-mismatch",
               messages::type_mismatch(messages::builtin_argument(k + 1, sig->name), parameter.expected, describe(args[k])));

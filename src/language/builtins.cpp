@@ -61,7 +61,9 @@ RValue index_of(const BuiltinArguments& args) {
 }
 
 RValue microbatches(const BuiltinArguments& args) {
-  auto result = pipeline_microbatches(args.need(0).i, args.need(1).i);
+  const Wide batch_size = args.need(0).i;  // in this order: the first wrong argument is reported
+  const Wide num_stages = args.need(1).i;
+  auto result = pipeline_microbatches(batch_size, num_stages);
   if (auto* message = std::get_if<std::string>(&result)) rule_failure(std::move(*message));
   return RValue::of_int(std::get<Wide>(result));
 }
@@ -101,7 +103,7 @@ constexpr BuiltinInfo kBuiltins[] = {
 }  // namespace
 
 const RValue& BuiltinArguments::need(std::size_t k) const {
-  const BuiltinParameter& parameter = builtin_.parameters[k < 2 ? k : 1];
+  const BuiltinParameter& parameter = builtin_.parameter(k);
   if (!(kind_bit(values_[k]) & parameter.kinds))
     throw ArgumentError{k, messages::type_mismatch(messages::builtin_argument(k + 1, builtin_.name),
                                                    parameter.expected, kind_name(values_[k]))};

@@ -69,7 +69,7 @@ struct BuiltinInfo {
   const char* name;
   std::size_t min_args;
   std::size_t max_args;  ///< SIZE_MAX: any number
-  /// The first and second argument; any further arguments are like the second.
+  /// The first and second argument; any further arguments are like the second (parameter()).
   std::array<BuiltinParameter, 2> parameters;
   detail::KindSet result;
   /// The result has the kinds of the arguments (min, max), within `result`.
@@ -78,6 +78,9 @@ struct BuiltinInfo {
   BuiltinAnalysis analysis;
   const char* signature;  ///< for docs/rules.md: "starts_with(text, prefix) -> bool"
   const char* summary;
+
+  /// What argument k (from 0) must be.
+  [[nodiscard]] constexpr const BuiltinParameter& parameter(std::size_t k) const { return parameters[k < 2 ? k : 1]; }
 };
 
 /// Every builtin.

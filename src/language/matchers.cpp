@@ -18,18 +18,17 @@ bool eq(const RValue& fact, const RValue& operand, const SourceLocation&) {
 bool ne(const RValue& fact, const RValue& operand, const SourceLocation&) {
   return !detail::values_equal(fact, operand);
 }
-bool lt(const RValue& fact, const RValue& operand, const SourceLocation& at) {
-  return holds(Op::less, compare_or_fail(fact, operand, at, "lt"));
+// An ordering matcher: the order `kOrder` between fact and operand; messages name the matcher
+// as its row does.
+template <MatchOp kMatcher, Op kOrder>
+bool ordered(const RValue& fact, const RValue& operand, const SourceLocation& at) {
+  return holds(kOrder, compare_or_fail(fact, operand, at, matcher(kMatcher).name));
 }
-bool le(const RValue& fact, const RValue& operand, const SourceLocation& at) {
-  return holds(Op::less_equal, compare_or_fail(fact, operand, at, "le"));
+template <Op kOrder>
+bool ordered_integers(Wide fact, Wide operand) {
+  return holds(kOrder, fact < operand ? -1 : fact > operand ? 1 : 0);
 }
-bool gt(const RValue& fact, const RValue& operand, const SourceLocation& at) {
-  return holds(Op::greater, compare_or_fail(fact, operand, at, "gt"));
-}
-bool ge(const RValue& fact, const RValue& operand, const SourceLocation& at) {
-  return holds(Op::greater_equal, compare_or_fail(fact, operand, at, "ge"));
-}
+
 bool in_list(const RValue& fact, const RValue& operand, const SourceLocation& at) {
   if (operand.kind != RValue::Kind::list) type_failure(at, messages::matcher_needs_list());
   for (const RValue& option : operand.list())
@@ -50,14 +49,14 @@ constexpr std::array kMatchers = {
                 [](Wide f, Wide o) { return f == o; }, "the fact equals the value (also written `fact: value`)"},
     MatcherInfo{MatchOp::ne, "ne", OperandShape::value, 0, false, false, "!=", ne,
                 [](Wide f, Wide o) { return f != o; }, "the fact differs from the value"},
-    MatcherInfo{MatchOp::lt, "lt", OperandShape::value, 0, true, false, "<", lt,
-                [](Wide f, Wide o) { return f < o; }, "the fact is less than the value"},
-    MatcherInfo{MatchOp::le, "le", OperandShape::value, 0, true, false, "<=", le,
-                [](Wide f, Wide o) { return f <= o; }, "the fact is at most the value"},
-    MatcherInfo{MatchOp::gt, "gt", OperandShape::value, 0, true, false, ">", gt,
-                [](Wide f, Wide o) { return f > o; }, "the fact is greater than the value"},
-    MatcherInfo{MatchOp::ge, "ge", OperandShape::value, 0, true, false, ">=", ge,
-                [](Wide f, Wide o) { return f >= o; }, "the fact is at least the value"},
+    MatcherInfo{MatchOp::lt, "lt", OperandShape::value, 0, true, false, "<", ordered<MatchOp::lt, Op::less>,
+                ordered_integers<Op::less>, "the fact is less than the value"},
+    MatcherInfo{MatchOp::le, "le", OperandShape::value, 0, true, false, "<=", ordered<MatchOp::le, Op::less_equal>,
+                ordered_integers<Op::less_equal>, "the fact is at most the value"},
+    MatcherInfo{MatchOp::gt, "gt", OperandShape::value, 0, true, false, ">", ordered<MatchOp::gt, Op::greater>,
+                ordered_integers<Op::greater>, "the fact is greater than the value"},
+    MatcherInfo{MatchOp::ge, "ge", OperandShape::value, 0, true, false, ">=", ordered<MatchOp::ge, Op::greater_equal>,
+                ordered_integers<Op::greater_equal>, "the fact is at least the value"},
     MatcherInfo{MatchOp::one_of, "one_of", OperandShape::list, 0, false, false, "in", one_of, nullptr,
                 "the fact equals one of the items (also written `fact: [a, b]`)"},
     MatcherInfo{MatchOp::not_one_of, "not_one_of", OperandShape::list, 0, false, false, "not in", not_one_of, nullptr,

@@ -48,6 +48,10 @@ enum class Op : std::uint8_t {
 };
 
 const char* spelling(Op op);
+/// < <= > >=: the operators that compare by order.
+inline bool is_ordering(Op op) {
+  return op == Op::less || op == Op::less_equal || op == Op::greater || op == Op::greater_equal;
+}
 
 struct Expr {
   ExprKind kind = ExprKind::literal;
