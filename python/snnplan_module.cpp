@@ -246,10 +246,15 @@ std::int64_t microbatches(py::handle batch_size, py::handle num_stages) {
   return std::get<std::int64_t>(result);
 }
 
-snnplan::RuleSet from_file(py::handle path) {
-  const std::string p = as_string(py::module_::import("os").attr("fsdecode")(path), "path");
+snnplan::RuleSet from_file(py::handle path, py::handle rule_roots) {
+  py::object fsdecode = py::module_::import("os").attr("fsdecode");
+  const std::string p = as_string(fsdecode(path), "path");
+  snnplan::LoadOptions options;
+  if (!rule_roots.is_none())
+    for (py::handle root : py::iter(rule_roots))
+      options.rule_roots.push_back(as_string(fsdecode(root), "rule_roots"));
   py::gil_scoped_release unlocked;
-  return snnplan::RuleSet::from_file(p);
+  return snnplan::RuleSet::from_file(p, options);
 }
 
 snnplan::RuleSet from_string(py::handle text, py::handle name) {
@@ -505,18 +510,23 @@ PYBIND11_MODULE(_snnplan, m) {
     Py_INCREF(c);
   py::register_exception_translator(&translate_exception);
 
-  py::class_<snnplan::RuleSet>(m, "RuleSet",
-                               "An immutable, checked and compiled rule file. evaluate() may be called from "
-                               "many threads at once (it releases the GIL).")
-      .def_static("from_file", &from_file, py::arg("path"),
-                  "from_file(path)\n--\n\n"
-                  "Loads, checks and compiles the rule file at path (str or os.PathLike).\n"
-                  "Raises RuleLoadError (a ValueError) with the position of the first error.")
+  py::class_<snnplan::RuleSet>(
+      m, "RuleSet",
+      "An immutable, checked and compiled rule file. evaluate() may be called from "
+      "many threads at once (it releases the GIL).")
+      .def_static(
+          "from_file", &from_file, py::arg("path"), py::kw_only(),
+          py::arg("rule_roots") = py::none(),
+          "from_file(path, *, rule_roots=None)\n--\n\n"
+          "Loads, checks and compiles the rule file at path (str or os.PathLike).\n"
+          "rule_roots: more directories whose files `uses:` may name, besides the file's own.\n"
+          "Raises RuleLoadError (a ValueError) with the position of the first error.")
       .def_static("from_string", &from_string, py::arg("text"), py::arg("name") = "<string>",
                   "from_string(text, name='<string>')\n--\n\n"
                   "Same as from_file for rule-file text; name is used in diagnostics.")
-      .def_static("builtin", [] { return snnplan::RuleSet::builtin(); },
-                  "builtin()\n--\n\nThe default rules (rules/snn_distributed.yaml, compiled in).")
+      .def_static(
+          "builtin", [] { return snnplan::RuleSet::builtin(); },
+          "builtin()\n--\n\nThe default rules (rules/snn_distributed.yaml, compiled in).")
       .def("evaluate", &evaluate,
            "evaluate(self, /, **inputs)\n--\n\n"
            "Evaluates the rules for the given inputs and returns the record as a dict, fields in\n"
@@ -525,10 +535,12 @@ PYBIND11_MODULE(_snnplan, m) {
            "Raises ValueError when the rules refuse the inputs (the message the rule file gives,\n"
            "e.g. an unsupported prefer); TypeError when an input is unknown, missing or of the\n"
            "wrong type; ValueError when an int does not fit in 64 bits.")
-      .def_property_readonly("file_name", &snnplan::RuleSet::file_name, "The name the rules were loaded under.")
+      .def_property_readonly("file_name", &snnplan::RuleSet::file_name,
+                             "The name the rules were loaded under.")
       .def_property_readonly("inputs", &input_infos, "The declared inputs, as a list of InputInfo.")
-      .def_property_readonly("warnings", [](const snnplan::RuleSet& r) { return diagnostics_list(r.warnings()); },
-                             "Warnings found while loading, as a list of Diagnostic.")
+      .def_property_readonly(
+          "warnings", [](const snnplan::RuleSet& r) { return diagnostics_list(r.warnings()); },
+          "Warnings found while loading, as a list of Diagnostic.")
       .def("__repr__", [](const snnplan::RuleSet& r) {
         return "<snnplan.RuleSet " + py::repr(to_str(r.file_name())).cast<std::string>() + ">";
       });

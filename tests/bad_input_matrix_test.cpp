@@ -43,6 +43,7 @@ constexpr int kOk = 0;
 constexpr int kRuleError = 1;
 constexpr int kBadInput = 2;
 constexpr int kRulesUnusable = 3;
+constexpr int kWriteFailed = 4;
 
 // One command line and what it must do. `err` and `out` are substrings that must appear on
 // stderr and stdout; an empty `err` means stderr must be empty.
@@ -193,14 +194,39 @@ void add_choice_rows(std::vector<Row>& rows, const std::vector<std::string>& bas
 // --rules FILE: a file that cannot be used is exit 3, reported where the file is named.
 void add_rules_flag_rows(std::vector<Row>& rows, const std::vector<std::string>& base) {
   const std::vector<std::string> rest = without(base, "--rules");
-  rows.push_back({"--rules '' is a file that cannot be read, not the built-in rules", with(rest, {"--rules", ""}),
-                  kRulesUnusable, "error: cannot read rule file '': no such file or not readable\n"});
-  rows.push_back({"--rules naming a missing file", with(rest, {"--rules", kMissing}), kRulesUnusable,
-                  kMissing + ": error: cannot read rule file '" + kMissing + "': no such file or not readable\n"});
+  rows.push_back({"--rules '' is a file that cannot be read, not the built-in rules",
+                  with(rest, {"--rules", ""}), kRulesUnusable,
+                  "error: cannot read rule file '': No such file or directory\n"});
+  rows.push_back({"--rules naming a missing file", with(rest, {"--rules", kMissing}),
+                  kRulesUnusable,
+                  kMissing + ": error: cannot read rule file '" + kMissing +
+                      "': No such file or directory\n"});
   rows.push_back({"--rules naming a file that is not a rule file", with(rest, {"--rules", kRuleTests}), kRulesUnusable,
                   kRuleTests + ":3:1: error: unknown key 'tests' in the rule file\n" + kRuleTests +
                       ":1:1: error: missing required key 'snnplan' in the rule file (the format version, 1)\n"});
   add_common_rows(rows, base, "--rules", kRules);
+}
+
+// -o / --output, which every subcommand has: refused before anything runs, or exit 4 when the
+// file cannot be created.
+void add_output_rows(std::vector<Row>& rows, const std::vector<std::string>& base) {
+  rows.push_back({"-o '' names no file", with(base, {"-o", ""}), kBadInput,
+                  "error: -o/--output needs a file name, but got ''\n"});
+  rows.push_back({"--output in a directory that does not exist",
+                  with(base, {"--output", "/nonexistent/snnplan/out.txt"}), kWriteFailed,
+                  "error: cannot write output: cannot create a file beside "
+                  "'/nonexistent/snnplan/out.txt': No such file or "
+                  "directory\n"});
+  add_common_rows(rows, base, "--output", "/nonexistent/snnplan/out.txt");
+}
+
+// --rules-root DIR, repeatable, on every subcommand that loads rule files.
+void add_rules_root_rows(std::vector<Row>& rows, const std::vector<std::string>& base) {
+  rows.push_back({"--rules-root without its value (last on the line)", with(base, {"--rules-root"}),
+                  kBadInput, usage_error("--rules-root: 1 required TEXT missing")});
+  rows.push_back({"--rules-root without its value (before another flag)",
+                  with(base, {"--rules-root", "--help"}), kBadInput,
+                  usage_error("--rules-root: expected a value, got the flag --help")});
 }
 
 // Flags and arguments no subcommand has.
@@ -282,9 +308,10 @@ std::vector<Row> recommend_rows() {
 
   // --batch FILE|-
   const std::vector<std::string> batch = {"recommend", "--batch"};
-  rows.push_back({"--batch '' names no file", with(batch, {""}), kBadInput, "error: cannot open batch file ''\n"});
+  rows.push_back({"--batch '' names no file", with(batch, {""}), kBadInput,
+                  "error: cannot open batch file '': No such file or directory\n"});
   rows.push_back({"--batch naming a missing file", with(batch, {kMissing}), kBadInput,
-                  "error: cannot open batch file '" + kMissing + "'\n"});
+                  "error: cannot open batch file '" + kMissing + "': No such file or directory\n"});
   rows.push_back({"--batch naming a directory", with(batch, {kDirectory}), kBadInput,
                   "error: cannot open batch file '" + kDirectory + "': it is a directory\n"});
   rows.push_back({"--batch without its value", batch, kBadInput, usage_error("--batch: 1 required TEXT missing")});
@@ -318,10 +345,14 @@ std::vector<Row> recommend_rows() {
                   "error: --watch needs --batch (it re-reads the rule file between lines)\n"});
   rows.push_back({"--watch with --batch but no rule file", {"recommend", "--batch", "-", "--watch"}, kBadInput,
                   "error: --watch needs a rule file (--rules FILE or SNNPLAN_RULES)\n"});
-  rows.push_back({"--watch with --rules '' names no file", {"recommend", "--batch", "-", "--watch", "--rules", ""},
-                  kRulesUnusable, "error: cannot read rule file '': no such file or not readable\n"});
+  rows.push_back({"--watch with --rules '' names no file",
+                  {"recommend", "--batch", "-", "--watch", "--rules", ""},
+                  kRulesUnusable,
+                  "error: cannot read rule file '': No such file or directory\n"});
   rows.push_back({"--watch=maybe", {"recommend", "--batch", "-", "--watch=maybe"}, kBadInput,
                   usage_error("Could not convert: --watch = maybe")});
+  add_output_rows(rows, kRecommend);
+  add_rules_root_rows(rows, kRecommend);
   return rows;
 }
 
@@ -341,6 +372,8 @@ std::vector<Row> explain_rows() {
   rows.push_back({"a bad input with --format json is in the JSON, exit 2",
                   with(without(base, "--world-size"), {"--format", "json"}), kBadInput, "",
                   "\"error\": \"missing required input 'world_size'\""});
+  add_output_rows(rows, base);
+  add_rules_root_rows(rows, base);
   return rows;
 }
 
@@ -364,6 +397,7 @@ std::vector<Row> microbatches_rows() {
   rows.push_back({"without --batch-size", without(base, "--batch-size"), kBadInput, usage_error("--batch-size is required")});
   rows.push_back({"without --num-stages", without(base, "--num-stages"), kBadInput, usage_error("--num-stages is required")});
   add_unknown_rows(rows, base);
+  add_output_rows(rows, base);
   return rows;
 }
 
@@ -371,10 +405,17 @@ std::vector<Row> check_rows_for_subcommand() {
   std::vector<Row> rows;
   const std::vector<std::string> base = {"check", kRules};
   // check's diagnostics are its report: they go to stdout, with exit 3.
-  rows.push_back({"check '' names a file that cannot be read", {"check", ""}, kRulesUnusable, "",
-                  "error: cannot read rule file '': no such file or not readable\n"});
-  rows.push_back({"check of a missing file", {"check", kMissing}, kRulesUnusable, "",
-                  kMissing + ": error: cannot read rule file '" + kMissing + "': no such file or not readable\n"});
+  rows.push_back({"check '' names a file that cannot be read",
+                  {"check", ""},
+                  kRulesUnusable,
+                  "",
+                  "error: cannot read rule file '': No such file or directory\n"});
+  rows.push_back({"check of a missing file",
+                  {"check", kMissing},
+                  kRulesUnusable,
+                  "",
+                  kMissing + ": error: cannot read rule file '" + kMissing +
+                      "': No such file or directory\n"});
   rows.push_back({"check of a good and a missing file still fails", {"check", kRules, kMissing}, kRulesUnusable, "",
                   "cannot read rule file '" + kMissing + "'"});
   rows.push_back({"check without a file", {"check"}, kBadInput, usage_error("files is required")});
@@ -386,20 +427,28 @@ std::vector<Row> check_rows_for_subcommand() {
   for (const std::string bad : {"--bogus", "--world_size", "-x"})
     rows.push_back({"unknown flag " + bad, with(base, {bad}), kBadInput,
                     usage_error("The following argument was not expected: " + bad)});
+  add_output_rows(rows, base);
+  add_rules_root_rows(rows, base);
   return rows;
 }
 
 std::vector<Row> test_rows() {
   std::vector<Row> rows;
   const std::vector<std::string> base = {"test", kRules, kRuleTests};
-  rows.push_back({"test '' RULES names a rule file that cannot be read, not the built-in rules", {"test", "", kRuleTests},
-                  kRulesUnusable, "error: cannot read rule file '': no such file or not readable\n"});
+  rows.push_back({"test '' RULES names a rule file that cannot be read, not the built-in rules",
+                  {"test", "", kRuleTests},
+                  kRulesUnusable,
+                  "error: cannot read rule file '': No such file or directory\n"});
   rows.push_back({"test of a missing rule file", {"test", kMissing, kRuleTests}, kRulesUnusable,
                   "error: cannot read rule file '" + kMissing + "'"});
-  rows.push_back({"test with an empty test file name", {"test", kRules, ""}, kBadInput,
-                  "error: cannot read test file '': no such file or not readable\n"});
-  rows.push_back({"test with a missing test file", {"test", kRules, kMissing}, kBadInput,
-                  "error: cannot read test file '" + kMissing + "': no such file or not readable\n"});
+  rows.push_back({"test with an empty test file name",
+                  {"test", kRules, ""},
+                  kBadInput,
+                  "error: cannot read test file '': No such file or directory\n"});
+  rows.push_back({"test with a missing test file",
+                  {"test", kRules, kMissing},
+                  kBadInput,
+                  "error: cannot read test file '" + kMissing + "': No such file or directory\n"});
   rows.push_back({"test with a directory as the test file", {"test", kRules, kDirectory}, kBadInput,
                   "error: cannot read test file '" + kDirectory + "': it is a directory\n"});
   rows.push_back({"test with a rule file as the test file", {"test", kRules, kRules}, kBadInput,
@@ -418,6 +467,8 @@ std::vector<Row> test_rows() {
   for (const std::string bad : {"--bogus", "--world_size", "-x"})
     rows.push_back({"unknown flag " + bad, with(base, {bad}), kBadInput,
                     usage_error("The following argument was not expected: " + bad)});
+  add_output_rows(rows, base);
+  add_rules_root_rows(rows, base);
   return rows;
 }
 
@@ -431,6 +482,8 @@ std::vector<Row> graph_rows() {
                     usage_error("--only: " + bad + " not in {all,tables,values}")});
   add_common_rows(rows, only, "--only", "tables", "TEXT:{all,tables,values}", "--help not in {all,tables,values}");
   add_unknown_rows(rows, base);
+  add_output_rows(rows, base);
+  add_rules_root_rows(rows, base);
   return rows;
 }
 
@@ -532,8 +585,14 @@ std::vector<Row> plan_rows() {
   add_choice_rows(rows, with(base, {"--format", "json"}), "--format", {"json", "yaml", "text"});
 
   // --batch
-  rows.push_back({"--batch '' names no file", {"plan", "--batch", ""}, kBadInput, "error: cannot open batch file ''\n"});
-  rows.push_back({"--batch naming a missing file", {"plan", "--batch", kMissing}, kBadInput, "error: cannot open batch file '" + kMissing + "'\n"});
+  rows.push_back({"--batch '' names no file",
+                  {"plan", "--batch", ""},
+                  kBadInput,
+                  "error: cannot open batch file '': No such file or directory\n"});
+  rows.push_back({"--batch naming a missing file",
+                  {"plan", "--batch", kMissing},
+                  kBadInput,
+                  "error: cannot open batch file '" + kMissing + "': No such file or directory\n"});
   rows.push_back({"--batch naming a directory", {"plan", "--batch", kDirectory}, kBadInput,
                   "error: cannot open batch file '" + kDirectory + "': it is a directory\n"});
   for (const std::string flag : {"--objective", "--topology", "--world-size", "--batch-size", "--model-family", "--backend",
@@ -553,6 +612,8 @@ std::vector<Row> plan_rows() {
     add_common_rows(rows, base, flag, *(at + 1));
   }
   add_unknown_rows(rows, base);
+  add_output_rows(rows, base);
+  add_rules_root_rows(rows, base);
   return rows;
 }
 
@@ -1024,7 +1085,8 @@ tables:
     const CliRun run = run_cli({"recommend", "--rules", "", "--model", "x", "--world-size", "1", "--prefer", "speed",
                                 "--batch-size", "1"});
     CHECK(run.code == kRulesUnusable);
-    CHECK(run.err == "error: cannot read rule file '': no such file or not readable\n");  // was ": error: ..."
+    CHECK(run.err ==
+          "error: cannot read rule file '': No such file or directory\n");  // was ": error: ..."
   }
 
   TEST_CASE("graph keeps a backslash in a table name as a backslash instead of a DOT line break (src/render/dot.cpp)") {

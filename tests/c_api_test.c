@@ -2,12 +2,17 @@
  * microbatches, plans, NULL arguments and one handle evaluated (and planned with) from
  * several threads. */
 
-#include "snnplan/snnplan.h"
+/* mkdtemp, mkdir, rmdir: POSIX, outside C99 itself. */
+#define _POSIX_C_SOURCE 200809L
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "snnplan/snnplan.h"
 
 static int failures = 0;
 static int checks = 0;
@@ -195,6 +200,53 @@ static void test_from_file(const char* rules_dir) {
   CHECK_STR(snnplan_rules_file_name(rules), path);
   expect_eval(rules, kMemoryInput, SNNPLAN_OK, kMemoryRecord);
   snnplan_rules_free(rules);
+}
+
+static void write_text(const char* path, const char* text) {
+  FILE* f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (!f) return;
+  fputs(text, f);
+  fclose(f);
+}
+
+/* uses: stays inside the rule root unless another root is given. */
+static void test_rule_roots(void) {
+  char base[] = "/tmp/snnplan_c_roots_XXXXXX";
+  CHECK(mkdtemp(base) != NULL);
+  char root[128], outside[128], user[160], used[160];
+  snprintf(root, sizeof root, "%s/root", base);
+  snprintf(outside, sizeof outside, "%s/outside", base);
+  snprintf(user, sizeof user, "%s/user.yaml", root);
+  snprintf(used, sizeof used, "%s/used.yaml", outside);
+  CHECK(mkdir(root, 0700) == 0);
+  CHECK(mkdir(outside, 0700) == 0);
+  write_text(used,
+             "snnplan: 1\ninputs:\n  x: {type: int}\nrecord:\n  out: {type: int, init: = x * 2}\n"
+             "start: main\ntables:\n  main:\n    - name: all\n      set: {}\n");
+  write_text(
+      user,
+      "snnplan: 1\nuses:\n  other: ../outside/used.yaml\ninputs:\n  x: {type: int}\n"
+      "let:\n  r: {call: other, with: {x: = x}}\nrecord:\n  out: {type: int, init: = r.out}\n"
+      "start: main\ntables:\n  main:\n    - name: all\n      set: {}\n");
+  snnplan_rules* rules = NULL;
+  snnplan_error* error = NULL;
+  CHECK_STATUS(snnplan_rules_from_file(user, &rules, &error), SNNPLAN_LOAD_ERROR);
+  CHECK(error != NULL && strstr(snnplan_error_text(error), "is outside the rule root") != NULL);
+  snnplan_error_free(error);
+  const char* roots[] = {outside};
+  CHECK_STATUS(snnplan_rules_from_file_in_roots(user, roots, 1, &rules, &error), SNNPLAN_OK);
+  expect_eval(rules, "{\"x\": 21}", SNNPLAN_OK, "{\"out\": 42}");
+  snnplan_rules_free(rules);
+  CHECK_STATUS(snnplan_rules_from_file_in_roots(user, NULL, 1, &rules, &error),
+               SNNPLAN_INVALID_ARGUMENT);
+  CHECK(rules == NULL);
+  snnplan_error_free(error);
+  remove(used);
+  remove(user);
+  rmdir(root);
+  rmdir(outside);
+  rmdir(base);
 }
 
 static void test_load_errors(const char* rules_dir) {
@@ -438,6 +490,7 @@ int main(int argc, char** argv) {
   test_builtin_evaluate();
   test_from_file(rules_dir);
   test_load_errors(rules_dir);
+  test_rule_roots();
   test_microbatches();
   test_plan(rules_dir);
   test_threads();

@@ -299,8 +299,9 @@ TEST_SUITE("cli") {
     const CliRun run = run_cli({"recommend", "--rules", "/nonexistent/snnplan/rules.yaml", "--input", "x=1"});
     CHECK(run.code == 3);
     CHECK(run.err ==
-          "/nonexistent/snnplan/rules.yaml: error: cannot read rule file '/nonexistent/snnplan/rules.yaml': no such "
-          "file or not readable\n");
+          "/nonexistent/snnplan/rules.yaml: error: cannot read rule file "
+          "'/nonexistent/snnplan/rules.yaml': No such "
+          "file or directory\n");
   }
 
   TEST_CASE("the SNNPLAN_RULES environment variable selects the rule file and --rules overrides it") {
@@ -408,7 +409,9 @@ TEST_SUITE("cli") {
 
     const CliRun missing = run_cli({"recommend", "--batch", "/nonexistent/snnplan/batch.jsonl"});
     CHECK(missing.code == 2);
-    CHECK(missing.err == "error: cannot open batch file '/nonexistent/snnplan/batch.jsonl'\n");
+    CHECK(missing.err ==
+          "error: cannot open batch file '/nonexistent/snnplan/batch.jsonl': No such file or "
+          "directory\n");
   }
 
   TEST_CASE("batch mode refuses input flags") {

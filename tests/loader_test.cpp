@@ -380,11 +380,12 @@ tables:
     } catch (const LoadError& e) {
       REQUIRE(e.diagnostics().size() == 1);
       CHECK(e.diagnostics()[0].message ==
-            "cannot read rule file '/nonexistent/dir/rules.yaml': no such file or not readable");
+            "cannot read rule file '/nonexistent/dir/rules.yaml': No such file or directory");
       CHECK_FALSE(e.diagnostics()[0].location.known());
       CHECK(snnplan::format(e.diagnostics()[0]) ==
-            "/nonexistent/dir/rules.yaml: error: cannot read rule file '/nonexistent/dir/rules.yaml': no such file "
-            "or not readable");
+            "/nonexistent/dir/rules.yaml: error: cannot read rule file "
+            "'/nonexistent/dir/rules.yaml': No such file "
+            "or directory");
     }
   }
 
@@ -591,10 +592,11 @@ tables:
 
   TEST_CASE("only a bare file name falls back to a built-in rule file") {
     // snn_distributed.yaml is built in; under a directory that lacks it, it is not found.
-    const TempFile user("user.yaml", user_of("/nonexistent/dir/snn_distributed.yaml"));
+    const TempFile user("user.yaml", user_of("sub/snn_distributed.yaml"));
     const auto errors = errors_of_file(user.path());
     REQUIRE(errors.size() == 1);
-    CHECK(errors[0] == user.path() + ":3:10: error: cannot find rule file '/nonexistent/dir/snn_distributed.yaml' in " +
+    CHECK(errors[0] == user.path() +
+                           ":3:10: error: cannot find rule file 'sub/snn_distributed.yaml' in " +
                            std::filesystem::path(user.path()).parent_path().string());
     try {
       (void)RuleSet::from_string(user_of("sub/missing.yaml"), "text.yaml");

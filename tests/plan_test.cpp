@@ -619,7 +619,8 @@ tables:
     CHECK(json::parse(run.out).at("mode") == "fsdp2_tp");
     const CliRun missing = run_cli({"plan", "--batch", file.path() + ".missing"});
     CHECK(missing.code == 2);
-    CHECK(missing.err == "error: cannot open batch file '" + file.path() + ".missing'\n");
+    CHECK(missing.err == "error: cannot open batch file '" + file.path() +
+                             ".missing': No such file or directory\n");
   }
 
   TEST_CASE("plan --batch cannot be combined with input flags") {

@@ -44,7 +44,7 @@ class LiveRuleSet {
   using RejectedListener = std::function<void(const std::vector<Diagnostic>&)>;
 
   /// Loads `path`; throws LoadError when the first version cannot be used.
-  explicit LiveRuleSet(std::string path);
+  explicit LiveRuleSet(std::string path, LoadOptions options = {});
   ~LiveRuleSet();
   LiveRuleSet(const LiveRuleSet&) = delete;
   LiveRuleSet& operator=(const LiveRuleSet&) = delete;
@@ -84,6 +84,7 @@ class LiveRuleSet {
   std::vector<std::string> files_of(const RuleSet& rules) const;
 
   const std::string path_;
+  const LoadOptions options_;  // every reload loads as the first load did
   mutable std::mutex mutex_;  // guards everything below
   std::shared_ptr<const RuleSet> current_;
   Status status_;

@@ -28,6 +28,12 @@ struct LoadOptions {
   /// witness input). Its cost grows with the number of rules and conditions, so loading
   /// skips it unless asked; `snnplan check` asks.
   bool analyse_tables = false;
+  /// Directories whose files `uses:` may name, besides the directory of the file loaded
+  /// first (which is always a rule root). A used file outside every root -- an absolute
+  /// path, a `..` or a symlink that leads out -- is refused before it is opened, so a rule
+  /// file cannot make snnplan read (and quote) any file the process could read. Bare names
+  /// of built-in rule files are reachable whatever the roots.
+  std::vector<std::string> rule_roots = {};  // (= {}: designated initializers may leave it out)
 };
 
 /// An immutable compiled rule set. Copies share the same compiled rules; evaluate() is const

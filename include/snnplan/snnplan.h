@@ -109,6 +109,15 @@ SNNPLAN_C_API void snnplan_string_free(char* string) SNNPLAN_NOEXCEPT;
 SNNPLAN_C_API snnplan_status snnplan_rules_from_file(const char* path, snnplan_rules** out_rules,
                                                      snnplan_error** out_error) SNNPLAN_NOEXCEPT;
 
+/* Same as snnplan_rules_from_file, with `root_count` more rule roots: directories whose files
+ * the rule file's `uses:` may name, besides the rule file's own directory (which is always
+ * one). A used file outside every root -- by an absolute path, `..` or a symlink -- is
+ * refused (SNNPLAN_LOAD_ERROR) before it is opened. `rule_roots` may be NULL when
+ * `root_count` is 0; no entry may be NULL. Thread-safe. */
+SNNPLAN_C_API snnplan_status snnplan_rules_from_file_in_roots(
+    const char* path, const char* const* rule_roots, size_t root_count, snnplan_rules** out_rules,
+    snnplan_error** out_error) SNNPLAN_NOEXCEPT;
+
 /* Same as snnplan_rules_from_file for rule-file text in memory (NUL-terminated).
  * `file_name` names the text in diagnostics; NULL means "<string>". Files it `uses` are
  * looked up among the built-in rule files. Thread-safe. */

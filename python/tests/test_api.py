@@ -246,6 +246,26 @@ class RuleSetTest(unittest.TestCase):
         with self.assertRaises(TypeError):
             snnplan.RuleSet.from_file(42)
 
+    def test_uses_stays_inside_the_rule_roots(self):
+        used = ("snnplan: 1\ninputs:\n  x: {type: int}\nrecord:\n  out: {type: int, init: = x * 2}\n"
+                "start: main\ntables:\n  main:\n    - name: all\n      set: {}\n")
+        user = ("snnplan: 1\nuses:\n  other: ../outside/used.yaml\ninputs:\n  x: {type: int}\n"
+                "let:\n  r: {call: other, with: {x: = x}}\nrecord:\n  out: {type: int, init: = r.out}\n"
+                "start: main\ntables:\n  main:\n    - name: all\n      set: {}\n")
+        with tempfile.TemporaryDirectory() as tmp:
+            base = pathlib.Path(tmp)
+            (base / "root").mkdir()
+            (base / "outside").mkdir()
+            (base / "outside" / "used.yaml").write_text(used, encoding="utf-8")
+            path = base / "root" / "user.yaml"
+            path.write_text(user, encoding="utf-8")
+            with self.assertRaises(snnplan.RuleLoadError) as cm:
+                snnplan.RuleSet.from_file(path)
+            self.assertIn("is outside the rule root", str(cm.exception))
+            self.assertEqual((cm.exception.line, cm.exception.column), (3, 10))
+            rules = snnplan.RuleSet.from_file(path, rule_roots=[base / "outside"])
+            self.assertEqual(rules.evaluate(x=21)["out"], 42)
+
 
 class ThreadsTest(unittest.TestCase):
     def test_many_threads_one_rule_set(self):

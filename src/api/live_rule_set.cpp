@@ -11,9 +11,10 @@
 
 namespace snnplan {
 
-LiveRuleSet::LiveRuleSet(std::string path) : path_(std::move(path)) {
+LiveRuleSet::LiveRuleSet(std::string path, LoadOptions options)
+    : path_(std::move(path)), options_(std::move(options)) {
   const Stamps before = stamps({path_});
-  current_ = std::make_shared<const RuleSet>(RuleSet::from_file(path_));
+  current_ = std::make_shared<const RuleSet>(RuleSet::from_file(path_, options_));
   watched_ = files_of(*current_);
   // The used files are stamped after the load: an edit to one of them during the first load
   // is caught by the next check only if it happened after this point.
@@ -82,7 +83,7 @@ bool LiveRuleSet::reload() {
   std::shared_ptr<const RuleSet> fresh;
   try {
     // Load and fully check outside the lock: evaluations keep running on the old rules.
-    fresh = std::make_shared<const RuleSet>(RuleSet::from_file(path_));
+    fresh = std::make_shared<const RuleSet>(RuleSet::from_file(path_, options_));
   } catch (const LoadError& e) {
     problems = e.diagnostics();
   }

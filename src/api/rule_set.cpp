@@ -2,18 +2,25 @@
 
 #include "snnplan/rule_set.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <variant>
 
 #include "analyse/table_analysis.hpp"
 #include "api/rule_set_access.hpp"
 #include "check/checker.hpp"
 #include "compile/compiler.hpp"
+#include "core/messages.hpp"
 #include "evaluate/evaluator.hpp"
 #include "load/rule_file_loader.hpp"
-#include "core/messages.hpp"
 #include "snnplan/explain.hpp"
 
 namespace snnplan {
@@ -37,14 +44,85 @@ std::optional<std::string_view> builtin_file(std::string_view name) {
   return std::nullopt;
 }
 
-std::optional<std::string> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return text.str();
+/// What a rule file read may open: anything but a directory for the file the user named
+/// (a pipe from `--rules <(generate)` included), only a regular file for one a rule file uses
+/// (a FIFO would hang the load, /dev/zero would never end).
+enum class Openable { named_by_user, regular_only };
+
+struct Unreadable {
+  std::string why;           ///< the system's reason, or what kind of file it is
+  bool not_regular = false;  ///< refused for its kind (Openable::regular_only), not by the system
+};
+
+/// A rule file's text, or why it cannot be read. Reads at most one byte beyond the loader's
+/// size limit, so that a huge file is refused (by the loader) without being read whole.
+std::variant<std::string, Unreadable> read_rule_text(const std::string& path, Openable openable) {
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
+  const int flags = O_RDONLY | O_CLOEXEC | (openable == Openable::regular_only ? O_NONBLOCK : 0);
+  const int fd = ::open(path.c_str(), flags);
+  if (fd < 0) return Unreadable{std::strerror(errno)};
+  struct FdCloser {
+    int fd;
+    ~FdCloser() { ::close(fd); }
+  } closer{fd};
+  struct stat info {};
+  if (::fstat(fd, &info) != 0) return Unreadable{std::strerror(errno)};
+  if (S_ISDIR(info.st_mode)) return Unreadable{"it is a directory"};
+  if (openable == Openable::regular_only && !S_ISREG(info.st_mode)) {
+    const bool device = S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode);
+    return Unreadable{S_ISFIFO(info.st_mode) ? "a FIFO"
+                      : device               ? "a device"
+                                             : "a special file",
+                      true};
+  }
+  std::string text;
+  char chunk[1 << 16];
+  while (text.size() <= load::kMaxRuleFileBytes) {
+    const ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Unreadable{std::strerror(errno)};
+    if (n == 0) break;
+    text.append(chunk, static_cast<std::size_t>(n));
+  }
+  return text;
 }
+
+/// The directories `uses:` may reach, as canonical paths (symlinks resolved), so that a path
+/// is judged by where it really leads.
+class RuleRoots {
+ public:
+  RuleRoots() = default;
+  RuleRoots(const std::string& first_directory, const std::vector<std::string>& more) {
+    add(first_directory);
+    for (const std::string& root : more) add(root);
+  }
+
+  /// Whether `path` (canonical) lies in one of the roots.
+  [[nodiscard]] bool contain(const fs::path& path) const {
+    return std::any_of(roots_.begin(), roots_.end(), [&](const fs::path& root) {
+      const auto [r, p] = std::mismatch(root.begin(), root.end(), path.begin(), path.end());
+      return r == root.end();
+    });
+  }
+
+  [[nodiscard]] std::string describe() const {
+    std::string out;
+    for (const fs::path& root : roots_) out += (out.empty() ? "" : ", ") + root.string();
+    return out;
+  }
+
+ private:
+  void add(const std::string& directory) {
+    std::error_code ec;
+    fs::path root = fs::weakly_canonical(fs::absolute(directory.empty() ? "." : directory, ec), ec);
+    if (ec) return;
+    // "/a/b/" iterates with a trailing empty element that "/a/b/c" does not have.
+    if (!root.has_filename()) root = root.parent_path();
+    roots_.push_back(std::move(root));
+  }
+
+  std::vector<fs::path> roots_;
+};
 
 // Loads one rule file and, first, the files it uses. `directory` is where the file lives on
 // disk ("" for text in memory or built-in files): used files are looked up there, then among
@@ -52,7 +130,8 @@ std::optional<std::string> read_file(const std::string& path) {
 class PipelineRun {
  public:
   /// `sources` collects the texts of used files that have diagnostics (for LoadError).
-  PipelineRun(const LoadOptions& options, std::vector<SourceText>& sources) : options_(options), sources_(sources) {}
+  PipelineRun(const LoadOptions& options, RuleRoots roots, std::vector<SourceText>& sources)
+      : options_(options), roots_(std::move(roots)), sources_(sources) {}
 
   // A used file, loaded with the stack of files that led to it (for cycle detection).
   std::shared_ptr<detail::CompiledRules> build_nested(const std::vector<std::string>& stack, std::string_view text,
@@ -65,6 +144,7 @@ class PipelineRun {
   std::shared_ptr<detail::CompiledRules> build(std::string_view text, const std::string& file_name,
                                                const std::string& directory, std::vector<Diagnostic>& out) {
     load::LoadedFile loaded = load::load_rule_file(text, file_name);
+    is_rule_file_ = loaded.is_rule_file;
     std::vector<Diagnostic> diagnostics = std::move(loaded.diagnostics);
     std::map<std::string, std::shared_ptr<const detail::CompiledRules>> used;
     std::map<std::string, check::UsedRules> used_schemas;
@@ -108,24 +188,46 @@ class PipelineRun {
     std::string text;
     std::string name;
     std::string next_directory;
-    const fs::path on_disk = directory.empty() ? fs::path() : fs::path(directory) / use.file.value;
     // Only a bare name falls back to a built-in rule file: "/etc/x/snn_distributed.yaml" names
     // that file, and silently using the built-in one instead would hide a wrong path.
     const bool bare = !fs::path(use.file.value).has_parent_path();
-    if (!directory.empty() && fs::is_regular_file(on_disk)) {
-      auto read = read_file(on_disk.string());
-      if (!read) return fail(messages::cannot_read(on_disk.string(), "not readable"));
-      text = std::move(*read);
-      name = on_disk.lexically_normal().string();
-      next_directory = on_disk.parent_path().string();
-    } else if (auto builtin = bare ? builtin_file(use.file.value) : std::nullopt) {
+    bool on_disk = false;
+    fs::path identity;  // where a file on disk really is, for finding cycles
+    if (!directory.empty()) {
+      // Judged by where the path really leads (symlinks and ".." resolved), before anything
+      // is opened: a rule file must not reach files outside its roots.
+      std::error_code ec;
+      const fs::path real = fs::weakly_canonical(fs::path(directory) / use.file.value, ec);
+      if (ec || !roots_.contain(real))
+        return fail(messages::uses_outside_root(use.file.value, roots_.describe()));
+      on_disk = fs::exists(fs::symlink_status(real, ec));
+      if (on_disk) {
+        auto read = read_rule_text(real.string(), Openable::regular_only);
+        if (auto* problem = std::get_if<Unreadable>(&read)) {
+          if (problem->not_regular)
+            return fail(messages::uses_not_regular(use.file.value, problem->why));
+          return fail(messages::cannot_read(real.string(), problem->why));
+        }
+        text = std::move(std::get<0>(read));
+        // Named as the user's paths lead to it (messages show the path they gave); it is read,
+        // and judged, where it really is.
+        name = (fs::path(directory) / use.file.value).lexically_normal().string();
+        next_directory = fs::path(name).parent_path().string();
+        identity = real;
+      }
+    }
+    if (!on_disk) {
+      auto builtin = bare ? builtin_file(use.file.value) : std::nullopt;
+      if (!builtin) return fail(messages::uses_not_found(use.file.value, directory, bare));
       text = std::string(*builtin);
       name = "rules/" + use.file.value;
-    } else {
-      return fail(messages::uses_not_found(use.file.value, directory, bare));
     }
     // The top file keeps the name it was given ("./a.yaml"); used files are named normalized.
-    const auto same_file = [&](const std::string& f) { return fs::path(f).lexically_normal().string() == name; };
+    const auto same_file = [&](const std::string& f) {
+      if (identity.empty()) return fs::path(f).lexically_normal().string() == name;
+      std::error_code ec;
+      return fs::weakly_canonical(f, ec) == identity;
+    };
     if (std::any_of(stack_.begin(), stack_.end(), same_file)) {
       std::string path;
       for (const std::string& f : stack_) path += f + " -> ";
@@ -133,8 +235,16 @@ class PipelineRun {
     }
     std::vector<Diagnostic> inner;
     // Files used by this one are checked for errors only; their own `check` analyses them.
-    auto rules = PipelineRun(LoadOptions{}, sources_).build_nested(stack_, text, name, next_directory, inner);
-    if (!inner.empty()) sources_.push_back(SourceText{name, std::move(text)});
+    PipelineRun nested(LoadOptions{}, roots_, sources_);
+    auto rules = nested.build_nested(stack_, text, name, next_directory, inner);
+    if (!nested.is_rule_file_) {
+      // Probably not meant as a rule file (a `uses:` typo, or a probe for some secret): say
+      // so without passing on anything it contains -- no snippet, no key names, no values.
+      inner = {Diagnostic{Severity::error, SourceLocation{name, 0, 0}, "not-a-rule-file",
+                          messages::not_a_rule_file(name)}};
+    } else if (!inner.empty()) {
+      sources_.push_back(SourceText{name, std::move(text)});
+    }
     diagnostics.insert(diagnostics.end(), inner.begin(), inner.end());
     if (!rules) return fail(messages::uses_has_errors(name, use.name.value));
     return rules;
@@ -151,7 +261,9 @@ class PipelineRun {
   }
 
   LoadOptions options_;
+  RuleRoots roots_;
   std::vector<SourceText>& sources_;
+  bool is_rule_file_ = true;
   std::vector<std::string> stack_;
 };
 
@@ -161,7 +273,10 @@ static RuleSet build_or_throw(std::string_view text, const std::string& file_nam
                               const LoadOptions& options) {
   std::vector<Diagnostic> diagnostics;
   std::vector<SourceText> sources;
-  auto compiled = PipelineRun(options, sources).build(text, file_name, directory, diagnostics);
+  const RuleRoots roots =
+      directory.empty() ? RuleRoots() : RuleRoots(directory, options.rule_roots);
+  auto compiled =
+      PipelineRun(options, roots, sources).build(text, file_name, directory, diagnostics);
   if (!compiled) {
     sources.insert(sources.begin(), SourceText{file_name, std::string(text)});
     throw LoadError(std::move(diagnostics), std::move(sources));
@@ -174,18 +289,15 @@ RuleSet RuleSet::from_string(std::string_view text, std::string file_name, const
 }
 
 RuleSet RuleSet::from_file(const std::string& path, const LoadOptions& options) {
-  // A directory opens as a stream on Linux and reads as nothing: name it rather than report
-  // an empty rule file.
-  std::error_code ignored;
-  const bool directory_given = fs::is_directory(path, ignored);
-  auto text = directory_given ? std::nullopt : read_file(path);
-  if (!text) {
+  auto text = read_rule_text(path, Openable::named_by_user);
+  if (auto* problem = std::get_if<Unreadable>(&text)) {
+    // A directory opens on Linux and reads as nothing: it is named rather than reported as an
+    // empty rule file.
     throw LoadError({Diagnostic{Severity::error, SourceLocation{path, 0, 0}, "cannot-read",
-                                messages::cannot_read(path, directory_given ? "it is a directory"
-                                                                            : "no such file or not readable")}});
+                                messages::cannot_read(path, problem->why)}});
   }
   const std::string directory = fs::path(path).parent_path().string();
-  return build_or_throw(*text, path, directory.empty() ? "." : directory, options);
+  return build_or_throw(std::get<0>(text), path, directory.empty() ? "." : directory, options);
 }
 
 std::string_view RuleSet::builtin_text() noexcept { return *builtin_file("snn_distributed.yaml"); }

@@ -179,6 +179,28 @@ snnplan_status snnplan_rules_from_file(const char* path, snnplan_rules** out_rul
   return load_rules([&] { return snnplan::RuleSet::from_file(path); }, out_rules, out_error);
 }
 
+snnplan_status snnplan_rules_from_file_in_roots(const char* path, const char* const* rule_roots,
+                                                size_t root_count, snnplan_rules** out_rules,
+                                                snnplan_error** out_error) noexcept {
+  bool roots_given = root_count == 0 || rule_roots;
+  for (size_t k = 0; roots_given && k < root_count; ++k) roots_given = rule_roots[k] != nullptr;
+  if (!path || !roots_given) {
+    if (out_rules) *out_rules = nullptr;
+    if (out_error)
+      *out_error =
+          plain_error(SNNPLAN_INVALID_ARGUMENT, path ? snnplan::messages::c_null_rule_root()
+                                                     : snnplan::messages::c_null_path());
+    return SNNPLAN_INVALID_ARGUMENT;
+  }
+  return load_rules(
+      [&] {
+        snnplan::LoadOptions options;
+        options.rule_roots.assign(rule_roots, rule_roots + root_count);
+        return snnplan::RuleSet::from_file(path, options);
+      },
+      out_rules, out_error);
+}
+
 snnplan_status snnplan_rules_from_string(const char* text, const char* file_name, snnplan_rules** out_rules,
                                          snnplan_error** out_error) noexcept {
   if (!text) {

@@ -7,10 +7,13 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
+#include <optional>
 #include <vector>
 
 #include "cli/command.hpp"
 #include "cli/flags.hpp"
+#include "cli/interrupt.hpp"
+#include "cli/output.hpp"
 #include "core/messages.hpp"
 #include "snnplan/diagnostic.hpp"
 #include "snnplan/recommendation.hpp"
@@ -19,14 +22,39 @@
 namespace snnplan::cli {
 namespace {
 
-// Runs a parsed command; what it throws becomes "error: ..." lines on stderr and an exit code.
+// Runs a parsed command with its output (standard output or -o FILE); what it throws becomes
+// "error: ..." lines on stderr and an exit code.
 ExitCode dispatch(const Command& command, const Streams& io) {
   auto fail = [&](const std::string& message, ExitCode code) {
     io.err << "error: " << message << '\n';
     return code;
   };
+  // Declared outside the try: the handlers below name the file it was to replace. Its
+  // destructor removes the temporary whenever the run does not get to commit().
+  std::optional<AtomicFileOutput> file;
+  const std::optional<std::string> output_path =
+      given_value(command.output->option, command.output->path);
   try {
-    return command.run(io);
+    if (output_path) {
+      if (output_path->empty()) throw UsageError{messages::output_path_empty()};
+      file.emplace(*output_path);
+    }
+    const Streams streams{io.in, file ? file->stream() : io.out, io.err};
+    const ExitCode code = command.run(streams);
+    if (const int signal = interrupt::pending()) throw Interrupted{signal, 0};
+    if (file) file->commit();
+    return code;
+  } catch (const Interrupted& e) {
+    if (file) file->discard();
+    const std::string where = file ? file->path() : "";
+    io.err << "snnplan: "
+           << (e.lines_written || file
+                   ? messages::batch_interrupted(e.signal, e.lines_written, where)
+                   : messages::interrupted(e.signal, where))
+           << '\n';
+    return interrupted_by(e.signal);
+  } catch (const WriteFailed& e) {
+    return fail(messages::cannot_write_output(e.reason), ExitCode::write_failed);
   } catch (const UsageError& e) {
     return fail(e.message, ExitCode::bad_input);
   } catch (const EvaluationFailed& e) {
@@ -41,9 +69,17 @@ ExitCode dispatch(const Command& command, const Streams& io) {
   }
 }
 
-}  // namespace
+// Everything the run printed on standard output reached it, or the run fails: a full disk
+// or a reader that went away is never a success.
+int checked(int code, std::ostream& out, std::ostream& err) {
+  out.flush();
+  if (out || code == as_int(ExitCode::write_failed)) return code;
+  err << "error: " << messages::cannot_write_output(write_failure_reason(out)) << '\n';
+  return as_int(ExitCode::write_failed);
+}
 
-int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
+int run_unchecked(int argc, const char* const* argv, std::istream& in, std::ostream& out,
+                  std::ostream& err) {
   CLI::App app{
       "snnplan: choose a parallel training strategy for spiking neural networks from a YAML rule "
       "table."};
@@ -86,6 +122,12 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
   for (const Command& command : commands)
     if (command.app->parsed()) return as_int(dispatch(command, io));
   return as_int(ExitCode::bad_input);
+}
+
+}  // namespace
+
+int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
+  return checked(run_unchecked(argc, argv, in, out, err), out, err);
 }
 
 }  // namespace snnplan::cli

@@ -1,109 +1,130 @@
 #include "cli/batch.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
-#include <filesystem>
-#include <fstream>
+#include <cerrno>
+#include <cstring>
 #include <istream>
 #include <ostream>
 
+#include "cli/interrupt.hpp"
+#include "cli/lines.hpp"
+#include "cli/output.hpp"
 #include "core/messages.hpp"
 #include "render/json.hpp"
 #include "request/json_inputs.hpp"
 
 namespace snnplan::cli {
 
-ExitCode with_batch_input(const std::string& batch, std::istream& in,
-                          const std::function<ExitCode(std::istream& lines, const std::string& source_name)>& run) {
+ExitCode with_batch_input(
+    const std::string& batch, std::istream& in,
+    const std::function<ExitCode(std::istream& lines, const std::string& source_name)>& run) {
   if (batch == "-") return run(in, "<stdin>");
-  std::error_code ignored;
-  if (std::filesystem::is_directory(batch, ignored)) throw UsageError{messages::cannot_open_batch(batch, "it is a directory")};
-  std::ifstream file(batch);
-  if (!file) throw UsageError{messages::cannot_open_batch(batch)};
-  return run(file, batch);
+  const int fd = ::open(batch.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw UsageError{messages::cannot_open_batch(batch, std::strerror(errno))};
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  FdReader reader(fd);
+  // A directory opens, and would read as an empty batch that succeeds.
+  if (reader.sgetc() == std::streambuf::traits_type::eof() && reader.error() == EISDIR)
+    throw UsageError{messages::cannot_open_batch(batch, "it is a directory")};
+  std::istream lines(&reader);
+  return run(lines, batch);
 }
 
-void fail_line(EvaluationErrorKind kind, const std::string& message, std::size_t line_number, const std::string& source_name,
-               std::ostream& err, ExitCode& worst, const std::function<void(const std::string& line)>& emit) {
-  worst = worse(worst, exit_code_of(kind));
-  nlohmann::ordered_json error_line = {{"error", message}};
-  // A bad line is reported where operators look (stderr) and marked in the output, so both
-  // streams stay line-for-line with the input.
-  const bool bad_input = kind == EvaluationErrorKind::bad_input;
-  if (bad_input) error_line["line"] = line_number;
-  emit(render::json_line(error_line));
-  if (bad_input) err << fmt::format("{}:{}: error: {}\n", source_name, line_number, message);
+ExitCode run_batch_lines(std::istream& in, std::ostream& out, std::ostream& err,
+                         const std::string& source_name, const AnswerLine& answer) {
+  ExitCode worst = ExitCode::ok;
+  std::string line;
+  std::string buffer;  // whole output lines only: what a signal or a failed write leaves is whole
+  std::size_t line_number = 0;
+  std::size_t lines_out = 0;    // lines handed to `out`
+  std::size_t lines_ready = 0;  // lines in `buffer`
+  auto hand_over = [&] {
+    out << buffer;
+    out.flush();
+    buffer.clear();
+    if (!out) throw WriteFailed{write_failure_reason(out)};
+    lines_out += lines_ready;
+    lines_ready = 0;
+  };
+  auto fail = [&](EvaluationErrorKind kind, const std::string& message) {
+    worst = worse(worst, exit_code_of(kind));
+    nlohmann::ordered_json error_line = {{"error", message}};
+    // A bad line is reported where operators look (stderr) and marked in the output, so both
+    // streams stay line-for-line with the input.
+    const bool bad_input = kind == EvaluationErrorKind::bad_input;
+    if (bad_input) error_line["line"] = line_number;
+    buffer += render::json_line(error_line);
+    if (bad_input) err << fmt::format("{}:{}: error: {}\n", source_name, line_number, message);
+  };
+  std::streambuf& input = *in.rdbuf();
+  for (;;) {
+    // Before a read that may block, hand over what is done: a launcher talking to us
+    // through a pipe waits for each answer.
+    if (!buffer.empty() && input.in_avail() <= 0) hand_over();
+    const LineRead read = read_line(input, line);
+    if (read == LineRead::end || interrupt::pending()) break;
+    ++line_number;
+    if (read == LineRead::too_long) {
+      fail(EvaluationErrorKind::bad_input, messages::batch_line_too_long(kMaxBatchLineBytes));
+    } else {
+      const std::size_t start = buffer.size();
+      if (const LineOutcome outcome = answer(line, buffer); !outcome.ok) {
+        buffer.resize(start);  // nothing half-written by a failed answer
+        fail(outcome.kind, outcome.message);
+      }
+    }
+    buffer += '\n';
+    ++lines_ready;
+    if (buffer.size() >= (1u << 16)) hand_over();
+    if (interrupt::pending()) break;
+  }
+  hand_over();
+  if (const int signal = interrupt::pending()) throw Interrupted{signal, lines_out};
+  return worst;
 }
 
 namespace {
 
-ExitCode batch_loop(std::istream& in, std::ostream& out, std::ostream& err, const RuleSet* fixed, LiveRuleSet* live,
-                    const std::string& source_name) {
-  ExitCode worst = ExitCode::ok;
-  std::string line;
-  std::string buffer;
-  std::size_t line_number = 0;
-  auto flush_if_large = [&] {
-    if (buffer.size() >= (1u << 16)) {
-      out << buffer;
-      buffer.clear();
-    }
-  };
-  auto next_line = [&]() -> bool {
-    // Before a read that may block, hand over what is done: a launcher talking to us
-    // through a pipe waits for each answer.
-    if (in.rdbuf()->in_avail() <= 0 && !buffer.empty()) {
-      out << buffer;
-      out.flush();
-      buffer.clear();
-    }
-    return static_cast<bool>(std::getline(in, line));
-  };
-  std::shared_ptr<const RuleSet> snapshot;
-  Evaluation evaluation;  // reused: the loop allocates nothing per line for the fields
-  while (next_line()) {
-    ++line_number;
-    if (live) {
-      live->reload_if_changed();
-      snapshot = live->current();
-    }
-    const RuleSet& rules = live ? *snapshot : *fixed;
-    auto parsed = request::inputs_from_json_line(line, rules);
-    std::string message;
-    EvaluationErrorKind kind = EvaluationErrorKind::bad_input;
-    if (auto* inputs = std::get_if<Inputs>(&parsed)) {
-      if (rules.evaluate(*inputs, evaluation)) {
-        render::append_json_line(buffer, evaluation);
-        buffer += '\n';
-        flush_if_large();
-        continue;
-      }
-      kind = evaluation.error().kind;
-      message = evaluation.error().message;
-    } else {
-      message = std::get<std::string>(parsed);
-    }
-    fail_line(kind, message, line_number, source_name, err, worst, [&](const std::string& text) {
-      buffer += text;
-      buffer += '\n';
-    });
-    flush_if_large();
-  }
-  out << buffer;
-  out.flush();
-  return worst;
+// One recommendation per line into a reused Evaluation: nothing is allocated per line for
+// the fields.
+LineOutcome recommend_line(const RuleSet& rules, Evaluation& evaluation, const std::string& line,
+                           std::string& output) {
+  auto parsed = request::inputs_from_json_line(line, rules);
+  auto* inputs = std::get_if<Inputs>(&parsed);
+  if (!inputs) return {false, EvaluationErrorKind::bad_input, std::get<std::string>(parsed)};
+  if (!rules.evaluate(*inputs, evaluation))
+    return {false, evaluation.error().kind, evaluation.error().message};
+  render::append_json_line(output, evaluation);
+  return {};
 }
 
 }  // namespace
 
 ExitCode run_batch(std::istream& in, std::ostream& out, std::ostream& err, const RuleSet& rules,
                    const std::string& source_name) {
-  return batch_loop(in, out, err, &rules, nullptr, source_name);
+  Evaluation evaluation;
+  return run_batch_lines(in, out, err, source_name,
+                         [&](const std::string& line, std::string& output) {
+                           return recommend_line(rules, evaluation, line, output);
+                         });
 }
 
 ExitCode run_batch(std::istream& in, std::ostream& out, std::ostream& err, LiveRuleSet& rules,
                    const std::string& source_name) {
-  return batch_loop(in, out, err, nullptr, &rules, source_name);
+  Evaluation evaluation;
+  std::shared_ptr<const RuleSet> snapshot;
+  return run_batch_lines(
+      in, out, err, source_name, [&](const std::string& line, std::string& output) {
+        rules.reload_if_changed();
+        snapshot = rules.current();  // kept while `evaluation`'s views of it are in use
+        return recommend_line(*snapshot, evaluation, line, output);
+      });
 }
 
 }  // namespace snnplan::cli

@@ -1,5 +1,9 @@
 #pragma once
-// `snnplan recommend --batch`: JSON Lines in, JSON Lines out, one line per line, in order.
+// `--batch`: JSON Lines in, JSON Lines out, one line per line, in order -- for `recommend`
+// and `plan` alike. The driver here owns what every batch must do the same way: bounded
+// memory (lines over the limit are refused by number, output goes out in chunks of whole
+// lines), a bad line gives an error line and the run goes on, SIGINT / SIGTERM stop after
+// the current line, and a failed write stops the run.
 
 #include <functional>
 #include <iosfwd>
@@ -14,17 +18,28 @@ namespace snnplan::cli {
 /// Runs `run` on the batch input named by --batch: stdin for "-" (named "<stdin>" in
 /// messages), else the file. A missing file or a directory is a UsageError (reading a
 /// directory would otherwise look like an empty batch and succeed).
-ExitCode with_batch_input(const std::string& batch, std::istream& in,
-                          const std::function<ExitCode(std::istream& lines, const std::string& source_name)>& run);
+ExitCode with_batch_input(
+    const std::string& batch, std::istream& in,
+    const std::function<ExitCode(std::istream& lines, const std::string& source_name)>& run);
 
-/// For a batch line that failed: hands `emit` the output line (no newline), {"error": message}
-/// plus "line" for a bad-input line, which is then also reported on `err` as
-/// "source:line: error: message". `worst` becomes the worse of itself and the line's code.
-void fail_line(EvaluationErrorKind kind, const std::string& message, std::size_t line_number, const std::string& source_name,
-               std::ostream& err, ExitCode& worst, const std::function<void(const std::string& line)>& emit);
+/// What one input line gave: on success its output line was appended to the buffer handed to
+/// the answer (without the newline); else the error, which becomes {"error": message}.
+struct LineOutcome {
+  bool ok = true;
+  EvaluationErrorKind kind = EvaluationErrorKind::bad_input;
+  std::string message;
+};
+using AnswerLine = std::function<LineOutcome(const std::string& line, std::string& output)>;
 
-/// Reads `in` to the end. Each line yields the record or {"error": message}; a bad line
-/// also adds "line" and a stderr message, and the run goes on. Returns the worst outcome.
+/// Reads `in` to the end and answers each line. A bad line (including one longer than
+/// kMaxBatchLineBytes) yields {"error": message, "line": N} and a "source:N: error: ..."
+/// line on `err`; a line the rules refuse yields {"error": message}. Returns the worst
+/// outcome. Throws Interrupted when a signal asked to stop (after writing whole lines only)
+/// and WriteFailed when `out` fails (without reading further).
+ExitCode run_batch_lines(std::istream& in, std::ostream& out, std::ostream& err,
+                         const std::string& source_name, const AnswerLine& answer);
+
+/// `recommend --batch` with fixed rules.
 ExitCode run_batch(std::istream& in, std::ostream& out, std::ostream& err, const RuleSet& rules,
                    const std::string& source_name);
 

@@ -7,6 +7,7 @@
 #include <functional>
 #include <iosfwd>
 #include <memory>
+#include <string>
 
 #include "cli/exit_code.hpp"
 
@@ -18,10 +19,18 @@ struct Streams {
   std::ostream& err;
 };
 
+/// -o / --output FILE, which every subcommand has: its result goes to FILE, atomically
+/// (cli/output.hpp), instead of standard output.
+struct OutputFlag {
+  std::string path;
+  CLI::Option* option = nullptr;
+};
+
 struct Command {
   CLI::App* app = nullptr;  ///< the subcommand
   /// Runs the parsed subcommand: returns its exit code or throws (cli/exit_code.hpp).
   std::function<ExitCode(const Streams&)> run;
+  std::shared_ptr<OutputFlag> output;
 };
 
 /// The subcommand `name`, whose options are bound to a Flags object the command owns:
@@ -33,7 +42,12 @@ Command make_command(CLI::App& app, const char* name, const char* description,
   auto flags = std::make_shared<Flags>();
   CLI::App* command = app.add_subcommand(name, description);
   add_options(*command, *flags);
-  return {command, [flags, run](const Streams& io) { return run(*flags, io); }};
+  auto output = std::make_shared<OutputFlag>();
+  output->option = command->add_option(
+      "-o,--output", output->path,
+      "write the result to FILE instead of standard output; FILE is replaced only once the "
+      "whole result is written");
+  return {command, [flags, run](const Streams& io) { return run(*flags, io); }, output};
 }
 
 Command setup_recommend(CLI::App& app);

@@ -2,8 +2,10 @@
 // The CLI's exit codes (a fixed contract; see the README's "Errors and exit codes") and the one
 // place outcomes map to them. A command returns its exit code, or throws; app.cpp's dispatch
 // maps what it throws: UsageError and InputError -> bad_input, RuleError -> rule_error,
-// EvaluationFailed -> by its kind, LoadError -> rules_unusable (each one a line on stderr).
+// EvaluationFailed -> by its kind, LoadError -> rules_unusable, WriteFailed (cli/output.hpp)
+// -> write_failed, Interrupted -> interrupted_by(signal) (each one a line on stderr).
 
+#include <cstddef>
 #include <string>
 
 #include "snnplan/evaluation_result.hpp"
@@ -15,12 +17,15 @@ enum class ExitCode : int {
   rule_error = 1,      // the rules raised an error for these inputs (reference ValueError)
   bad_input = 2,       // bad command line or bad input value
   rules_unusable = 3,  // the rule file failed to load or check
+  write_failed = 4,    // the output could not be written (a full disk, a reader that went away)
+  interrupted = 130,   // SIGINT: 128 + 2, as shells report a run the signal ended
+  terminated = 143,    // SIGTERM: 128 + 15
 };
 
 inline int as_int(ExitCode code) {
   return static_cast<int>(code);
 }
-/// The worse of two outcomes (bad input > rule error > ok), for batch runs.
+/// The worse of two line outcomes (bad input > rule error > ok), for batch runs.
 inline ExitCode worse(ExitCode a, ExitCode b) {
   return as_int(a) >= as_int(b) ? a : b;
 }
@@ -29,6 +34,18 @@ inline ExitCode worse(ExitCode a, ExitCode b) {
 inline ExitCode exit_code_of(EvaluationErrorKind kind) {
   return kind == EvaluationErrorKind::rule_error ? ExitCode::rule_error : ExitCode::bad_input;
 }
+
+/// The exit code for a run that `signal` (SIGINT or SIGTERM) asked to stop.
+inline ExitCode interrupted_by(int signal) {
+  return signal == 15 ? ExitCode::terminated : ExitCode::interrupted;
+}
+
+/// Thrown when SIGINT or SIGTERM stopped a run (cli/interrupt.hpp): an output file is left
+/// as it was, a message says how far the run got, exit interrupted_by(signal).
+struct Interrupted {
+  int signal;
+  std::size_t lines_written;  ///< complete output lines handed to the output before stopping
+};
 
 /// Thrown for a bad command line: "error: message", exit 2.
 struct UsageError {

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "cli/flags.hpp"
+#include "cli/rule_files.hpp"
 #include "core/messages.hpp"
 #include "load/literals.hpp"
 
@@ -43,6 +44,7 @@ void InputFlags::attach(CLI::App& command, render::Output output) {
                      "NAME=VALUE for inputs of custom rule files (repeatable)");
   rules_option = command.add_option("--rules", rules,
                                     "rule file (default: $SNNPLAN_RULES, else the built-in table)");
+  add_rules_root_option(command, rule_roots);
   add_format_option(command, format, output);
 }
 

@@ -51,6 +51,7 @@ struct InputFlags {
   };
   std::vector<std::string> extra_inputs;
   std::string rules;
+  std::vector<std::string> rule_roots;
   std::string format;
   CLI::Option* rules_option = nullptr;
 
@@ -58,6 +59,8 @@ struct InputFlags {
   void attach(CLI::App& command, render::Output output);
 
   [[nodiscard]] std::optional<std::string> rules_flag() const;
+  /// How --rules is loaded (--rules-root).
+  [[nodiscard]] LoadOptions load_options() const { return LoadOptions{.rule_roots = rule_roots}; }
   /// The name of the first input flag given (--input counts), or nullptr.
   [[nodiscard]] const char* first_given() const;
 

@@ -1,8 +1,19 @@
 #include <iostream>
 
 #include "cli/app.hpp"
+#include "cli/interrupt.hpp"
+#include "cli/lines.hpp"
+#include "cli/output.hpp"
 
 int main(int argc, char** argv) {
+  snnplan::cli::interrupt::install();
+  // Standard input and output on their file descriptors rather than std::cin / std::cout:
+  // every write is checked with its reason kept (a full disk, EPIPE), and a read blocked on a
+  // pipe ends when SIGINT or SIGTERM asks the run to stop.
+  snnplan::cli::FdReader stdin_reader(0);
+  snnplan::cli::FdWriter stdout_writer(1);
+  std::istream in(&stdin_reader);
+  std::ostream out(&stdout_writer);
   std::ios::sync_with_stdio(false);
-  return snnplan::cli::run(argc, argv, std::cin, std::cout, std::cerr);
+  return snnplan::cli::run(argc, argv, in, out, std::cerr);
 }

@@ -84,6 +84,23 @@ inline std::string uses_not_found(std::string_view file, std::string_view direct
   if (directory.empty()) return fmt::format("cannot find rule file '{}' among the built-in rule files", file);
   return fmt::format("cannot find rule file '{}' in {} or among the built-in rule files", file, directory);
 }
+/// `roots`: the rule roots, already joined for display ("/a, /b").
+inline std::string uses_outside_root(std::string_view file, std::string_view roots) {
+  return fmt::format(
+      "rule file '{}' is outside the rule root ({}): a rule file may use only files under its root "
+      "(--rules-root DIR adds one)",
+      file, roots);
+}
+inline std::string uses_not_regular(std::string_view file, std::string_view what) {
+  return fmt::format("cannot use '{}': it is {}, not a regular file", file, what);
+}
+/// A used file that is not a rule file at all; said without quoting any of its content.
+inline std::string not_a_rule_file(std::string_view file) {
+  return fmt::format(
+      "'{}' is not a rule file (not YAML, or not a mapping with the key snnplan); its content is "
+      "not shown",
+      file);
+}
 inline std::string uses_cycle(std::string_view path) { return fmt::format("rule files use each other in a cycle: {}", path); }
 inline std::string uses_has_errors(std::string_view file, std::string_view used_as) {
   return fmt::format("rule file '{}' (used as '{}') has errors", file, used_as);
@@ -524,11 +541,52 @@ inline std::string coverage_below(double percent, double minimum) {
 inline std::string plan_key_without_flag(std::string_view key) {
   return fmt::format("the plan request key '{}' has no flag", key);
 }
+
+// Output (-o FILE and standard output) and interrupted runs.
+inline std::string cannot_write_output(std::string_view reason) {
+  return fmt::format("cannot write output: {}", reason);
+}
+/// When the stream that failed gives no reason of its own (not a file descriptor).
+inline std::string output_stream_failed() {
+  return "the output stream failed";
+}
+inline std::string output_path_empty() {
+  return "-o/--output needs a file name, but got ''";
+}
+inline std::string output_is_directory(std::string_view path) {
+  return fmt::format("'{}' is a directory", path);
+}
+inline std::string cannot_create_output(std::string_view path, std::string_view reason) {
+  return fmt::format("cannot create a file beside '{}': {}", path, reason);
+}
+inline std::string signal_name(int signal) {
+  return signal == 2 ? "SIGINT" : signal == 15 ? "SIGTERM" : fmt::format("signal {}", signal);
+}
+/// A batch stopped by a signal: how far it got, and where that went.
+inline std::string batch_interrupted(int signal, std::size_t lines, std::string_view output_file) {
+  if (output_file.empty())
+    return fmt::format("interrupted by {}: {} complete line{} written", signal_name(signal), lines,
+                       lines == 1 ? "" : "s");
+  return fmt::format("interrupted by {} after {} line{}: '{}' was left as it was",
+                     signal_name(signal), lines, lines == 1 ? "" : "s", output_file);
+}
+inline std::string interrupted(int signal, std::string_view output_file) {
+  if (output_file.empty()) return fmt::format("interrupted by {}", signal_name(signal));
+  return fmt::format("interrupted by {}: '{}' was left as it was", signal_name(signal),
+                     output_file);
+}
+inline std::string batch_line_too_long(std::size_t limit) {
+  return fmt::format(
+      "line is longer than the limit of {} bytes; it was skipped without being read whole", limit);
+}
 }  // namespace snnplan::messages
 
 namespace snnplan::messages {
 // ---- front ends: the C API (without allocating where memory may be short) ----------------------
 inline const char* c_null_out_rules() { return "out_rules must not be NULL"; }
+inline const char* c_null_rule_root() {
+  return "rule_roots must hold root_count directory names, none of them NULL";
+}
 inline const char* c_null_path() { return "path must not be NULL"; }
 inline const char* c_null_text() { return "text must not be NULL"; }
 inline const char* c_out_of_memory() { return "out of memory"; }

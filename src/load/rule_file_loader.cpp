@@ -495,6 +495,7 @@ class Loader {
                "the rule file");
     auto& f = result_.file;
     const yaml::Node version = root["snnplan"];
+    result_.is_rule_file = static_cast<bool>(version);
     if (!version) {
       error(SourceLocation{file(), 1, 1}, "missing-key", messages::missing_key("snnplan", "the rule file (the format version, 1)"));
     } else {

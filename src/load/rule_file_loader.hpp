@@ -23,6 +23,10 @@ inline constexpr std::size_t kMaxYamlNodes = 100000;
 struct LoadedFile {
   syntax::RuleFile file;
   std::vector<Diagnostic> diagnostics;  // every problem found, not just the first
+  /// The text is YAML whose top level is a mapping with the key `snnplan`. When it is not,
+  /// the file is probably not meant as a rule file at all, and a file that the user did not
+  /// name is then reported without quoting it (see api/rule_set.cpp).
+  bool is_rule_file = false;
 };
 
 /// Parses a rule file. Never throws for bad content: problems come back as diagnostics.

@@ -8,6 +8,7 @@
 #include "api/rule_set_access.hpp"
 #include "cli/command.hpp"
 #include "cli/flags.hpp"
+#include "cli/rule_files.hpp"
 #include "render/format.hpp"
 
 namespace snnplan::cli {
@@ -16,6 +17,7 @@ namespace {
 struct CheckFlags {
   std::vector<std::string> files;
   bool strict = false;
+  std::vector<std::string> rule_roots;
   std::string format;
 };
 
@@ -31,7 +33,8 @@ ExitCode check(const CheckFlags& f, const Streams& io) {
   std::vector<SourceText> sources;
   for (const std::string& path : f.files) {
     try {
-      const RuleSet rules = RuleSet::from_file(path, LoadOptions{.analyse_tables = true});
+      const RuleSet rules =
+          RuleSet::from_file(path, LoadOptions{.analyse_tables = true, .rule_roots = f.rule_roots});
       diagnostics.insert(diagnostics.end(), rules.warnings().begin(), rules.warnings().end());
       add_sources(RuleSetAccess::compiled(rules), sources);
     } catch (const LoadError& e) {
@@ -55,6 +58,7 @@ Command setup_check(CLI::App& app) {
       [](CLI::App& command, CheckFlags& f) {
         command.add_option("files", f.files, "rule files")->required();
         command.add_flag("--strict", f.strict, "treat warnings as failures");
+        add_rules_root_option(command, f.rule_roots);
         add_format_option(command, f.format, render::Output::diagnostics);
       },
       &check);

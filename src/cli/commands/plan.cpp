@@ -24,6 +24,7 @@ struct PlanFlags {
   std::vector<std::string> notes;
   std::vector<CLI::Option*> input_options;  // refused together with --batch
   std::string rules;
+  std::vector<std::string> rule_roots;
   std::string format;
   std::string batch;
   CLI::Option* rules_option = nullptr;
@@ -135,24 +136,18 @@ class FlagFields final : public request::PlanFields {
 
 ExitCode plan_batch(std::istream& in, std::ostream& out, std::ostream& err, const RuleSet& rules,
                     const std::string& source_name) {
-  ExitCode worst = ExitCode::ok;
-  std::string line;
-  std::size_t line_number = 0;
-  while (std::getline(in, line)) {
-    ++line_number;
-    const request::PlannedLine planned = request::plan_json_line(line, rules);
-    if (planned.kind == request::PlannedLine::Kind::ok) {
-      out << planned.text << '\n';
-      continue;
-    }
-    const auto kind = planned.kind == request::PlannedLine::Kind::rule_error
-                          ? EvaluationErrorKind::rule_error
-                          : EvaluationErrorKind::bad_input;
-    fail_line(kind, planned.text, line_number, source_name, err, worst,
-              [&](const std::string& text) { out << text << '\n'; });
-  }
-  out.flush();
-  return worst;
+  return run_batch_lines(in, out, err, source_name,
+                         [&](const std::string& line, std::string& output) -> LineOutcome {
+                           request::PlannedLine planned = request::plan_json_line(line, rules);
+                           if (planned.kind == request::PlannedLine::Kind::ok) {
+                             output += planned.text;
+                             return {};
+                           }
+                           const auto kind = planned.kind == request::PlannedLine::Kind::rule_error
+                                                 ? EvaluationErrorKind::rule_error
+                                                 : EvaluationErrorKind::bad_input;
+                           return {false, kind, std::move(planned.text)};
+                         });
 }
 
 ExitCode plan_command(const PlanFlags& f, const Streams& io) {
@@ -169,7 +164,8 @@ ExitCode plan_command(const PlanFlags& f, const Streams& io) {
     FlagFields fields(f);
     request = request::read_plan_request(fields);
   }
-  const RuleSet rules = load_plan_rules(given_value(f.rules_option, f.rules));
+  const RuleSet rules = load_plan_rules(given_value(f.rules_option, f.rules),
+                                        LoadOptions{.rule_roots = f.rule_roots});
   if (batch) {
     return with_batch_input(*batch, io.in,
                             [&](std::istream& lines, const std::string& source_name) {
@@ -197,6 +193,7 @@ Command setup_plan(CLI::App& app) {
             "--note", f.notes, "analysis note to carry into the plan (repeatable)"));
         f.rules_option = command.add_option(
             "--rules", f.rules, "plan rule file (default: the built-in rules/snn_plan.yaml)");
+        add_rules_root_option(command, f.rule_roots);
         add_format_option(command, f.format, render::Output::plan);
         f.batch_option = command.add_option(
             "--batch", f.batch,

@@ -27,11 +27,10 @@ struct RecommendFlags {
 };
 
 // --batch --watch: the rule file is re-read between lines when it changed.
-ExitCode watch(const std::string& batch, const std::optional<std::string>& rules_flag,
-               const Streams& io) {
-  const std::optional<std::string> path = rules_path(rules_flag);
+ExitCode watch(const std::string& batch, const InputFlags& flags, const Streams& io) {
+  const std::optional<std::string> path = rules_path(flags.rules_flag());
   if (!path) throw UsageError{messages::watch_needs_rules()};
-  LiveRuleSet live(*path);
+  LiveRuleSet live(*path, flags.load_options());
   live.on_rejected([&io](const std::vector<Diagnostic>& diagnostics) {
     io.err << messages::rejected_edit() << '\n';
     for (const Diagnostic& d : diagnostics) io.err << format(d) << '\n';
@@ -55,9 +54,9 @@ ExitCode recommend(const RecommendFlags& f, const Streams& io) {
     throw UsageError{messages::trace_format(f.inputs.format)};
   if (f.watch) {
     if (!batch) throw UsageError{messages::watch_needs_batch()};
-    return watch(*batch, f.inputs.rules_flag(), io);
+    return watch(*batch, f.inputs, io);
   }
-  const RuleSet rules = load_rules(f.inputs.rules_flag());
+  const RuleSet rules = load_rules(f.inputs.rules_flag(), f.inputs.load_options());
   if (batch) {
     return with_batch_input(*batch, io.in,
                             [&](std::istream& lines, const std::string& source_name) {

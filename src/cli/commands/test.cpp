@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -19,6 +21,7 @@ namespace {
 
 struct TestFlags {
   std::string rules;
+  std::vector<std::string> rule_roots;
   std::vector<std::string> files;
   bool show_coverage = false;
   double min_coverage = 0;
@@ -33,8 +36,11 @@ std::vector<RuleTestCase> read_cases(const std::vector<std::string>& files,
     std::error_code ignored;
     if (std::filesystem::is_directory(path, ignored))
       throw UsageError{messages::cannot_read_tests(path, "it is a directory")};
+    errno = 0;
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw UsageError{messages::cannot_read_tests(path, "no such file or not readable")};
+    if (!in)
+      throw UsageError{
+          messages::cannot_read_tests(path, errno ? std::strerror(errno) : "cannot open it")};
     std::stringstream text;
     text << in.rdbuf();
     auto loaded = load_rule_tests(text.str(), path, problems);
@@ -68,7 +74,8 @@ void print_report(const RuleTestReport& report, bool show_coverage, std::ostream
 }
 
 ExitCode test(const TestFlags& f, const Streams& io) {
-  const RuleSet rules = load_rules(f.rules);  // the file named, even '' (no fallback)
+  const RuleSet rules = load_rules(
+      f.rules, LoadOptions{.rule_roots = f.rule_roots});  // the file named, even '' (no fallback)
   std::vector<Diagnostic> problems;
   const std::vector<RuleTestCase> cases = read_cases(f.files, problems);
   if (!problems.empty()) {
@@ -93,6 +100,7 @@ Command setup_test(CLI::App& app) {
       app, "test", "Run rule tests (YAML) and report rule coverage.",
       [](CLI::App& command, TestFlags& f) {
         command.add_option("rules", f.rules, "rule file under test")->required();
+        add_rules_root_option(command, f.rule_roots);
         command.add_option("tests", f.files, "test files")->required();
         command.add_flag("--coverage", f.show_coverage, "print how often each rule fired");
         // A percentage from 0 to 100, read as every float flag is; CLI::Range would let "nan"

@@ -1,0 +1,148 @@
+#pragma once
+// Runs the built `snnplan` as a child process for the fault-injection tests: its standard
+// output to a pipe, a file (/dev/full) or a pipe whose reader has gone; an environment of
+// its own (the fault injector's LD_PRELOAD); SIGPIPE ignored or not; optionally as an
+// unprivileged user (so that permissions hold when the tests run as root).
+
+#include <fcntl.h>
+#include <pwd.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace snnplan::faults {
+
+enum class StdoutTo { pipe, dev_full, closed_pipe };
+
+struct Spawn {
+  // Every member has a default initializer, so that a designated initializer may leave any out.
+  std::vector<std::string> args = {};  ///< after the program name
+  std::string stdin_text = {};
+  std::vector<std::pair<std::string, std::string>> env =
+      {};  ///< added to (or replacing) the test's own
+  StdoutTo stdout_to = StdoutTo::pipe;
+  bool ignore_sigpipe = false;
+  bool as_nobody = false;  ///< when root: run as the unprivileged user 'nobody'
+  /// When set, the child is sent this signal after `signal_after` (stdin keeps being fed).
+  int signal = 0;
+  std::chrono::milliseconds signal_after{0};
+};
+
+struct Outcome {
+  int status = 0;  ///< as waitpid gives it
+  std::string out;
+  std::string err;
+  [[nodiscard]] bool exited() const { return WIFEXITED(status); }
+  [[nodiscard]] int code() const { return WIFEXITED(status) ? WEXITSTATUS(status) : -1; }
+  [[nodiscard]] int killed_by() const { return WIFSIGNALED(status) ? WTERMSIG(status) : 0; }
+};
+
+inline std::string read_all(int fd) {
+  std::string text;
+  char chunk[1 << 15];
+  for (;;) {
+    const ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    text.append(chunk, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return text;
+}
+
+/// The user id of 'nobody', for running a child without root's privileges.
+inline std::pair<uid_t, gid_t> nobody() {
+  const passwd* entry = ::getpwnam("nobody");
+  if (!entry) throw std::runtime_error("no user 'nobody'");
+  return {entry->pw_uid, entry->pw_gid};
+}
+
+inline Outcome run(const std::string& program, const Spawn& spawn) {
+  // The test itself must survive writing to a child that has exited.
+  ::signal(SIGPIPE, SIG_IGN);
+  int in[2], out[2], err[2];
+  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0)
+    throw std::runtime_error("pipe failed");
+  if (spawn.stdout_to == StdoutTo::closed_pipe) {
+    ::close(out[0]);
+    out[0] = -1;
+  }
+  std::vector<std::string> env_text;
+  for (char** e = environ; *e; ++e) {
+    const std::string entry = *e;
+    bool replaced = false;
+    for (const auto& [name, value] : spawn.env)
+      replaced = replaced || entry.rfind(name + "=", 0) == 0;
+    if (!replaced) env_text.push_back(entry);
+  }
+  for (const auto& [name, value] : spawn.env) env_text.push_back(name + "=" + value);
+  std::vector<char*> envp;
+  for (std::string& e : env_text) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> argv_text{program};
+  argv_text.insert(argv_text.end(), spawn.args.begin(), spawn.args.end());
+  std::vector<char*> argv;
+  for (std::string& a : argv_text) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const auto user = spawn.as_nobody && ::geteuid() == 0 ? std::optional(nobody()) : std::nullopt;
+
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    // Only async-signal-safe calls from here on.
+    ::dup2(in[0], 0);
+    if (spawn.stdout_to == StdoutTo::dev_full) {
+      const int full = ::open("/dev/full", O_WRONLY);
+      ::dup2(full, 1);
+    } else {
+      ::dup2(out[1], 1);
+    }
+    ::dup2(err[1], 2);
+    ::signal(SIGPIPE, spawn.ignore_sigpipe ? SIG_IGN : SIG_DFL);  // inherited across exec
+    if (user && (::setgid(user->second) != 0 || ::setuid(user->first) != 0)) ::_exit(125);
+    ::execve(program.c_str(), argv.data(), envp.data());
+    ::_exit(127);
+  }
+  ::close(in[0]);
+  ::close(out[1]);
+  ::close(err[1]);
+  Outcome outcome;
+  std::thread feed([&] {
+    const char* data = spawn.stdin_text.data();
+    std::size_t left = spawn.stdin_text.size();
+    while (left > 0) {
+      const ssize_t n = ::write(in[1], data, left);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;  // the child stopped reading
+      data += n;
+      left -= static_cast<std::size_t>(n);
+    }
+    ::close(in[1]);
+  });
+  std::thread collect_out([&] {
+    if (out[0] >= 0) outcome.out = read_all(out[0]);
+  });
+  std::thread collect_err([&] { outcome.err = read_all(err[0]); });
+  if (spawn.signal) {
+    std::this_thread::sleep_for(spawn.signal_after);
+    ::kill(pid, spawn.signal);
+  }
+  ::waitpid(pid, &outcome.status, 0);
+  feed.join();
+  collect_out.join();
+  collect_err.join();
+  return outcome;
+}
+
+}  // namespace snnplan::faults
