@@ -421,3 +421,20 @@ TEST_SUITE("cli") {
     CHECK(run.err == "error: --model cannot be combined with --batch (batch inputs come from the JSON lines)\n");
   }
 }
+
+TEST_SUITE("cli: batch limits") {
+  TEST_CASE("a batch line longer than 1 MiB is refused by its number and the lines around it are answered") {
+    const std::string good = R"({"model": "vgg", "world_size": 8, "prefer": "speed", "batch_size": 64})";
+    const std::string huge = "{\"model\": \"" + std::string(2 << 20, 'x') + "\"}";
+    const auto run = snnplan::testing::run_cli({"recommend", "--batch", "-"}, good + "\n" + huge + "\n" + good + "\n");
+    CHECK(run.code == 2);
+    CHECK(run.err ==
+          "<stdin>:2: error: line is longer than the limit of 1048576 bytes; it was skipped without being read whole\n");
+    const auto first = run.out.find('\n');
+    const auto second = run.out.find('\n', first + 1);
+    REQUIRE(second != std::string::npos);
+    CHECK(run.out.substr(first + 1, second - first) ==
+          "{\"error\":\"line is longer than the limit of 1048576 bytes; it was skipped without being read whole\",\"line\":2}\n");
+    CHECK(run.out.substr(0, first) == run.out.substr(second + 1, run.out.size() - second - 2));
+  }
+}

@@ -209,6 +209,25 @@ TEST_SUITE("faults") {
     }
   }
 
+  TEST_CASE("every subcommand whose -o file cannot be written exits 4 and leaves the file as it was") {
+    Scratch scratch;
+    for (const Subcommand& command : subcommands(scratch)) {
+      for (const char* call : {"write", "fsync"}) {
+        CAPTURE(command.name);
+        CAPTURE(call);
+        const std::string target = scratch.file("out.txt", "old content\n");
+        const Outcome run = snnplan::faults::run(
+            kCli, Spawn{.args = with_output(command.args, target), .env = injector(call, 1, std::string(call) == "write" ? "ENOSPC" : "EIO")});
+        CHECK(run.code() == 4);
+        CHECK(run.err.find(std::string("error: cannot write output: ") +
+                           (std::string(call) == "write" ? "No space left on device" : "Input/output error") + "\n") !=
+              std::string::npos);
+        CHECK(read_file(target) == "old content\n");
+        CHECK(scratch.temporaries().empty());
+      }
+    }
+  }
+
   TEST_CASE("-o into a directory the run may not write exits 4, and creates nothing") {
     Scratch scratch;
     const fs::path locked = scratch.dir() / "locked";
