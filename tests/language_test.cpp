@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 
@@ -10,6 +11,7 @@
 #include "language/builtins.hpp"
 #include "language/matchers.hpp"
 #include "language/operations.hpp"
+#include "language/python_repr.hpp"
 #include "language/reference.hpp"
 #include "snnplan/snnplan.hpp"
 
@@ -17,6 +19,17 @@ namespace {
 
 using snnplan::detail::RValue;
 namespace language = snnplan::language;
+
+std::string python_repr(const RValue& value,
+                        language::Brackets brackets = language::Brackets::list) {
+  std::string out;
+  language::append_python_repr(out, value, brackets);
+  return out;
+}
+
+RValue text(std::string_view s) {
+  return RValue::of_view(s);
+}
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -109,5 +122,131 @@ TEST_SUITE("language") {
                   "docs/rules.md is out of date: run `cmake --build build --target update-docs`");
     for (const language::BuiltinInfo& builtin : language::builtins())
       CHECK(document.find(builtin.signature) != std::string::npos);
+  }
+
+  // Expected texts are Python 3.11's repr() of the same values.
+  TEST_CASE("repr quotes and escapes strings as Python chooses") {
+    CHECK(python_repr(text("x")) == "'x'");
+    CHECK(python_repr(text("")) == "''");
+    CHECK(python_repr(text("a'b")) == "\"a'b\"");
+    CHECK(python_repr(text("a\"b")) == "'a\"b'");
+    CHECK(python_repr(text("a'\"b")) == "'a\\'\"b'");
+    CHECK(python_repr(text("back\\slash")) == "'back\\\\slash'");
+    CHECK(python_repr(text("\t\n\r")) == "'\\t\\n\\r'");
+    CHECK(python_repr(text(std::string_view("\x00\x1b\x7f", 3))) == "'\\x00\\x1b\\x7f'");
+    // Printable non-ASCII stays as it is; what str.isprintable() refuses is escaped.
+    CHECK(python_repr(text("\u00fcn\u00efcode")) == "'\u00fcn\u00efcode'");
+    CHECK(python_repr(text("\u00a0\u00ad\u2028\U000e0001")) == "'\\xa0\\xad\\u2028\\U000e0001'");
+    CHECK(python_repr(text("\U0001f600")) == "'\U0001f600'");
+    // A byte that is not UTF-8 is written as its value.
+    CHECK(python_repr(text("a\xff")) == "'a\\xff'");
+  }
+
+  TEST_CASE("repr writes numbers, booleans and null as Python writes int, float, bool and None") {
+    CHECK(python_repr(RValue::of_int(-9)) == "-9");
+    CHECK(python_repr(RValue::of_int(snnplan::detail::Wide{1} << 70)) == "1180591620717411303424");
+    CHECK(python_repr(RValue::of_bool(true)) == "True");
+    CHECK(python_repr(RValue::of_bool(false)) == "False");
+    CHECK(python_repr(RValue{}) == "None");
+    CHECK(python_repr(RValue::of_float(0.5)) == "0.5");
+    CHECK(python_repr(RValue::of_float(1.0)) == "1.0");
+    CHECK(python_repr(RValue::of_float(-0.0)) == "-0.0");
+    CHECK(python_repr(RValue::of_float(0.1)) == "0.1");
+    CHECK(python_repr(RValue::of_float(1e16)) == "1e+16");
+    CHECK(python_repr(RValue::of_float(123456789012345678.0)) == "1.2345678901234568e+17");
+    CHECK(python_repr(RValue::of_float(9999999999999998.0)) == "9999999999999998.0");
+    CHECK(python_repr(RValue::of_float(0.0001)) == "0.0001");
+    CHECK(python_repr(RValue::of_float(0.00001)) == "1e-05");
+    CHECK(python_repr(RValue::of_float(1.5e-300)) == "1.5e-300");
+    CHECK(python_repr(RValue::of_float(-std::numeric_limits<double>::infinity())) == "-inf");
+    CHECK(python_repr(RValue::of_float(std::numeric_limits<double>::quiet_NaN())) == "nan");
+  }
+
+  TEST_CASE("repr writes a list as a Python list or tuple, a one-item tuple with its comma") {
+    const RValue two[] = {text("dp"), text("ep")};
+    const RValue one[] = {text("dp")};
+    const RValue mixed[] = {RValue::of_int(1), RValue{}, RValue::of_items(one)};
+    CHECK(python_repr(RValue::of_items(two)) == "['dp', 'ep']");
+    CHECK(python_repr(RValue::of_items(two), language::Brackets::tuple) == "('dp', 'ep')");
+    CHECK(python_repr(RValue::of_items(one), language::Brackets::tuple) == "('dp',)");
+    CHECK(python_repr(RValue::of_items({}), language::Brackets::tuple) == "()");
+    CHECK(python_repr(RValue::of_items({})) == "[]");
+    CHECK(python_repr(RValue::of_items(mixed)) == "[1, None, ['dp']]");
+  }
+}
+
+namespace {
+
+using snnplan::RuleSet;
+using snnplan::Value;
+
+// A rule file whose record field `out` (of `type`) is `= EXPR`, computed from an int input `n` and
+// a string input `s`.
+std::string output_file(const std::string& expression, const std::string& type) {
+  return "snnplan: 1\n"
+         "inputs:\n  n: {type: int, default: 0}\n  s: {type: string, default: x}\n"
+         "record:\n  out: {type: \"" +
+         type +
+         "\", default: null}\n"
+         "start: main\n"
+         "tables:\n  main:\n    - name: only\n      set: {out: \"= " +
+         expression + "\"}\n";
+}
+
+RuleSet with_output(const std::string& expression, const std::string& type) {
+  return RuleSet::from_string(output_file(expression, type), "t.yaml");
+}
+
+Value output(const std::string& type, const std::string& expression, snnplan::Inputs inputs = {}) {
+  const auto result = with_output(expression, type).evaluate(inputs);
+  REQUIRE_MESSAGE(result.ok(), result.error().message);
+  return *result.record().find("out");
+}
+
+// The first error diagnostic `text` fails to load with, formatted.
+std::string load_error(const std::string& text) {
+  try {
+    (void)RuleSet::from_string(text, "t.yaml");
+  } catch (const snnplan::LoadError& e) {
+    for (const snnplan::Diagnostic& d : e.diagnostics())
+      if (d.severity == snnplan::Severity::error) return snnplan::format(d);
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_SUITE("builtins in rule files") {
+  TEST_CASE("repr and repr_tuple spell values as Python's repr does") {
+    CHECK(output("string?", "repr(s)", {{"s", "it's"}}) == Value("\"it's\""));
+    CHECK(output("string?", "repr([n, true, null, 'a'])", {{"n", 2}}) ==
+          Value("[2, True, None, 'a']"));
+    CHECK(output("string?", "repr_tuple(['dp', 'ep'])") == Value("('dp', 'ep')"));
+    CHECK(output("string?", "repr_tuple([s])") == Value("('x',)"));
+    CHECK(load_error(output_file("repr_tuple('dp')", "string?")) ==
+          "t.yaml:11:32: error: argument 1 of repr_tuple() must be list, but it is string");
+  }
+
+  TEST_CASE("a template placeholder with !r renders its value as Python's repr") {
+    const RuleSet rules = RuleSet::from_string(
+        "snnplan: 1\ninputs:\n  s: {type: string}\n  dims: {type: \"list[string]\", default: [dp, "
+        "ep]}\n"
+        "record:\n  why: {type: rationale}\nrationale_header: \"s={s!r} raw={s} dims={dims!r}\"\n"
+        "start: main\ntables:\n  main:\n    - name: only\n      because: \"{{s!r}} is {s!r}\"\n",
+        "t.yaml");
+    const auto result = rules.evaluate({{"s", "a'b\n"}});
+    REQUIRE(result.ok());
+    CHECK(*result.record().find("why") ==
+          Value(Value::List{Value("s=\"a'b\\n\" raw=a'b\n dims=['dp', 'ep']"),
+                            Value("{s!r} is \"a'b\\n\"")}));
+  }
+
+  TEST_CASE("a template conversion other than !r is refused at its position") {
+    CHECK(
+        load_error(
+            "snnplan: 1\ninputs:\n  s: {type: string}\nrecord:\n  why: {type: rationale}\n"
+            "rationale_header: \"got {s!s}\"\nstart: main\ntables:\n  main:\n    - name: only\n") ==
+        "t.yaml:6:26: error: template conversion '!s' is not supported (only '!r', Python's "
+        "repr())");
   }
 }

@@ -63,6 +63,10 @@ inline std::string unknown_match_op(std::string_view got, std::string_view sugge
   if (!suggestion.empty()) base += fmt::format("; did you mean '{}'?", suggestion);
   return base;
 }
+inline std::string template_conversion(std::string_view conversion) {
+  return fmt::format("template conversion '{}' is not supported (only '!r', Python's repr())",
+                     conversion);
+}
 inline std::string unbalanced_brace(std::string_view text) {
   return fmt::format("unbalanced '{{' or '}}' in template \"{}\" (write '{{{{' or '}}}}' for a brace)", text);
 }

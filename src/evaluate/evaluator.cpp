@@ -10,6 +10,7 @@
 #include "core/messages.hpp"
 #include "language/builtins.hpp"
 #include "language/operations.hpp"
+#include "language/python_repr.hpp"
 
 namespace snnplan::evaluate {
 namespace {
@@ -557,7 +558,10 @@ class Evaluator {
         }
         const RValue& v = lookup(piece.slot, frame);
         values[k] = &v;
-        if (v.kind == Kind::string) bound += v.text.size;
+        if (piece.python_repr)
+          in_place = false;
+        else if (v.kind == Kind::string)
+          bound += v.text.size;
         else if (v.kind == Kind::integer && detail::fits_int64(v.i)) bound += kIntegerDigits;
         else in_place = false;
       }
@@ -586,8 +590,15 @@ class Evaluator {
     std::pmr::string out(store_.resource());
     out.reserve(256);
     for (const auto& piece : t.pieces) {
-      if (piece.slot < 0) out += piece.text;
-      else detail::append_display(out, lookup(piece.slot, frame));
+      if (piece.slot < 0) {
+        out += piece.text;
+      } else if (piece.python_repr) {
+        std::string text;
+        language::append_python_repr(text, lookup(piece.slot, frame));
+        out += text;
+      } else {
+        detail::append_display(out, lookup(piece.slot, frame));
+      }
     }
     return store_.keep(out);
   }

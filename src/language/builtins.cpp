@@ -5,6 +5,7 @@
 #include "core/messages.hpp"
 #include "language/microbatches.hpp"
 #include "language/operations.hpp"
+#include "language/python_repr.hpp"
 
 namespace snnplan::language {
 namespace {
@@ -68,11 +69,26 @@ RValue microbatches(const BuiltinArguments& args) {
   return RValue::of_int(std::get<Wide>(result));
 }
 
+RValue repr(const BuiltinArguments& args) {
+  std::string text;
+  append_python_repr(text, args.need(0));
+  return args.store().string(text);
+}
+
+RValue repr_tuple(const BuiltinArguments& args) {
+  std::string text;
+  append_python_repr(text, args.need(0), Brackets::tuple);
+  return args.store().string(text);
+}
+
 constexpr BuiltinParameter kString_{kString, "string"};
 constexpr BuiltinParameter kInteger{kInt, "int"};
 constexpr BuiltinParameter kStringOrList{kString | kList, "string or list"};
 constexpr BuiltinParameter kAnyValue{};
 constexpr BuiltinParameter kOrderable{kInt | kFloat | kString, "int, float or string"};
+constexpr BuiltinParameter kList_{kList, "list"};
+// What Python code can hold: every value but a record (another rule set's result).
+constexpr BuiltinParameter kPlainValue{kAny & ~kRecord, "a value other than a record"};
 constexpr std::size_t kAnyNumber = std::numeric_limits<std::size_t>::max();
 
 // One row per line: the table is the definition (clang-format would split every field).
@@ -97,6 +113,10 @@ constexpr BuiltinInfo kBuiltins[] = {
     {"pipeline_microbatches", 2, 2, {{kInteger, kInteger}}, kInt, false, microbatches, BuiltinAnalysis::opaque,
      "pipeline_microbatches(batch_size, num_stages) -> int",
      "the reference's `recommended_pipeline_microbatches()`, its errors word for word"},
+    {"repr", 1, 1, {{kPlainValue, kAnyValue}}, kString, false, repr, BuiltinAnalysis::opaque,
+     "repr(value) -> string", "Python's `repr()`: `'x'` (quotes and escapes as Python chooses them), `True`, `None`, `0.5`, `[1, 'a']`"},
+    {"repr_tuple", 1, 1, {{kList_, kAnyValue}}, kString, false, repr_tuple, BuiltinAnalysis::opaque,
+     "repr_tuple(list) -> string", "Python's `repr()` of the list as a tuple: `('dp', 'ep')`, `('dp',)`, `()`"},
 };
 // clang-format on
 
