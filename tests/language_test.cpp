@@ -203,6 +203,13 @@ Value output(const std::string& type, const std::string& expression, snnplan::In
   return *result.record().find("out");
 }
 
+std::string error_of(const std::string& type, const std::string& expression,
+                     snnplan::Inputs inputs = {}) {
+  const auto result = with_output(expression, type).evaluate(inputs);
+  REQUIRE_FALSE(result.ok());
+  return result.error().message;
+}
+
 // The first error diagnostic `text` fails to load with, formatted.
 std::string load_error(const std::string& text) {
   try {
@@ -217,6 +224,66 @@ std::string load_error(const std::string& text) {
 }  // namespace
 
 TEST_SUITE("builtins in rule files") {
+  TEST_CASE(
+      "try gives its fallback when its value raises a rule error, and computes it only then") {
+    CHECK(output("int?", "try(pipeline_microbatches(n, 4), -1)", {{"n", 12}}) == Value(12));
+    CHECK(output("int?", "try(pipeline_microbatches(n, 4), -1)", {{"n", 17}}) == Value(-1));
+    CHECK(output("int?", "try(n / 0, 7)") == Value(7));
+    // The fallback is not computed when the value succeeds: its own error never shows.
+    CHECK(output("int?", "try(n + 1, n / 0)", {{"n", 2}}) == Value(3));
+    // A fallback that fails is the call's error.
+    CHECK(error_of("int?", "try(n / 0, pipeline_microbatches(0, 1))") ==
+          "batch_size must be positive, but got 0.");
+  }
+
+  TEST_CASE("try expresses the old microbatch count that fell back to the number of stages") {
+    // Upstream 3d27124c and 5104da6f returned num_stages when no count in range divides the batch.
+    const std::string count = "try(pipeline_microbatches(n, 8), 8)";
+    CHECK(output("int?", count, {{"n", 37}}) == Value(8));
+    CHECK(output("int?", count, {{"n", 24}}) == Value(24));
+  }
+
+  TEST_CASE("try does not hide a value of the wrong kind, which is a mistake in the rule file") {
+    const RuleSet rules = RuleSet::from_string(
+        "snnplan: 1\ninputs:\n  v: {type: \"int?\", default: null}\nlet:\n  w: \"v == null ? "
+        "'none' : v\"\n"
+        "record:\n  out: {type: \"int?\", default: null}\nstart: main\n"
+        "tables:\n  main:\n    - name: only\n      set: {out: \"= try(w + 1, 0)\"}\n",
+        "t.yaml");
+    CHECK(*rules.evaluate({{"v", 4}}).record().find("out") == Value(5));
+    const auto result = rules.evaluate({});
+    REQUIRE_FALSE(result.ok());
+    CHECK(result.error().message == "t.yaml:12:25: cannot apply '+' to string and int");
+  }
+
+  TEST_CASE("try's result has the kinds of both its arguments for the checker") {
+    CHECK(output("int?", "try(n, 2) + 1", {{"n", 3}}) == Value(4));
+    CHECK(load_error(output_file("try('a', 'b') * 2", "int?")) ==
+          "t.yaml:11:21: error: cannot apply '*' to string and int");
+  }
+
+  TEST_CASE("repeat builds a list of copies, empty for a count below one as in Python") {
+    CHECK(output("list?", "repeat(1, 3)") == Value(Value::List{Value(1), Value(1), Value(1)}));
+    CHECK(output("list?", "repeat('a', n)", {{"n", 2}}) ==
+          Value(Value::List{Value("a"), Value("a")}));
+    CHECK(output("list?", "repeat(1, 0)") == Value(Value::List{}));
+    CHECK(output("list?", "repeat(1, -5)") == Value(Value::List{}));
+    CHECK(output("int?", "len(repeat(null, 65536))") == Value(65536));
+  }
+
+  TEST_CASE("repeat beyond its limit is a rule error that names the count and the limit") {
+    CHECK(error_of("list?", "repeat(1, n)", {{"n", 65537}}) ==
+          "repeat() would build a list of 65537 items, more than the limit of 65536");
+    CHECK(error_of("list?", "repeat(1, n * n)", {{"n", std::int64_t{1} << 40}}) ==
+          "repeat() would build a list of 1208925819614629174706176 items, more than the limit of "
+          "65536");
+  }
+
+  TEST_CASE("repeat refuses a count that is not an integer") {
+    CHECK(load_error(output_file("repeat(1, 'x')", "list?")) ==
+          "t.yaml:11:31: error: argument 2 of repeat() must be int, but it is string");
+  }
+
   TEST_CASE("repr and repr_tuple spell values as Python's repr does") {
     CHECK(output("string?", "repr(s)", {{"s", "it's"}}) == Value("\"it's\""));
     CHECK(output("string?", "repr([n, true, null, 'a'])", {{"n", 2}}) ==

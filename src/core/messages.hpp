@@ -243,6 +243,11 @@ inline std::string microbatches_no_divisor(std::string_view batch_size, std::str
                      batch_size, num_stages, target);
 }
 
+inline std::string repeat_too_long(std::string_view count, std::size_t limit) {
+  return fmt::format("repeat() would build a list of {} items, more than the limit of {}", count,
+                     limit);
+}
+
 // ---- table analysis (`check`): why a table is not fully analysed, and what it found ---------
 inline std::string analysis_incomplete(std::string_view subject, std::string_view what) {
   return fmt::format("{} not fully analysed: {}; shadowed rules and gaps may go unreported", subject, what);

@@ -658,7 +658,25 @@ class Evaluator {
     }
   }
 
+  // The arguments of a call whose builtin computes them on demand (try).
+  class OnDemand final : public language::ArgumentSource {
+   public:
+    OnDemand(Evaluator& evaluator, const Node& call, Frame& frame)
+        : evaluator_(evaluator), call_(call), frame_(frame) {}
+    RValue evaluate(std::size_t k) override { return evaluator_.value(call_.children[k], frame_); }
+
+   private:
+    Evaluator& evaluator_;
+    const Node& call_;
+    Frame& frame_;
+  };
+
   RValue call_builtin(const Node& n, Frame& frame) {
+    if (n.builtin->arguments == language::ArgumentEvaluation::on_demand) {
+      OnDemand source(*this, n, frame);
+      return n.builtin->call(
+          language::BuiltinArguments(*n.builtin, n.children.size(), source, store_));
+    }
     RValue* args = store_.values(n.children.size());
     for (std::size_t k = 0; k < n.children.size(); ++k) new (args + k) RValue(value(n.children[k], frame));
     try {
