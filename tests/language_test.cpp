@@ -272,11 +272,23 @@ TEST_SUITE("builtins in rule files") {
   }
 
   TEST_CASE("repeat beyond its limit is a rule error that names the count and the limit") {
+    const std::string over = " more than the limit of 65536";
     CHECK(error_of("list?", "repeat(1, n)", {{"n", 65537}}) ==
-          "repeat() would build a list of 65537 items, more than the limit of 65536");
+          "repeat() would build a list of 65537 items (nested ones included)," + over);
     CHECK(error_of("list?", "repeat(1, n * n)", {{"n", std::int64_t{1} << 40}}) ==
-          "repeat() would build a list of 1208925819614629174706176 items, more than the limit of "
-          "65536");
+          "repeat() would build a list of 1208925819614629174706176 items (nested ones included)," +
+              over);
+    // Nested items count: a repeated list cannot be repeated again to square the limit.
+    CHECK(output("int?", "len(repeat(repeat(1, 255), 256))") == Value(256));
+    CHECK(error_of("list?", "repeat(repeat(1, 256), 256)") ==
+          "repeat() would build a list of 65792 items (nested ones included)," + over);
+  }
+
+  TEST_CASE("repr beyond a mebibyte is a rule error instead of an unbounded text") {
+    // 65536 copies of a 17-byte string would be over 1.3 MB of text.
+    CHECK(output("int?", "len(repr(repeat('0123456789abcdef', 16384)))") == Value(327680));
+    CHECK(error_of("string?", "repr(repeat('0123456789abcdef', 65536))") ==
+          "repr() would write more than 1048576 bytes");
   }
 
   TEST_CASE("repeat refuses a count that is not an integer") {

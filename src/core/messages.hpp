@@ -244,8 +244,13 @@ inline std::string microbatches_no_divisor(std::string_view batch_size, std::str
 }
 
 inline std::string repeat_too_long(std::string_view count, std::size_t limit) {
-  return fmt::format("repeat() would build a list of {} items, more than the limit of {}", count,
-                     limit);
+  return fmt::format(
+      "repeat() would build a list of {} items (nested ones included), more than the limit of {}",
+      count, limit);
+}
+
+inline std::string repr_too_long(std::size_t limit) {
+  return fmt::format("repr() would write more than {} bytes", limit);
 }
 
 // ---- table analysis (`check`): why a table is not fully analysed, and what it found ---------

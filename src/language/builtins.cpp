@@ -93,12 +93,25 @@ RValue attempt(const BuiltinArguments& args) {
   return args.evaluate(1);
 }
 
-// repeat(item, count): Python's [item] * count, so a count below 1 gives an empty list.
+// The items of `list` at every depth (a list item counts, and so do its own items).
+std::size_t items_at_every_depth(const RValue& list) {
+  std::size_t total = list.items.size;
+  for (const RValue& item : list.list())
+    if (item.kind == Kind::list) total += items_at_every_depth(item);
+  return total;
+}
+
+// repeat(item, count): Python's [item] * count, so a count below 1 gives an empty list. The
+// limit counts nested items too, so repeating a repeated list cannot square it.
 RValue repeat(const BuiltinArguments& args) {
   const RValue& item = args.need(0);
   const Wide count = args.need(1).i;
-  if (count > static_cast<Wide>(kMaxRepeatedItems))
-    rule_failure(messages::repeat_too_long(detail::wide_to_string(count), kMaxRepeatedItems));
+  const Wide per_copy =
+      1 + static_cast<Wide>(item.kind == Kind::list ? items_at_every_depth(item) : 0);
+  const auto limit = static_cast<Wide>(kMaxRepeatedItems);
+  const Wide total = count > limit ? count : count * per_copy;  // no overflow: count <= limit
+  if (total > limit)
+    rule_failure(messages::repeat_too_long(detail::wide_to_string(total), kMaxRepeatedItems));
   const auto size = count > 0 ? static_cast<std::size_t>(count) : 0;
   RValue* items = args.store().values(size);
   std::uninitialized_fill_n(items, size, item);
@@ -141,7 +154,7 @@ constexpr BuiltinInfo kBuiltins[] = {
     {"try", 2, 2, {{kAnyValue, kAnyValue}}, kAny, true, attempt, ArgumentEvaluation::on_demand, BuiltinAnalysis::returns_an_argument,
      "try(value, fallback) -> value or fallback", "`value`, or `fallback` when computing `value` raises a rule error (only then is `fallback` computed)"},
     {"repeat", 2, 2, {{kPlainValue, kInteger}}, kList, false, repeat, kBefore, BuiltinAnalysis::opaque,
-     "repeat(item, count) -> list", "a list of `count` copies of `item`, as Python's `[item] * count` (empty when `count` < 1; at most 65536 items)"},
+     "repeat(item, count) -> list", "a list of `count` copies of `item`, as Python's `[item] * count` (empty when `count` < 1; at most 65536 items, counting those of nested lists)"},
     {"repr", 1, 1, {{kPlainValue, kAnyValue}}, kString, false, repr, kBefore, BuiltinAnalysis::opaque,
      "repr(value) -> string", "Python's `repr()`: `'x'` (quotes and escapes as Python chooses them), `True`, `None`, `0.5`, `[1, 'a']`"},
     {"repr_tuple", 1, 1, {{kList_, kAnyValue}}, kString, false, repr_tuple, kBefore, BuiltinAnalysis::opaque,

@@ -10,6 +10,9 @@
 #include <iterator>
 #include <string_view>
 
+#include "core/messages.hpp"
+#include "language/operations.hpp"
+
 namespace snnplan::language {
 namespace {
 
@@ -63,8 +66,15 @@ std::pair<char32_t, std::size_t> decode(std::string_view text, std::size_t at) {
   return {c, length};
 }
 
+void check_length(const std::string& out) {
+  if (out.size() > kMaxReprBytes) rule_failure(messages::repr_too_long(kMaxReprBytes));
+}
+
 // Python's str.__repr__: single quotes unless the text holds ' and no ", then double quotes.
 void append_string(std::string& out, std::string_view text) {
+  // At least the text and its quotes: refused before writing (escapes are checked after).
+  if (out.size() + text.size() + 2 > kMaxReprBytes)
+    rule_failure(messages::repr_too_long(kMaxReprBytes));
   const bool double_quoted =
       text.find('\'') != std::string_view::npos && text.find('"') == std::string_view::npos;
   const char quote = double_quoted ? '"' : '\'';
@@ -97,6 +107,7 @@ void append_string(std::string& out, std::string_view text) {
     at += length;
   }
   out += quote;
+  check_length(out);
 }
 
 // Python's float.__repr__: the shortest digits that read back as the same double, in fixed
@@ -181,6 +192,7 @@ void append_python_repr(std::string& out, const RValue& value, Brackets brackets
       for (std::size_t k = 0; k < value.items.size; ++k) {
         if (k) out += ", ";
         append_python_repr(out, value.items.data[k]);  // items inside are lists again
+        check_length(out);
       }
       if (tuple && value.items.size == 1) out += ',';
       out += tuple ? ')' : ']';

@@ -9,12 +9,17 @@
 
 namespace snnplan::language {
 
+/// The longest text repr() writes: beyond it, a rule error (a list of 65536 copies of a
+/// long string would otherwise be gigabytes).
+inline constexpr std::size_t kMaxReprBytes = std::size_t{1} << 20;
+
 /// How a list is written: as a Python list `[a, b]` or as a tuple `(a, b)`, `(a,)`, `()`.
 enum class Brackets : bool { list, tuple };
 
 /// Appends Python's repr() of `value` to `out`. Strings are taken as UTF-8; a byte that is
 /// not part of a valid UTF-8 sequence is written as `\xNN`. A record (which Python code
-/// never holds) is written as display() writes it.
+/// never holds) is written as display() writes it. Fails (EvaluationFailure, a rule error)
+/// when `out` would grow beyond kMaxReprBytes.
 void append_python_repr(std::string& out, const detail::RValue& value,
                         Brackets brackets = Brackets::list);
 
