@@ -64,6 +64,10 @@ install(TARGETS snnplan_static EXPORT snnplanStaticTargets
 install(TARGETS snnplan_exe RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT snnplan_runtime)
 install(FILES ${SNNPLAN_BUILTIN_RULE_FILES}
         DESTINATION ${SNNPLAN_INSTALL_RULESDIR} COMPONENT snnplan_runtime)
+# Upstream's earlier recommendation policies, one rule file per version (rules/history/).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/rules/history
+        DESTINATION ${SNNPLAN_INSTALL_RULESDIR} COMPONENT snnplan_runtime
+        FILES_MATCHING PATTERN "*.yaml" PATTERN "README.md")
 
 # CMake package.
 install(EXPORT snnplanTargets NAMESPACE snnplan::

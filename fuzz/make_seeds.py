@@ -79,7 +79,8 @@ def main():
                               "i * i * i * i * i", "li + [i] + li", "lower(s) == 'spikformer_8'",
                               "len(ls) > 0 ? ls[0] : 'x'", "min(i, j, 3) / 0", "'\\u00e9' + s",
                               "pipeline_microbatches(i, j)", "index_of(ls, 'tp')", "f * 1e308",
-                              "n == null || !b", "x.y.z"]):
+                              "n == null || !b", "x.y.z", "try(i / j, len(repeat(s, i)))",
+                              "repr_tuple(ls) + repr(f)"]):
         write("expression", "extra-%02d" % k, expr)
 
     def input_lines(path, limit):

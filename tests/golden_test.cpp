@@ -22,9 +22,10 @@ struct GoldenCase {
   nlohmann::ordered_json expected;  // ordered: the reference's field order is part of the contract
 };
 
-std::vector<GoldenCase> golden_cases() {
-  std::ifstream in(std::string(SNNPLAN_TEST_DATA) + "/golden/recommend.jsonl");
-  REQUIRE(in.good());
+// The cases of tests/data/<file> (by default the seed reference's).
+std::vector<GoldenCase> golden_cases(const std::string& file = "golden/recommend.jsonl") {
+  std::ifstream in(std::string(SNNPLAN_TEST_DATA) + "/" + file);
+  REQUIRE_MESSAGE(in.good(), "cannot read tests/data/" << file);
   std::vector<GoldenCase> cases;
   std::string line;
   std::size_t line_number = 0;
@@ -45,38 +46,77 @@ std::vector<std::string> keys_of(const nlohmann::ordered_json& object) {
   return keys;
 }
 
+struct Counts {
+  std::size_t records = 0;
+  std::size_t errors = 0;
+};
+
+// Evaluates every case with `rules` and checks the record (fields and their order) or the
+// rule error against the expectation.
+Counts check_cases(const snnplan::RuleSet& rules, const std::vector<GoldenCase>& cases) {
+  Counts counts;
+  for (const GoldenCase& c : cases) {
+    CAPTURE(c.line_number);
+    const auto inputs = snnplan::request::inputs_from_json(c.input, rules);
+    REQUIRE_MESSAGE(
+        std::holds_alternative<snnplan::Inputs>(inputs),
+        (std::holds_alternative<std::string>(inputs) ? std::get<std::string>(inputs) : ""));
+    const auto result = rules.evaluate(std::get<snnplan::Inputs>(inputs));
+    if (c.expected.contains("error")) {
+      REQUIRE_MESSAGE(!result.ok(), "expected the error " << c.expected.at("error").dump());
+      CHECK(result.error().kind == snnplan::EvaluationErrorKind::rule_error);
+      CHECK(result.error().message == c.expected.at("error").get<std::string>());
+      ++counts.errors;
+    } else {
+      REQUIRE_MESSAGE(result.ok(), result.error().message);
+      const nlohmann::ordered_json got = snnplan::render::to_json(result.record());
+      CHECK(unordered(got) == unordered(c.expected));
+      CHECK(keys_of(got) == keys_of(c.expected));
+      ++counts.records;
+    }
+  }
+  return counts;
+}
+
+// rules/history/VERSION.yaml against tests/data/history/VERSION.jsonl, upstream's answers at
+// that version (tools/gen_history_golden.py).
+Counts check_history(const std::string& version) {
+  const auto rules =
+      snnplan::RuleSet::from_file(std::string(SNNPLAN_RULES_DIR) + "/history/" + version + ".yaml");
+  return check_cases(rules, golden_cases("history/" + version + ".jsonl"));
+}
+
 }  // namespace
 
 TEST_SUITE("golden") {
   TEST_CASE("every golden recommendation matches the reference through RuleSet::builtin") {
-    const auto cases = golden_cases();
-    const snnplan::RuleSet& rules = snnplan::RuleSet::builtin();
-    std::size_t checked = 0;
-    std::size_t records = 0;
-    std::size_t errors = 0;
-    for (const GoldenCase& c : cases) {
-      CAPTURE(c.line_number);
-      const auto inputs = snnplan::request::inputs_from_json(c.input, rules);
-      REQUIRE_MESSAGE(std::holds_alternative<snnplan::Inputs>(inputs),
-                      (std::holds_alternative<std::string>(inputs) ? std::get<std::string>(inputs) : ""));
-      const auto result = rules.evaluate(std::get<snnplan::Inputs>(inputs));
-      if (c.expected.contains("error")) {
-        REQUIRE_MESSAGE(!result.ok(), "expected the error " << c.expected.at("error").dump());
-        CHECK(result.error().kind == snnplan::EvaluationErrorKind::rule_error);
-        CHECK(result.error().message == c.expected.at("error").get<std::string>());
-        ++errors;
-      } else {
-        REQUIRE_MESSAGE(result.ok(), result.error().message);
-        const nlohmann::ordered_json got = snnplan::render::to_json(result.record());
-        CHECK(unordered(got) == unordered(c.expected));
-        CHECK(keys_of(got) == keys_of(c.expected));
-        ++records;
-      }
-      ++checked;
-    }
-    CHECK(checked == 4645);
-    CHECK(records == 3500);
-    CHECK(errors == 1145);
+    const Counts counts = check_cases(snnplan::RuleSet::builtin(), golden_cases());
+    CHECK(counts.records == 3500);
+    CHECK(counts.errors == 1145);
+  }
+
+  TEST_CASE("the history rule file of upstream 3d27124c gives that version's answers") {
+    const Counts counts = check_history("3d27124c");
+    CHECK(counts.records == 468);
+    CHECK(counts.errors == 12);
+  }
+
+  TEST_CASE("the history rule file of upstream 5104da6f gives that version's answers") {
+    const Counts counts = check_history("5104da6f");
+    CHECK(counts.records == 468);
+    CHECK(counts.errors == 12);
+  }
+
+  TEST_CASE("the history rule file of upstream 482d7b8c gives that version's answers") {
+    const Counts counts = check_history("482d7b8c");
+    CHECK(counts.records == 468);
+    CHECK(counts.errors == 15);
+  }
+
+  TEST_CASE("the history rule file of upstream 7e44624b gives that version's answers") {
+    const Counts counts = check_history("7e44624b");
+    CHECK(counts.records == 466);
+    CHECK(counts.errors == 15);
   }
 
   TEST_CASE("every golden case gives the same fields or error through one reused Evaluation as through the record") {

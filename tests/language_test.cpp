@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 
@@ -10,6 +11,7 @@
 #include "language/builtins.hpp"
 #include "language/matchers.hpp"
 #include "language/operations.hpp"
+#include "language/python_repr.hpp"
 #include "language/reference.hpp"
 #include "snnplan/snnplan.hpp"
 
@@ -17,6 +19,17 @@ namespace {
 
 using snnplan::detail::RValue;
 namespace language = snnplan::language;
+
+std::string python_repr(const RValue& value,
+                        language::Brackets brackets = language::Brackets::list) {
+  std::string out;
+  language::append_python_repr(out, value, brackets);
+  return out;
+}
+
+RValue text(std::string_view s) {
+  return RValue::of_view(s);
+}
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -109,5 +122,210 @@ TEST_SUITE("language") {
                   "docs/rules.md is out of date: run `cmake --build build --target update-docs`");
     for (const language::BuiltinInfo& builtin : language::builtins())
       CHECK(document.find(builtin.signature) != std::string::npos);
+  }
+
+  // Expected texts are Python 3.11's repr() of the same values.
+  TEST_CASE("repr quotes and escapes strings as Python chooses") {
+    CHECK(python_repr(text("x")) == "'x'");
+    CHECK(python_repr(text("")) == "''");
+    CHECK(python_repr(text("a'b")) == "\"a'b\"");
+    CHECK(python_repr(text("a\"b")) == "'a\"b'");
+    CHECK(python_repr(text("a'\"b")) == "'a\\'\"b'");
+    CHECK(python_repr(text("back\\slash")) == "'back\\\\slash'");
+    CHECK(python_repr(text("\t\n\r")) == "'\\t\\n\\r'");
+    CHECK(python_repr(text(std::string_view("\x00\x1b\x7f", 3))) == "'\\x00\\x1b\\x7f'");
+    // Printable non-ASCII stays as it is; what str.isprintable() refuses is escaped.
+    CHECK(python_repr(text("\u00fcn\u00efcode")) == "'\u00fcn\u00efcode'");
+    CHECK(python_repr(text("\u00a0\u00ad\u2028\U000e0001")) == "'\\xa0\\xad\\u2028\\U000e0001'");
+    CHECK(python_repr(text("\U0001f600")) == "'\U0001f600'");
+    // A byte that is not UTF-8 is written as its value.
+    CHECK(python_repr(text("a\xff")) == "'a\\xff'");
+  }
+
+  TEST_CASE("repr writes numbers, booleans and null as Python writes int, float, bool and None") {
+    CHECK(python_repr(RValue::of_int(-9)) == "-9");
+    CHECK(python_repr(RValue::of_int(snnplan::detail::Wide{1} << 70)) == "1180591620717411303424");
+    CHECK(python_repr(RValue::of_bool(true)) == "True");
+    CHECK(python_repr(RValue::of_bool(false)) == "False");
+    CHECK(python_repr(RValue{}) == "None");
+    CHECK(python_repr(RValue::of_float(0.5)) == "0.5");
+    CHECK(python_repr(RValue::of_float(1.0)) == "1.0");
+    CHECK(python_repr(RValue::of_float(-0.0)) == "-0.0");
+    CHECK(python_repr(RValue::of_float(0.1)) == "0.1");
+    CHECK(python_repr(RValue::of_float(1e16)) == "1e+16");
+    CHECK(python_repr(RValue::of_float(123456789012345678.0)) == "1.2345678901234568e+17");
+    CHECK(python_repr(RValue::of_float(9999999999999998.0)) == "9999999999999998.0");
+    CHECK(python_repr(RValue::of_float(0.0001)) == "0.0001");
+    CHECK(python_repr(RValue::of_float(0.00001)) == "1e-05");
+    CHECK(python_repr(RValue::of_float(1.5e-300)) == "1.5e-300");
+    CHECK(python_repr(RValue::of_float(-std::numeric_limits<double>::infinity())) == "-inf");
+    CHECK(python_repr(RValue::of_float(std::numeric_limits<double>::quiet_NaN())) == "nan");
+  }
+
+  TEST_CASE("repr writes a list as a Python list or tuple, a one-item tuple with its comma") {
+    const RValue two[] = {text("dp"), text("ep")};
+    const RValue one[] = {text("dp")};
+    const RValue mixed[] = {RValue::of_int(1), RValue{}, RValue::of_items(one)};
+    CHECK(python_repr(RValue::of_items(two)) == "['dp', 'ep']");
+    CHECK(python_repr(RValue::of_items(two), language::Brackets::tuple) == "('dp', 'ep')");
+    CHECK(python_repr(RValue::of_items(one), language::Brackets::tuple) == "('dp',)");
+    CHECK(python_repr(RValue::of_items({}), language::Brackets::tuple) == "()");
+    CHECK(python_repr(RValue::of_items({})) == "[]");
+    CHECK(python_repr(RValue::of_items(mixed)) == "[1, None, ['dp']]");
+  }
+}
+
+namespace {
+
+using snnplan::RuleSet;
+using snnplan::Value;
+
+// A rule file whose record field `out` (of `type`) is `= EXPR`, computed from an int input `n` and
+// a string input `s`.
+std::string output_file(const std::string& expression, const std::string& type) {
+  return "snnplan: 1\n"
+         "inputs:\n  n: {type: int, default: 0}\n  s: {type: string, default: x}\n"
+         "record:\n  out: {type: \"" +
+         type +
+         "\", default: null}\n"
+         "start: main\n"
+         "tables:\n  main:\n    - name: only\n      set: {out: \"= " +
+         expression + "\"}\n";
+}
+
+RuleSet with_output(const std::string& expression, const std::string& type) {
+  return RuleSet::from_string(output_file(expression, type), "t.yaml");
+}
+
+Value output(const std::string& type, const std::string& expression, snnplan::Inputs inputs = {}) {
+  const auto result = with_output(expression, type).evaluate(inputs);
+  REQUIRE_MESSAGE(result.ok(), result.error().message);
+  return *result.record().find("out");
+}
+
+std::string error_of(const std::string& type, const std::string& expression,
+                     snnplan::Inputs inputs = {}) {
+  const auto result = with_output(expression, type).evaluate(inputs);
+  REQUIRE_FALSE(result.ok());
+  return result.error().message;
+}
+
+// The first error diagnostic `text` fails to load with, formatted.
+std::string load_error(const std::string& text) {
+  try {
+    (void)RuleSet::from_string(text, "t.yaml");
+  } catch (const snnplan::LoadError& e) {
+    for (const snnplan::Diagnostic& d : e.diagnostics())
+      if (d.severity == snnplan::Severity::error) return snnplan::format(d);
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_SUITE("builtins in rule files") {
+  TEST_CASE(
+      "try gives its fallback when its value raises a rule error, and computes it only then") {
+    CHECK(output("int?", "try(pipeline_microbatches(n, 4), -1)", {{"n", 12}}) == Value(12));
+    CHECK(output("int?", "try(pipeline_microbatches(n, 4), -1)", {{"n", 17}}) == Value(-1));
+    CHECK(output("int?", "try(n / 0, 7)") == Value(7));
+    // The fallback is not computed when the value succeeds: its own error never shows.
+    CHECK(output("int?", "try(n + 1, n / 0)", {{"n", 2}}) == Value(3));
+    // A fallback that fails is the call's error.
+    CHECK(error_of("int?", "try(n / 0, pipeline_microbatches(0, 1))") ==
+          "batch_size must be positive, but got 0.");
+  }
+
+  TEST_CASE("try expresses the old microbatch count that fell back to the number of stages") {
+    // Upstream 3d27124c and 5104da6f returned num_stages when no count in range divides the batch.
+    const std::string count = "try(pipeline_microbatches(n, 8), 8)";
+    CHECK(output("int?", count, {{"n", 37}}) == Value(8));
+    CHECK(output("int?", count, {{"n", 24}}) == Value(24));
+  }
+
+  TEST_CASE("try does not hide a value of the wrong kind, which is a mistake in the rule file") {
+    const RuleSet rules = RuleSet::from_string(
+        "snnplan: 1\ninputs:\n  v: {type: \"int?\", default: null}\nlet:\n  w: \"v == null ? "
+        "'none' : v\"\n"
+        "record:\n  out: {type: \"int?\", default: null}\nstart: main\n"
+        "tables:\n  main:\n    - name: only\n      set: {out: \"= try(w + 1, 0)\"}\n",
+        "t.yaml");
+    CHECK(*rules.evaluate({{"v", 4}}).record().find("out") == Value(5));
+    const auto result = rules.evaluate({});
+    REQUIRE_FALSE(result.ok());
+    CHECK(result.error().message == "t.yaml:12:25: cannot apply '+' to string and int");
+  }
+
+  TEST_CASE("try's result has the kinds of both its arguments for the checker") {
+    CHECK(output("int?", "try(n, 2) + 1", {{"n", 3}}) == Value(4));
+    CHECK(load_error(output_file("try('a', 'b') * 2", "int?")) ==
+          "t.yaml:11:21: error: cannot apply '*' to string and int");
+  }
+
+  TEST_CASE("repeat builds a list of copies, empty for a count below one as in Python") {
+    CHECK(output("list?", "repeat(1, 3)") == Value(Value::List{Value(1), Value(1), Value(1)}));
+    CHECK(output("list?", "repeat('a', n)", {{"n", 2}}) ==
+          Value(Value::List{Value("a"), Value("a")}));
+    CHECK(output("list?", "repeat(1, 0)") == Value(Value::List{}));
+    CHECK(output("list?", "repeat(1, -5)") == Value(Value::List{}));
+    CHECK(output("int?", "len(repeat(null, 65536))") == Value(65536));
+  }
+
+  TEST_CASE("repeat beyond its limit is a rule error that names the count and the limit") {
+    const std::string over = " more than the limit of 65536";
+    CHECK(error_of("list?", "repeat(1, n)", {{"n", 65537}}) ==
+          "repeat() would build a list of 65537 items (nested ones included)," + over);
+    CHECK(error_of("list?", "repeat(1, n * n)", {{"n", std::int64_t{1} << 40}}) ==
+          "repeat() would build a list of 1208925819614629174706176 items (nested ones included)," +
+              over);
+    // Nested items count: a repeated list cannot be repeated again to square the limit.
+    CHECK(output("int?", "len(repeat(repeat(1, 255), 256))") == Value(256));
+    CHECK(error_of("list?", "repeat(repeat(1, 256), 256)") ==
+          "repeat() would build a list of 65792 items (nested ones included)," + over);
+  }
+
+  TEST_CASE("repr beyond a mebibyte is a rule error instead of an unbounded text") {
+    // 65536 copies of a 17-byte string would be over 1.3 MB of text.
+    CHECK(output("int?", "len(repr(repeat('0123456789abcdef', 16384)))") == Value(327680));
+    CHECK(error_of("string?", "repr(repeat('0123456789abcdef', 65536))") ==
+          "repr() would write more than 1048576 bytes");
+  }
+
+  TEST_CASE("repeat refuses a count that is not an integer") {
+    CHECK(load_error(output_file("repeat(1, 'x')", "list?")) ==
+          "t.yaml:11:31: error: argument 2 of repeat() must be int, but it is string");
+  }
+
+  TEST_CASE("repr and repr_tuple spell values as Python's repr does") {
+    CHECK(output("string?", "repr(s)", {{"s", "it's"}}) == Value("\"it's\""));
+    CHECK(output("string?", "repr([n, true, null, 'a'])", {{"n", 2}}) ==
+          Value("[2, True, None, 'a']"));
+    CHECK(output("string?", "repr_tuple(['dp', 'ep'])") == Value("('dp', 'ep')"));
+    CHECK(output("string?", "repr_tuple([s])") == Value("('x',)"));
+    CHECK(load_error(output_file("repr_tuple('dp')", "string?")) ==
+          "t.yaml:11:32: error: argument 1 of repr_tuple() must be list, but it is string");
+  }
+
+  TEST_CASE("a template placeholder with !r renders its value as Python's repr") {
+    const RuleSet rules = RuleSet::from_string(
+        "snnplan: 1\ninputs:\n  s: {type: string}\n  dims: {type: \"list[string]\", default: [dp, "
+        "ep]}\n"
+        "record:\n  why: {type: rationale}\nrationale_header: \"s={s!r} raw={s} dims={dims!r}\"\n"
+        "start: main\ntables:\n  main:\n    - name: only\n      because: \"{{s!r}} is {s!r}\"\n",
+        "t.yaml");
+    const auto result = rules.evaluate({{"s", "a'b\n"}});
+    REQUIRE(result.ok());
+    CHECK(*result.record().find("why") ==
+          Value(Value::List{Value("s=\"a'b\\n\" raw=a'b\n dims=['dp', 'ep']"),
+                            Value("{s!r} is \"a'b\\n\"")}));
+  }
+
+  TEST_CASE("a template conversion other than !r is refused at its position") {
+    CHECK(
+        load_error(
+            "snnplan: 1\ninputs:\n  s: {type: string}\nrecord:\n  why: {type: rationale}\n"
+            "rationale_header: \"got {s!s}\"\nstart: main\ntables:\n  main:\n    - name: only\n") ==
+        "t.yaml:6:26: error: template conversion '!s' is not supported (only '!r', Python's "
+        "repr())");
   }
 }

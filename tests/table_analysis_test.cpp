@@ -148,6 +148,10 @@ TEST_SUITE("table analysis") {
     check_case("unsupported_condition");
   }
 
+  TEST_CASE("try's value is followed by the analysis, so a gap behind it has its witness") {
+    check_case("try_follows_both_values");
+  }
+
   TEST_CASE("the default rules produce no analysis diagnostics") {
     // The RuleSet must outlive the loop: warnings() refers into it (a temporary in the range
     // expression would be destroyed before the first iteration; ASan caught that).

@@ -431,6 +431,11 @@ std::vector<Alt> Shapes::call(const Node& n, Facts& f) {
       }
       return capped(std::move(out), n.location, f);
     }
+    case language::BuiltinAnalysis::returns_an_argument: {
+      std::vector<Alt> out;
+      for (const std::vector<Alt>& arg : args) out.insert(out.end(), arg.begin(), arg.end());
+      return capped(std::move(out), n.location, f);
+    }
     case language::BuiltinAnalysis::opaque:
       break;
   }

@@ -43,6 +43,7 @@ struct CompiledTemplate {
   struct Piece {
     std::string text;  // literal text when slot < 0
     int slot = -1;
+    bool python_repr = false;  // the value as Python's repr() writes it
   };
   std::vector<Piece> pieces;
   std::string source_text;

@@ -135,10 +135,10 @@ class Compiler {
     out.is_fixed = true;
     for (const auto& piece : t.pieces) {
       if (piece.is_placeholder) {
-        out.pieces.push_back({"", slots_.at(piece.text)});
+        out.pieces.push_back({"", slots_.at(piece.text), piece.python_repr});
         out.is_fixed = false;
       } else {
-        out.pieces.push_back({piece.text, -1});
+        out.pieces.push_back({piece.text, -1, false});
         fixed += piece.text;
       }
     }

@@ -63,6 +63,10 @@ inline std::string unknown_match_op(std::string_view got, std::string_view sugge
   if (!suggestion.empty()) base += fmt::format("; did you mean '{}'?", suggestion);
   return base;
 }
+inline std::string template_conversion(std::string_view conversion) {
+  return fmt::format("template conversion '{}' is not supported (only '!r', Python's repr())",
+                     conversion);
+}
 inline std::string unbalanced_brace(std::string_view text) {
   return fmt::format("unbalanced '{{' or '}}' in template \"{}\" (write '{{{{' or '}}}}' for a brace)", text);
 }
@@ -254,6 +258,16 @@ inline std::string microbatches_fewer_than_stages(std::string_view batch_size, s
 inline std::string microbatches_no_divisor(std::string_view batch_size, std::string_view num_stages, std::string_view target) {
   return fmt::format("batch_size ({}) must be divisible by at least one microbatch count in [{}, {}] for pipeline parallelism.",
                      batch_size, num_stages, target);
+}
+
+inline std::string repeat_too_long(std::string_view count, std::size_t limit) {
+  return fmt::format(
+      "repeat() would build a list of {} items (nested ones included), more than the limit of {}",
+      count, limit);
+}
+
+inline std::string repr_too_long(std::size_t limit) {
+  return fmt::format("repr() would write more than {} bytes", limit);
 }
 
 // ---- table analysis (`check`): why a table is not fully analysed, and what it found ---------

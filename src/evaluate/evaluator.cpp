@@ -10,6 +10,7 @@
 #include "core/messages.hpp"
 #include "language/builtins.hpp"
 #include "language/operations.hpp"
+#include "language/python_repr.hpp"
 
 namespace snnplan::evaluate {
 namespace {
@@ -557,7 +558,10 @@ class Evaluator {
         }
         const RValue& v = lookup(piece.slot, frame);
         values[k] = &v;
-        if (v.kind == Kind::string) bound += v.text.size;
+        if (piece.python_repr)
+          in_place = false;
+        else if (v.kind == Kind::string)
+          bound += v.text.size;
         else if (v.kind == Kind::integer && detail::fits_int64(v.i)) bound += kIntegerDigits;
         else in_place = false;
       }
@@ -586,8 +590,15 @@ class Evaluator {
     std::pmr::string out(store_.resource());
     out.reserve(256);
     for (const auto& piece : t.pieces) {
-      if (piece.slot < 0) out += piece.text;
-      else detail::append_display(out, lookup(piece.slot, frame));
+      if (piece.slot < 0) {
+        out += piece.text;
+      } else if (piece.python_repr) {
+        std::string text;
+        language::append_python_repr(text, lookup(piece.slot, frame));
+        out += text;
+      } else {
+        detail::append_display(out, lookup(piece.slot, frame));
+      }
     }
     return store_.keep(out);
   }
@@ -647,7 +658,25 @@ class Evaluator {
     }
   }
 
+  // The arguments of a call whose builtin computes them on demand (try).
+  class OnDemand final : public language::ArgumentSource {
+   public:
+    OnDemand(Evaluator& evaluator, const Node& call, Frame& frame)
+        : evaluator_(evaluator), call_(call), frame_(frame) {}
+    RValue evaluate(std::size_t k) override { return evaluator_.value(call_.children[k], frame_); }
+
+   private:
+    Evaluator& evaluator_;
+    const Node& call_;
+    Frame& frame_;
+  };
+
   RValue call_builtin(const Node& n, Frame& frame) {
+    if (n.builtin->arguments == language::ArgumentEvaluation::on_demand) {
+      OnDemand source(*this, n, frame);
+      return n.builtin->call(
+          language::BuiltinArguments(*n.builtin, n.children.size(), source, store_));
+    }
     RValue* args = store_.values(n.children.size());
     for (std::size_t k = 0; k < n.children.size(); ++k) new (args + k) RValue(value(n.children[k], frame));
     try {

@@ -5,6 +5,7 @@
 #include "core/messages.hpp"
 #include "language/microbatches.hpp"
 #include "language/operations.hpp"
+#include "language/python_repr.hpp"
 
 namespace snnplan::language {
 namespace {
@@ -68,35 +69,96 @@ RValue microbatches(const BuiltinArguments& args) {
   return RValue::of_int(std::get<Wide>(result));
 }
 
+RValue repr(const BuiltinArguments& args) {
+  std::string text;
+  append_python_repr(text, args.need(0));
+  return args.store().string(text);
+}
+
+RValue repr_tuple(const BuiltinArguments& args) {
+  std::string text;
+  append_python_repr(text, args.need(0), Brackets::tuple);
+  return args.store().string(text);
+}
+
+// try(value, fallback): the fallback is computed only when computing the value raises a rule
+// error. A value of the wrong kind is a mistake in the rule file, not an outcome of the
+// inputs, and a bad input is the caller's: neither is caught.
+RValue attempt(const BuiltinArguments& args) {
+  try {
+    return args.evaluate(0);
+  } catch (const EvaluationFailure& failure) {
+    if (failure.kind != EvaluationErrorKind::rule_error || failure.wrong_kind) throw;
+  }
+  return args.evaluate(1);
+}
+
+// The items of `list` at every depth (a list item counts, and so do its own items).
+std::size_t items_at_every_depth(const RValue& list) {
+  std::size_t total = list.items.size;
+  for (const RValue& item : list.list())
+    if (item.kind == Kind::list) total += items_at_every_depth(item);
+  return total;
+}
+
+// repeat(item, count): Python's [item] * count, so a count below 1 gives an empty list. The
+// limit counts nested items too, so repeating a repeated list cannot square it.
+RValue repeat(const BuiltinArguments& args) {
+  const RValue& item = args.need(0);
+  const Wide count = args.need(1).i;
+  const Wide per_copy =
+      1 + static_cast<Wide>(item.kind == Kind::list ? items_at_every_depth(item) : 0);
+  const auto limit = static_cast<Wide>(kMaxRepeatedItems);
+  const Wide total = count > limit ? count : count * per_copy;  // no overflow: count <= limit
+  if (total > limit)
+    rule_failure(messages::repeat_too_long(detail::wide_to_string(total), kMaxRepeatedItems));
+  const auto size = count > 0 ? static_cast<std::size_t>(count) : 0;
+  RValue* items = args.store().values(size);
+  std::uninitialized_fill_n(items, size, item);
+  return RValue::of_items({items, size});
+}
+
 constexpr BuiltinParameter kString_{kString, "string"};
 constexpr BuiltinParameter kInteger{kInt, "int"};
 constexpr BuiltinParameter kStringOrList{kString | kList, "string or list"};
 constexpr BuiltinParameter kAnyValue{};
 constexpr BuiltinParameter kOrderable{kInt | kFloat | kString, "int, float or string"};
+constexpr BuiltinParameter kList_{kList, "list"};
+// What Python code can hold: every value but a record (another rule set's result).
+constexpr BuiltinParameter kPlainValue{kAny & ~kRecord, "a value other than a record"};
 constexpr std::size_t kAnyNumber = std::numeric_limits<std::size_t>::max();
+constexpr auto kBefore = ArgumentEvaluation::before_the_call;
 
 // One row per line: the table is the definition (clang-format would split every field).
 // clang-format off
 constexpr BuiltinInfo kBuiltins[] = {
-    {"starts_with", 2, 2, {{kString_, kString_}}, kBool, false, starts_with, BuiltinAnalysis::prefix_test,
+    {"starts_with", 2, 2, {{kString_, kString_}}, kBool, false, starts_with, kBefore, BuiltinAnalysis::prefix_test,
      "starts_with(text, prefix) -> bool", "whether `text` begins with `prefix`"},
-    {"ends_with", 2, 2, {{kString_, kString_}}, kBool, false, ends_with, BuiltinAnalysis::opaque,
+    {"ends_with", 2, 2, {{kString_, kString_}}, kBool, false, ends_with, kBefore, BuiltinAnalysis::opaque,
      "ends_with(text, suffix) -> bool", "whether `text` ends with `suffix`"},
-    {"contains", 2, 2, {{kStringOrList, kAnyValue}}, kBool, false, contains, BuiltinAnalysis::opaque,
+    {"contains", 2, 2, {{kStringOrList, kAnyValue}}, kBool, false, contains, kBefore, BuiltinAnalysis::opaque,
      "contains(text_or_list, item) -> bool", "whether a string holds a substring, or a list an item"},
-    {"lower", 1, 1, {{kString_, kAnyValue}}, kString, false, lower, BuiltinAnalysis::opaque,
+    {"lower", 1, 1, {{kString_, kAnyValue}}, kString, false, lower, kBefore, BuiltinAnalysis::opaque,
      "lower(text) -> string", "the text in lower case, as Python's str.lower() (Unicode simple case mappings)"},
-    {"len", 1, 1, {{kStringOrList, kAnyValue}}, kInt, false, len, BuiltinAnalysis::opaque,
+    {"len", 1, 1, {{kStringOrList, kAnyValue}}, kInt, false, len, kBefore, BuiltinAnalysis::opaque,
      "len(text_or_list) -> int", "the length of a string (in bytes) or a list"},
-    {"min", 1, kAnyNumber, {{kOrderable, kOrderable}}, kInt | kFloat | kString, true, pick<-1>,
+    {"min", 1, kAnyNumber, {{kOrderable, kOrderable}}, kInt | kFloat | kString, true, pick<-1>, kBefore,
      BuiltinAnalysis::picks_an_argument, "min(a, b, ...) -> the smallest argument", "the first smallest argument"},
-    {"max", 1, kAnyNumber, {{kOrderable, kOrderable}}, kInt | kFloat | kString, true, pick<1>,
+    {"max", 1, kAnyNumber, {{kOrderable, kOrderable}}, kInt | kFloat | kString, true, pick<1>, kBefore,
      BuiltinAnalysis::picks_an_argument, "max(a, b, ...) -> the largest argument", "the first largest argument"},
-    {"index_of", 2, 2, {{{kList, "list"}, kAnyValue}}, kInt | kNull, false, index_of, BuiltinAnalysis::opaque,
+    {"index_of", 2, 2, {{{kList, "list"}, kAnyValue}}, kInt | kNull, false, index_of, kBefore, BuiltinAnalysis::opaque,
      "index_of(list, item) -> int or null", "the position of the first equal item, or null"},
-    {"pipeline_microbatches", 2, 2, {{kInteger, kInteger}}, kInt, false, microbatches, BuiltinAnalysis::opaque,
+    {"pipeline_microbatches", 2, 2, {{kInteger, kInteger}}, kInt, false, microbatches, kBefore, BuiltinAnalysis::opaque,
      "pipeline_microbatches(batch_size, num_stages) -> int",
      "the reference's `recommended_pipeline_microbatches()`, its errors word for word"},
+    {"try", 2, 2, {{kAnyValue, kAnyValue}}, kAny, true, attempt, ArgumentEvaluation::on_demand, BuiltinAnalysis::returns_an_argument,
+     "try(value, fallback) -> value or fallback", "`value`, or `fallback` when computing `value` raises a rule error (only then is `fallback` computed)"},
+    {"repeat", 2, 2, {{kPlainValue, kInteger}}, kList, false, repeat, kBefore, BuiltinAnalysis::opaque,
+     "repeat(item, count) -> list", "a list of `count` copies of `item`, as Python's `[item] * count` (empty when `count` < 1; at most 65536 items, counting those of nested lists)"},
+    {"repr", 1, 1, {{kPlainValue, kAnyValue}}, kString, false, repr, kBefore, BuiltinAnalysis::opaque,
+     "repr(value) -> string", "Python's `repr()`: `'x'` (quotes and escapes as Python chooses them), `True`, `None`, `0.5`, `[1, 'a']`"},
+    {"repr_tuple", 1, 1, {{kList_, kAnyValue}}, kString, false, repr_tuple, kBefore, BuiltinAnalysis::opaque,
+     "repr_tuple(list) -> string", "Python's `repr()` of the list as a tuple: `('dp', 'ep')`, `('dp',)`, `()`"},
 };
 // clang-format on
 

@@ -19,13 +19,35 @@
 
 namespace snnplan::language {
 
+/// The longest list repeat() builds: beyond it, a rule error.
+inline constexpr std::size_t kMaxRepeatedItems = std::size_t{1} << 16;
+
 struct BuiltinInfo;
 
 /// What the table analysis knows of a builtin beyond evaluating it at a point.
 enum class BuiltinAnalysis : std::uint8_t {
   prefix_test,        ///< starts_with(input, 'constant'): the input's values split by prefix
   picks_an_argument,  ///< the result is one of the arguments, chosen by comparing them (min, max)
-  opaque,             ///< nothing: a condition that uses it is beyond the exact analysis (a note)
+  /// the result is one of the arguments, chosen by something the analysis does not model
+  /// (try: whether the first fails); it follows every argument's values, as for `c ? a : b`
+  returns_an_argument,
+  opaque,  ///< nothing: a condition that uses it is beyond the exact analysis (a note)
+};
+
+/// When the evaluator computes a call's arguments.
+enum class ArgumentEvaluation : std::uint8_t {
+  before_the_call,  ///< all of them, in order, before the implementation runs
+  on_demand,        ///< when the implementation asks (BuiltinArguments::evaluate): try()
+};
+
+/// Computes argument k of the call being made, for builtins whose arguments are evaluated on
+/// demand. Implemented by the evaluator; it throws EvaluationFailure as evaluation does.
+class ArgumentSource {
+ public:
+  virtual detail::RValue evaluate(std::size_t k) = 0;
+
+ protected:
+  ~ArgumentSource() = default;
 };
 
 /// An argument of the wrong kind, or arguments that cannot be compared: thrown by an
@@ -35,14 +57,24 @@ struct ArgumentError {
   std::string message;
 };
 
-/// The evaluated arguments of one call.
+/// The arguments of one call: evaluated before it, or (ArgumentEvaluation::on_demand) given
+/// by a source that evaluates them when asked.
 class BuiltinArguments {
  public:
   BuiltinArguments(const BuiltinInfo& builtin, std::span<const detail::RValue> values,
                    detail::ValueStore& store)
-      : builtin_(builtin), values_(values), store_(store) {}
+      : builtin_(builtin), values_(values), size_(values.size()), store_(store) {}
+  BuiltinArguments(const BuiltinInfo& builtin, std::size_t size, ArgumentSource& source,
+                   detail::ValueStore& store)
+      : builtin_(builtin), source_(&source), size_(size), store_(store) {}
 
-  [[nodiscard]] std::size_t size() const noexcept { return values_.size(); }
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+  /// Argument k, computed now when arguments are evaluated on demand (each call computes it
+  /// again), else the value computed before the call.
+  [[nodiscard]] detail::RValue evaluate(std::size_t k) const {
+    return source_ ? source_->evaluate(k) : values_[k];
+  }
+  // The accessors below are for arguments evaluated before the call.
   [[nodiscard]] const detail::RValue& operator[](std::size_t k) const noexcept {
     return values_[k];
   }
@@ -57,6 +89,8 @@ class BuiltinArguments {
  private:
   const BuiltinInfo& builtin_;
   std::span<const detail::RValue> values_;
+  ArgumentSource* source_ = nullptr;
+  std::size_t size_;
   detail::ValueStore& store_;
 };
 
@@ -75,6 +109,7 @@ struct BuiltinInfo {
   /// The result has the kinds of the arguments (min, max), within `result`.
   bool result_from_arguments;
   detail::RValue (*call)(const BuiltinArguments& args);
+  ArgumentEvaluation arguments;
   BuiltinAnalysis analysis;
   const char* signature;  ///< for docs/rules.md: "starts_with(text, prefix) -> bool"
   const char* summary;

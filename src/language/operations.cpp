@@ -21,7 +21,8 @@ void rule_failure(std::string message) {
 }
 
 void type_failure(const SourceLocation& at, std::string message) {
-  rule_failure(messages::runtime_type(to_string(at), message));
+  throw EvaluationFailure{EvaluationErrorKind::rule_error,
+                          messages::runtime_type(to_string(at), message), true};
 }
 
 IntegerStatus integer_arithmetic(Op op, Wide a, Wide b, Wide& out) {

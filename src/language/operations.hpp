@@ -24,6 +24,9 @@ using detail::Wide;
 struct EvaluationFailure {
   EvaluationErrorKind kind;
   std::string message;
+  /// A value of the wrong kind (type_failure): a mistake in the rule file, which try() does
+  /// not catch.
+  bool wrong_kind = false;
 };
 
 /// The rules raised an error (exit code 1).

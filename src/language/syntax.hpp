@@ -62,12 +62,14 @@ struct Expr {
   std::vector<Expr> children;
 };
 
-/// Text with `{name}` placeholders; `{{` and `}}` stand for braces.
+/// Text with `{name}` placeholders (`{name!r}`: the value as Python's repr() writes it); `{{`
+/// and `}}` stand for braces.
 struct Template {
   struct Piece {
     bool is_placeholder = false;
     std::string text;  // literal text or the placeholder's name
     SourceLocation location;
+    bool python_repr = false;  // `{name!r}`
   };
   std::string text;
   SourceLocation location;

@@ -460,7 +460,7 @@ class Loader {
     std::string literal;
     auto flush = [&](std::size_t offset) {
       if (literal.empty()) return;
-      t.pieces.push_back({false, std::move(literal), locate(offset)});
+      t.pieces.push_back({false, std::move(literal), locate(offset), false});
       literal.clear();
     };
     const std::string& s = t.text;
@@ -478,7 +478,17 @@ class Loader {
           return std::nullopt;
         }
         flush(i);
-        t.pieces.push_back({true, s.substr(i + 1, close - i - 1), locate(i + 1)});
+        std::string name = s.substr(i + 1, close - i - 1);
+        // Python's conversion `!r`, and no other: `!s` is what `{name}` does, `!a` has no use.
+        const std::size_t bang = name.find('!');
+        const bool python_repr = bang != std::string::npos;
+        if (python_repr && name.substr(bang) != "!r") {
+          error(locate(i + 1 + bang), "template-syntax",
+                messages::template_conversion(name.substr(bang)));
+          return std::nullopt;
+        }
+        if (python_repr) name.resize(bang);
+        t.pieces.push_back({true, std::move(name), locate(i + 1), python_repr});
         i = close;
         continue;
       }
