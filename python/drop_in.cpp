@@ -11,15 +11,18 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
 
 #include "api/rule_set_access.hpp"
+#include "compile/compiled_rules.hpp"
 #include "core/messages.hpp"
+#include "core/runtime_value.hpp"
+#include "evaluate/evaluator.hpp"
 #include "language/microbatches.hpp"
-#include "snnplan/evaluation.hpp"
 #include "snnplan/rule_set.hpp"
 
 namespace snnplan::python {
@@ -170,30 +173,43 @@ struct Module {
   std::array<PyObject*, 2> microbatches_parameters{};
   PyObject* recommend_signature = nullptr;     // the Python functions with the reference's
   PyObject* microbatches_signature = nullptr;  // signatures (_drop_in.py), for unusual calls
-  // Where each field is in the records of the rule set last seen (see Layout below).
+  // The rule set last seen, kept alive so that its address cannot be another's meanwhile.
   std::optional<RuleSet> layout_rules;
-  std::array<std::size_t, kFields.size()> layout{};
+  std::array<std::size_t, kFields.size()> fields{};  // each field's position in its records
+  const char* missing_field = nullptr;               // a field its records lack, if any
+  std::array<int, 10> slots{};                       // each parameter's input slot, -1: none
 };
 Module module;  // lives as long as the interpreter: deliberately never released
 
-// The position of each field in the records of `rules`, found once per rule set (the last one
-// is remembered, and kept alive, so its address cannot be taken by another meanwhile).
-bool find_layout(const RuleSet& rules, const Evaluation& evaluation) {
-  if (module.layout_rules &&
-      &RuleSetAccess::compiled(*module.layout_rules) == &RuleSetAccess::compiled(rules))
-    return true;
-  const auto names = evaluation.names();
+// The reference's parameters that are inputs of the rules (all but `rules`).
+constexpr std::array<const char*, 9> kInputNames = {"model",
+                                                    "world_size",
+                                                    "prefer",
+                                                    "batch_size",
+                                                    "backend",
+                                                    "zero_redundancy_optimizer_available",
+                                                    "pipelining_available",
+                                                    "fsdp2_available",
+                                                    "tensor_parallel_available"};
+
+// Where the record fields and the inputs are in `rules`, found once per rule set.
+void find_layout(const RuleSet& rules) {
+  const detail::CompiledRules& compiled = RuleSetAccess::compiled(rules);
+  if (module.layout_rules && &RuleSetAccess::compiled(*module.layout_rules) == &compiled) return;
+  const std::vector<std::string>& names = *compiled.field_names;
+  module.missing_field = nullptr;
   for (std::size_t k = 0; k < kFields.size(); ++k) {
     std::size_t at = 0;
     while (at < names.size() && names[at] != kFields[k].name) ++at;
-    if (at == names.size()) {
-      raise(PyExc_TypeError, messages::record_lacks_field("record", kFields[k].name));
-      return false;
-    }
-    module.layout[k] = at;
+    if (at == names.size() && !module.missing_field) module.missing_field = kFields[k].name;
+    module.fields[k] = at;
+  }
+  for (std::size_t k = 0; k < kInputNames.size(); ++k) {
+    module.slots[k] = -1;
+    for (std::size_t slot = 0; slot < compiled.inputs.size(); ++slot)
+      if (compiled.inputs[slot].name == kInputNames[k]) module.slots[k] = static_cast<int>(slot);
   }
   module.layout_rules = rules;
-  return true;
 }
 
 // Python strings of the texts records are made of, remembered by where the text is: most are
@@ -312,19 +328,18 @@ PyObject* field_value(const ValueView& v, FieldKind kind, const char* name, cons
 }
 
 // `first_line`, when given, replaces the rationale's first line.
-PyObject* make_record(const RuleSet& rules, const Evaluation& evaluation, const Given& prefer,
-                      const Given& model, const Given& world_size,
-                      const std::optional<std::string>& first_line) {
-  if (!find_layout(rules, evaluation)) return nullptr;
+PyObject* make_record(std::span<const ValueView> values, const Given& prefer, const Given& model,
+                      const Given& world_size, const std::optional<std::string>& first_line) {
+  if (module.missing_field)
+    return raise(PyExc_TypeError, messages::record_lacks_field("record", module.missing_field));
   // object.__new__(cls), then each field set as object.__setattr__ sets it (the frozen
   // dataclass's own __setattr__ refuses): the instance is laid out as __init__ lays it out, its
   // values beside the class's shared keys, without a dict of its own.
   Ref record(module.recommendation->tp_new(module.recommendation, module.no_arguments, nullptr));
   if (!record) return nullptr;
-  const auto values = evaluation.values();
   for (std::size_t k = 0; k < kFields.size(); ++k) {
     const Given* given = k == 0 ? &prefer : k == 1 ? &model : k == 2 ? &world_size : nullptr;
-    Ref value(field_value(values[module.layout[k]], kFields[k].kind, kFields[k].name, given));
+    Ref value(field_value(values[module.fields[k]], kFields[k].kind, kFields[k].name, given));
     if (value && first_line && kFields[k].kind == FieldKind::lines &&
         PyTuple_GET_SIZE(value.get()) > 0) {
       PyObject* line = to_str(*first_line);
@@ -339,43 +354,73 @@ PyObject* make_record(const RuleSet& rules, const Evaluation& evaluation, const 
 
 // ---- recommend ------------------------------------------------------------------------------
 
-// One thread's inputs (named as the rule file names them) and Evaluation, reused call after call.
+// One thread's inputs and evaluation, reused call after call. The inputs are given to the
+// engine by slot, strings as views of the strings kept here.
 struct Call {
   enum Slot : std::uint8_t { kModel, kWorldSize, kPrefer, kBatchSize, kBackend, kFirstFlag };
-  Inputs inputs = {
-      {"model", Value()},
-      {"world_size", Value()},
-      {"prefer", Value()},
-      {"batch_size", Value()},
-      {"backend", Value()},
-      {"zero_redundancy_optimizer_available", Value()},
-      {"pipelining_available", Value()},
-      {"fsdp2_available", Value()},
-      {"tensor_parallel_available", Value()},
-  };
-  Evaluation evaluation;
+  std::array<detail::RValue, kInputNames.size()> inputs{};  // in the reference's parameter order
   std::string model, prefer, backend;
+  std::vector<detail::RValue> by_slot;
+  detail::ValueStore store;
+  std::vector<ValueView> values;
+  EvaluationError error;
 
-  // The rules, with the GIL released (so other Python threads run meanwhile).
+  bool busy = false;
+  struct Busy {
+    explicit Busy(Call& c) : call(c) { call.busy = true; }
+    Busy(const Busy&) = delete;
+    Busy& operator=(const Busy&) = delete;
+    ~Busy() { call.busy = false; }
+    Call& call;
+  };
+
+  // The rules, with the GIL released (so other Python threads run meanwhile). The layout is
+  // found here, after any of the arguments' own code has run (which may have used other rules).
   bool evaluate(const RuleSet& rules) {
+    find_layout(rules);
+    const detail::CompiledRules& compiled = RuleSetAccess::compiled(rules);
+    by_slot.assign(compiled.inputs.size(), detail::RValue{});
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+      if (module.slots[k] >= 0) {
+        by_slot[static_cast<std::size_t>(module.slots[k])] = inputs[k];
+      } else {  // what binding the inputs by name reports for an input the rules do not have
+        std::vector<std::string> names;
+        for (const auto& input : compiled.inputs) names.push_back(input.name);
+        error =
+            EvaluationError{EvaluationErrorKind::bad_input,
+                            messages::unknown_input(
+                                kInputNames[k], messages::closest_match(kInputNames[k], names))};
+        values.clear();
+        return false;
+      }
+    }
     PyThreadState* unlocked = PyEval_SaveThread();
-    const bool ok = rules.evaluate(inputs, evaluation);
+    store.reset();
+    const bool ok = evaluate::evaluate_views_by_slot(compiled, by_slot, store, values, error);
     PyEval_RestoreThread(unlocked);
     return ok;
   }
 
   // Refusals by the rules are the reference's ValueError; inputs the rules cannot take, TypeError.
   PyObject* raise_error() const {
-    const EvaluationError& error = evaluation.error();
     return raise(error.kind == EvaluationErrorKind::rule_error ? PyExc_ValueError : PyExc_TypeError,
                  error.message);
   }
 
+  // The record's fields as owning values, to compare two evaluations.
+  [[nodiscard]] std::vector<Value> snapshot() const {
+    std::vector<Value> out;
+    for (const ValueView& v : values) out.push_back(v.to_value());
+    return out;
+  }
+
   [[nodiscard]] std::optional<std::string> first_rationale_line() const {
-    const ValueView* lines = evaluation.find("rationale");
-    if (!lines || !lines->is_list() || lines->as_list().empty() || !lines->as_list()[0].is_string())
+    const std::size_t at = module.fields[kFields.size() - 1];  // rationale
+    if (module.missing_field || at >= values.size()) return std::nullopt;
+    const ValueView& lines = values[at];
+    if (!lines.is_list() || lines.as_list().empty() || !lines.as_list()[0].is_string())
       return std::nullopt;
-    return std::string(lines->as_list()[0].as_string());
+    return std::string(lines.as_list()[0].as_string());
   }
 
   // A bool world_size is the int 1 or 0 to the rules, but the reference's rationale shows True
@@ -387,10 +432,10 @@ struct Call {
                                                              bool world_size) {
     const std::optional<std::string> as_int = first_rationale_line();
     constexpr std::int64_t kMarker = std::numeric_limits<std::int64_t>::min() + 1;
-    inputs[kWorldSize].second = Value(kMarker);
+    inputs[kWorldSize] = detail::RValue::of_int(kMarker);
     const std::optional<std::string> marked =
         evaluate(rules) ? first_rationale_line() : std::nullopt;
-    inputs[kWorldSize].second = Value(std::int64_t{world_size ? 1 : 0});
+    inputs[kWorldSize] = detail::RValue::of_int(world_size ? 1 : 0);
     if (!evaluate(rules) || !as_int || !marked) return std::nullopt;
     const std::string marker = std::to_string(kMarker);
     if (replace_all(*marked, marker, world_size ? "1" : "0") != *as_int) return std::nullopt;
@@ -433,13 +478,13 @@ class LooseArguments {
     if (known < 0) return false;
     if (known) return true;
     // Placeholders for the rest: a refusal of prefer comes before anything else is decided.
-    const Inputs saved = call_.inputs;
-    call_.inputs[Call::kModel].second = Value(std::string());
-    call_.inputs[Call::kWorldSize].second = Value(std::int64_t{1});
-    call_.inputs[Call::kBatchSize].second = Value(std::int64_t{1});
-    call_.inputs[Call::kBackend].second = Value(std::string());
+    const auto saved = call_.inputs;
+    call_.inputs[Call::kModel] = detail::RValue::of_view("");
+    call_.inputs[Call::kWorldSize] = detail::RValue::of_int(1);
+    call_.inputs[Call::kBatchSize] = detail::RValue::of_int(1);
+    call_.inputs[Call::kBackend] = detail::RValue::of_view("");
     for (std::size_t k = Call::kFirstFlag; k < call_.inputs.size(); ++k)
-      call_.inputs[k].second = Value();
+      call_.inputs[k] = detail::RValue{};
     const bool ok = call_.evaluate(rules_);
     call_.inputs = saved;
     if (!ok) {
@@ -496,7 +541,12 @@ PyObject* recommend_from(PyObject* const* args) {
   PyObject* const backend = args[4];
   const RuleSet* rules = rules_of(args[9]);
   if (!rules) return nullptr;
-  Call& call = this_thread_call;
+  // A call made from inside another (a __format__ or lower() of an argument that recommends
+  // itself) must not reuse the outer call's strings and inputs: it gets its own.
+  std::unique_ptr<Call> own;
+  if (this_thread_call.busy) own = std::make_unique<Call>();
+  Call& call = own ? *own : this_thread_call;
+  const Call::Busy busy(call);
 
   // prefer.lower(), the reference's first step: Python's own, for every Unicode special case
   // and every type (an ASCII str is lowered by the rules themselves, which agree on ASCII).
@@ -514,7 +564,7 @@ PyObject* recommend_from(PyObject* const* args) {
     Ref shown(PyObject_Format(lowered, module.empty));
     if (!shown || !utf8(shown.get(), call.prefer)) return nullptr;
   }
-  call.inputs[Call::kPrefer].second = Value(call.prefer);
+  call.inputs[Call::kPrefer] = detail::RValue::of_view(call.prefer);
 
   // model.startswith('spikformer'): a str (or subclass) is read as its text; anything else
   // gets the reference's own error from that call, or, if it has such a method, is refused.
@@ -526,7 +576,7 @@ PyObject* recommend_from(PyObject* const* args) {
     if (!starts) return nullptr;
     return unsupported("model", "str", model);
   }
-  call.inputs[Call::kModel].second = Value(call.model);
+  call.inputs[Call::kModel] = detail::RValue::of_view(call.model);
 
   // The rationale's f-string formats world_size, then backend (format(x, ''), as {x} does).
   std::int64_t world = 0;
@@ -544,7 +594,7 @@ PyObject* recommend_from(PyObject* const* args) {
     Ref shown(PyObject_Format(backend, module.empty));
     if (!shown || !utf8(shown.get(), call.backend)) return nullptr;
   }
-  call.inputs[Call::kBackend].second = Value(call.backend);
+  call.inputs[Call::kBackend] = detail::RValue::of_view(call.backend);
 
   // `world_size <= 1` comes next: Python's own TypeError for what cannot be compared.
   if (world_status != IntStatus::ok) {
@@ -553,18 +603,18 @@ PyObject* recommend_from(PyObject* const* args) {
     if (PyObject_RichCompareBool(world_size, module.one, Py_LE) < 0) return nullptr;
     return unsupported("world_size", "int", world_size);
   }
-  call.inputs[Call::kWorldSize].second = Value(world);
+  call.inputs[Call::kWorldSize] = detail::RValue::of_int(world);
 
   // The availability flags count by truth value; None takes the rule file's default.
   for (std::size_t k = 0; k < 4; ++k) {
     PyObject* flag = args[5 + k];
-    Value& slot = call.inputs[Call::kFirstFlag + k].second;
+    detail::RValue& slot = call.inputs[Call::kFirstFlag + k];
     if (flag == Py_None) {
-      slot = Value();
+      slot = detail::RValue{};
     } else {
       const int truth = flag == Py_True ? 1 : flag == Py_False ? 0 : PyObject_IsTrue(flag);
       if (truth < 0) return nullptr;
-      slot = Value(truth != 0);
+      slot = detail::RValue::of_bool(truth != 0);
     }
   }
 
@@ -577,21 +627,22 @@ PyObject* recommend_from(PyObject* const* args) {
   if (batch_status == IntStatus::error) return nullptr;
   bool ok = false;
   if (batch_status == IntStatus::ok) {
-    call.inputs[Call::kBatchSize].second = Value(batch);
+    call.inputs[Call::kBatchSize] = detail::RValue::of_int(batch);
     ok = call.evaluate(*rules);
   } else {
     if (!loose.prefer_accepted()) return nullptr;
     constexpr std::int64_t kLargest = std::numeric_limits<std::int64_t>::max();
     const std::int64_t large = world >= 1 && world <= kLargest / 2 ? 2 * world : kLargest;
-    call.inputs[Call::kBatchSize].second = Value(large);
+    call.inputs[Call::kBatchSize] = detail::RValue::of_int(large);
     const bool ok_at_large = call.evaluate(*rules);
-    const std::optional<Record> at_large =
-        ok_at_large ? std::optional<Record>(call.evaluation.to_record()) : std::nullopt;
-    const std::string error_at_large = ok_at_large ? std::string() : call.evaluation.error().message;
-    call.inputs[Call::kBatchSize].second = Value(std::numeric_limits<std::int64_t>::min());
+    const std::optional<std::vector<Value>> at_large =
+        ok_at_large ? std::optional<std::vector<Value>>(call.snapshot()) : std::nullopt;
+    const std::string error_at_large = ok_at_large ? std::string() : call.error.message;
+    call.inputs[Call::kBatchSize] =
+        detail::RValue::of_int(std::numeric_limits<std::int64_t>::min());
     ok = call.evaluate(*rules);
-    const bool same = ok == ok_at_large && (ok ? call.evaluation.to_record().values() == at_large->values()
-                                                : call.evaluation.error().message == error_at_large);
+    const bool same = ok == ok_at_large &&
+                      (ok ? call.snapshot() == *at_large : call.error.message == error_at_large);
     if (!same) {  // the branch reads batch_size: `batch_size >= ...` as the reference compares it
       if (batch_status == IntStatus::too_large) return overflow("batch_size", batch_size);
       if (PyObject_RichCompareBool(batch_size, module.one, Py_GE) < 0) return nullptr;
@@ -602,8 +653,8 @@ PyObject* recommend_from(PyObject* const* args) {
   std::optional<std::string> first_line;
   if (PyBool_Check(world_size))
     first_line = call.first_line_with_bool_world_size(*rules, world_size == Py_True);
-  return make_record(*rules, call.evaluation, Given{lowered, call.prefer, 0},
-                     Given{model, call.model, 0}, Given{world_size, {}, world}, first_line);
+  return make_record(call.values, Given{lowered, call.prefer, 0}, Given{model, call.model, 0},
+                     Given{world_size, {}, world}, first_line);
 }
 
 // The reference's parameters, in order: a call that names them all plainly is read here; any
