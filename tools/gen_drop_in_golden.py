@@ -95,7 +95,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reference-dir", default=str(ROOT.parent / "shared" / "reference"))
     parser.add_argument("--out-dir", default=str(ROOT / "tests" / "data" / "drop_in"))
-    parser.add_argument("--count", type=int, default=320000)
+    parser.add_argument("--count", type=int, default=240000)
     parser.add_argument("--seed", type=int, default=20261201)
     args = parser.parse_args()
 
