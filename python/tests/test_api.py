@@ -141,6 +141,15 @@ class RecommendationTest(unittest.TestCase):
         with self.assertRaises(TypeError):
             recommend("m", 8, "speed", 64, rules="rules.yaml")
 
+    def test_an_argument_that_recommends_while_formatted_does_not_disturb_the_outer_call(self):
+        class Nested:
+            def __format__(self, spec):
+                return recommend("inner_model_with_a_long_name", 8, "memory", 64).mode
+
+        rec = recommend("outer", 8, "speed", 64, Nested())
+        self.assertEqual((rec.model, rec.mode), ("outer", "dp"))
+        self.assertEqual(rec.rationale[0], "prefer='speed' with model='outer', world_size=8, backend='fsdp2_tp'.")
+
     def test_what_the_engine_cannot_take_is_refused_clearly(self):
         with self.assertRaises(TypeError) as cm:  # the rules' inputs are ints; the reference takes floats too
             recommend("m", 8.0, "speed", 64)
