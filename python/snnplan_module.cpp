@@ -5,15 +5,19 @@
 // in parallel.
 
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include <cstdint>
+#include <iostream>
 #include <optional>
 #include <string>
 #include <utility>
 #include <variant>
 #include <vector>
 
+#include "cli/app.hpp"
 #include "core/messages.hpp"
+#include "drop_in.hpp"
 #include "request/plan_request.hpp"
 #include "snnplan/diagnostic.hpp"
 #include "snnplan/microbatches.hpp"
@@ -29,7 +33,6 @@ namespace {
 // Borrowed forever: the classes live as long as the module (deliberately never released, so
 // nothing runs at interpreter shutdown).
 struct Classes {
-  PyObject* recommendation = nullptr;
   PyObject* diagnostic = nullptr;
   PyObject* input_info = nullptr;
   PyObject* load_error = nullptr;
@@ -65,14 +68,6 @@ std::int64_t as_int64(py::handle obj, const std::string& what) {
   if (overflow != 0) throw py::value_error(snnplan::messages::py_int_too_large(what, py::str(obj).cast<std::string>()));
   if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
   return static_cast<std::int64_t>(v);
-}
-
-// The reference treats its flags by truth value; None means "the rule file's default".
-std::optional<bool> as_flag(py::handle obj) {
-  if (obj.is_none()) return std::nullopt;
-  const int truth = PyObject_IsTrue(obj.ptr());
-  if (truth < 0) throw py::error_already_set();
-  return truth != 0;
 }
 
 snnplan::Value as_value(py::handle obj, const std::string& name) {
@@ -125,29 +120,6 @@ py::object optional_int(const std::optional<std::int64_t>& v) {
   return v ? py::object(py::int_(*v)) : py::object(py::none());
 }
 
-py::object to_python(const snnplan::Recommendation& r) {
-  py::tuple rationale(r.rationale.size());
-  for (std::size_t k = 0; k < r.rationale.size(); ++k) rationale[k] = to_str(r.rationale[k]);
-  py::dict fields;
-  fields["prefer"] = to_str(r.prefer);
-  fields["model"] = to_str(r.model);
-  fields["world_size"] = py::int_(r.world_size);
-  fields["mode"] = to_str(r.mode);
-  fields["optimizer_sharding"] = to_str(r.optimizer_sharding);
-  fields["memopt_level"] = py::int_(r.memopt_level);
-  fields["mesh_shape"] = int_tuple(r.mesh_shape);
-  fields["tp_mesh_dim"] = py::int_(r.tp_mesh_dim);
-  fields["dp_mesh_dim"] = optional_int(r.dp_mesh_dim);
-  fields["pp_microbatches"] = optional_int(r.pp_microbatches);
-  fields["pp_memopt_stage_budget_ratio"] = py::float_(r.pp_memopt_stage_budget_ratio);
-  fields["pp_schedule"] = to_str(r.pp_schedule);
-  fields["pp_virtual_stages"] = py::int_(r.pp_virtual_stages);
-  fields["pp_layout"] = int_tuple(r.pp_layout);
-  fields["pp_delay_wgrad"] = py::bool_(r.pp_delay_wgrad);
-  fields["rationale"] = std::move(rationale);
-  return cls(classes.recommendation)(**fields);
-}
-
 py::object to_python(const snnplan::Diagnostic& d) {
   return cls(classes.diagnostic)(snnplan::to_string(d.severity), to_str(d.location.file), d.location.line,
                                  d.location.column, to_str(d.code), to_str(d.message));
@@ -192,58 +164,6 @@ const snnplan::RuleSet& rules_or(py::handle rules, const snnplan::RuleSet& fallb
   PyObject* type = error.kind == snnplan::EvaluationErrorKind::rule_error ? PyExc_ValueError : PyExc_TypeError;
   PyErr_SetObject(type, to_str(error.message).ptr());
   throw py::error_already_set();
-}
-
-py::object recommend(py::handle model, py::handle world_size, py::handle prefer, py::handle batch_size,
-                     py::handle backend, py::handle zero, py::handle pipelining, py::handle fsdp2,
-                     py::handle tensor_parallel, py::handle rules) {
-  const std::string model_s = as_string(model, "model");
-  const std::int64_t world = as_int64(world_size, "world_size");
-  // The reference's first step is prefer.lower(): done here with Python's own str.lower() so
-  // every Unicode special case (final sigma, dotted I, ...) matches it exactly.
-  if (!PyUnicode_Check(prefer.ptr())) wrong_type("prefer", "str", prefer);
-  const std::string prefer_s = as_string(prefer.attr("lower")(), "prefer");
-  const std::int64_t batch = as_int64(batch_size, "batch_size");
-  const std::string backend_s = as_string(backend, "backend");
-  auto flag = [](py::handle f) {
-    const std::optional<bool> b = as_flag(f);
-    return b ? snnplan::Value(*b) : snnplan::Value();  // null: the rule file's default
-  };
-  const snnplan::RuleSet& rule_set = rules_or(rules, snnplan::RuleSet::builtin());
-  // What snnplan::recommend() does, but keeping the error message as a std::string: a
-  // message may hold NUL characters (from the inputs), which what() would cut off.
-  const snnplan::Inputs inputs = {
-      {"model", model_s},
-      {"world_size", world},
-      {"prefer", prefer_s},
-      {"batch_size", batch},
-      {"backend", backend_s},
-      {"zero_redundancy_optimizer_available", flag(zero)},
-      {"pipelining_available", flag(pipelining)},
-      {"fsdp2_available", flag(fsdp2)},
-      {"tensor_parallel_available", flag(tensor_parallel)},
-  };
-  std::optional<snnplan::EvaluationResult> result;
-  std::optional<snnplan::Recommendation> recommendation;
-  {
-    py::gil_scoped_release unlocked;
-    result = rule_set.evaluate(inputs);
-    if (result->ok()) recommendation = snnplan::to_recommendation(result->record());
-  }
-  if (!result->ok()) raise_evaluation_error(result->error());
-  return to_python(*recommendation);
-}
-
-std::int64_t microbatches(py::handle batch_size, py::handle num_stages) {
-  const std::int64_t batch = as_int64(batch_size, "batch_size");
-  const std::int64_t stages = as_int64(num_stages, "num_stages");
-  std::variant<std::int64_t, std::string> result;
-  {
-    py::gil_scoped_release unlocked;  // up to ~1.5 * sqrt(batch_size) steps
-    result = snnplan::pipeline_microbatches(batch, stages);
-  }
-  if (auto* error = std::get_if<std::string>(&result)) throw py::value_error(*error);
-  return std::get<std::int64_t>(result);
 }
 
 snnplan::RuleSet from_file(py::handle path, py::handle rule_roots) {
@@ -488,6 +408,21 @@ py::object plan(py::handle objective, py::handle topology, py::handle batch_size
   return to_python(*planned);
 }
 
+// `python -m snnplan ...`: the command line itself, linked into the extension, so it is the
+// same version as the module and needs no program on PATH.
+int run_cli(const std::vector<std::string>& arguments) {
+  std::vector<const char*> argv = {"snnplan"};
+  for (const std::string& argument : arguments) argv.push_back(argument.c_str());
+  py::module_::import("sys").attr("stdout").attr("flush")();
+  py::module_::import("sys").attr("stderr").attr("flush")();
+  py::gil_scoped_release unlocked;  // it may wait on standard input
+  const int code =
+      snnplan::cli::run(static_cast<int>(argv.size()), argv.data(), std::cin, std::cout, std::cerr);
+  std::cout.flush();
+  std::cerr.flush();
+  return code;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_snnplan, m) {
@@ -498,14 +433,13 @@ PYBIND11_MODULE(_snnplan, m) {
   m.attr("__version__") = snnplan::version;
   m.attr("RULE_FORMAT_VERSION") = snnplan::rule_format_version;
   const py::module_ types = py::module_::import("snnplan._types");
-  classes.recommendation = types.attr("SNNDistributedRecommendation").ptr();
   classes.diagnostic = types.attr("Diagnostic").ptr();
   classes.input_info = types.attr("InputInfo").ptr();
   classes.load_error = types.attr("RuleLoadError").ptr();
   classes.plan = types.attr("SNNDistributedPlan").ptr();
   classes.topology = types.attr("SNNDistributedTopology").ptr();
   classes.feature_set = types.attr("DistributedFeatureSet").ptr();
-  for (PyObject* c : {classes.recommendation, classes.diagnostic, classes.input_info, classes.load_error, classes.plan,
+  for (PyObject* c : {classes.diagnostic, classes.input_info, classes.load_error, classes.plan,
                       classes.topology, classes.feature_set})
     Py_INCREF(c);
   py::register_exception_translator(&translate_exception);
@@ -545,28 +479,65 @@ PYBIND11_MODULE(_snnplan, m) {
         return "<snnplan.RuleSet " + py::repr(to_str(r.file_name())).cast<std::string>() + ">";
       });
 
-  m.def("recommend_snn_distributed_strategy", &recommend, py::arg("model"), py::arg("world_size"),
-        py::arg("prefer"), py::arg("batch_size"), py::arg("backend") = "inductor",
-        py::arg("zero_redundancy_optimizer_available") = py::none(), py::arg("pipelining_available") = py::none(),
-        py::arg("fsdp2_available") = py::none(), py::arg("tensor_parallel_available") = py::none(), py::kw_only(),
-        py::arg("rules") = py::none(),
-        "recommend_snn_distributed_strategy(model, world_size, prefer, batch_size, backend='inductor', "
-        "zero_redundancy_optimizer_available=None, pipelining_available=None, fsdp2_available=None, "
-        "tensor_parallel_available=None, *, rules=None)\n--\n\n"
-        "Recommends a distributed strategy: a drop-in for the reference function of the same name.\n"
-        "Returns a frozen SNNDistributedRecommendation. An availability flag of None takes the rule\n"
-        "file's default (available); other values count by truth value. rules selects a RuleSet\n"
-        "with the same schema (default: RuleSet.builtin()).\n\n"
-        "Raises ValueError with the reference's message (e.g. an unsupported prefer, or a batch\n"
-        "that cannot be split into pipeline microbatches); TypeError for arguments of the wrong\n"
-        "type (model, prefer and backend are str; world_size and batch_size are int); ValueError\n"
-        "for ints that do not fit in 64 bits.");
-
-  m.def("recommended_pipeline_microbatches", &microbatches, py::arg("batch_size"), py::arg("num_stages"),
-        "recommended_pipeline_microbatches(batch_size, num_stages)\n--\n\n"
-        "The largest microbatch count m with num_stages <= m <= min(batch_size, 4 * num_stages)\n"
-        "that divides batch_size. Raises ValueError with the reference's message when there is\n"
-        "none or an argument is not positive; TypeError for non-int arguments.");
+  // The drop-in functions (drop_in.hpp), in plain CPython calls for speed; _drop_in.py calls
+  // _init_drop_in and publishes them.
+  static PyMethodDef drop_in_functions[] = {
+      {"recommend_snn_distributed_strategy",
+       reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&snnplan::python::recommend)),
+       METH_FASTCALL | METH_KEYWORDS,
+       "recommend_snn_distributed_strategy(model, world_size, prefer, batch_size, "
+       "backend='inductor', "
+       "zero_redundancy_optimizer_available=None, pipelining_available=None, fsdp2_available=None, "
+       "tensor_parallel_available=None, *, rules=None)\n--\n\n"
+       "Recommends a distributed strategy: a drop-in for the reference function of the same "
+       "name.\n\n"
+       "Returns a frozen SNNDistributedRecommendation. Every call the reference answers gets its\n"
+       "answer, every call it refuses its exception: ValueError with its message for an "
+       "unsupported\n"
+       "prefer or a batch that cannot be split into pipeline microbatches; Python's own errors "
+       "for\n"
+       "missing, unknown or repeated arguments; the errors of the reference's own operations on\n"
+       "arguments of other types (prefer.lower(), model.startswith(), comparing world_size and\n"
+       "batch_size with ints). An availability flag of None is available; others count by truth\n"
+       "value. backend may be anything the reference formats (None gives 'None'). batch_size may "
+       "be\n"
+       "anything on the branches that do not read it.\n\n"
+       "Beyond the reference: ints beyond 64 bits raise OverflowError where the answer reads "
+       "them;\n"
+       "other numbers (floats) for world_size and batch_size raise TypeError. rules (keyword "
+       "only)\n"
+       "selects a RuleSet with the same schema (default: RuleSet.builtin())."},
+      {"recommended_pipeline_microbatches",
+       reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&snnplan::python::microbatches)),
+       METH_FASTCALL | METH_KEYWORDS,
+       "recommended_pipeline_microbatches(batch_size, num_stages)\n--\n\n"
+       "The largest microbatch count m with num_stages <= m <= min(batch_size, 4 * num_stages)\n"
+       "that divides batch_size. Raises ValueError with the reference's message when there is "
+       "none\n"
+       "or an argument is not positive; TypeError for arguments that are not ints (Python's own "
+       "for\n"
+       "those it cannot compare with an int); OverflowError beyond 64 bits."},
+      {"_recommend",
+       reinterpret_cast<PyCFunction>(
+           reinterpret_cast<void (*)()>(&snnplan::python::recommend_positional)),
+       METH_FASTCALL, "recommend_snn_distributed_strategy() with its 10 arguments, positionally."},
+      {"_microbatches",
+       reinterpret_cast<PyCFunction>(
+           reinterpret_cast<void (*)()>(&snnplan::python::microbatches_positional)),
+       METH_FASTCALL, "recommended_pipeline_microbatches() with its 2 arguments, positionally."},
+      {nullptr, nullptr, 0, nullptr}};
+  if (PyModule_AddFunctions(m.ptr(), drop_in_functions) < 0) throw py::error_already_set();
+  m.def("_init_drop_in", [](py::handle record_class, py::handle preferences,
+                            py::handle recommend_signature, py::handle microbatches_signature) {
+    if (!snnplan::python::init_drop_in(record_class.ptr(), py::type::of<snnplan::RuleSet>().ptr(),
+                                       preferences.ptr(), recommend_signature.ptr(),
+                                       microbatches_signature.ptr()))
+      throw py::error_already_set();
+  });
+  m.def("_run_cli", &run_cli, py::arg("argv"),
+        "_run_cli(argv)\n--\n\n"
+        "Runs the snnplan command line in this process (python -m snnplan): argv without the\n"
+        "program name; returns the exit code. Writes to the process's standard output and error.");
 
   m.def("plan", &plan, py::arg("objective"), py::arg("topology"), py::arg("batch_size"), py::kw_only(),
         py::arg("world_size") = py::none(), py::arg("backend") = "inductor", py::arg("model_family") = "generic",

@@ -112,19 +112,74 @@ class RecommendationTest(unittest.TestCase):
             self.assertEqual(str(cm.exception), f"Unsupported prefer='{prefer.lower()}'. "
                                                 "Expected one of ('speed', 'memory', 'capacity').")
 
-    def test_type_errors(self):
-        for args in [(1, 8, "speed", 64), ("m", "8", "speed", 64), ("m", 8.0, "speed", 64),
-                     ("m", 8, None, 64), ("m", 8, "speed", None)]:
-            with self.assertRaises(TypeError, msg=repr(args)):
-                recommend(*args)
-        with self.assertRaises(TypeError):
-            recommend("m", 8, "speed", 64, backend=None)
+    def test_loose_arguments_are_answered_as_the_reference_answers_them(self):
+        rec = recommend("m", 8, "speed", None, backend=None)  # batch_size unread on this branch
+        self.assertEqual(rec.rationale[0], "prefer='speed' with model='m', world_size=8, backend='None'.")
+        self.assertEqual(recommend("m", 8, "memory", "64", 3).rationale[0],
+                         "prefer='memory' with model='m', world_size=8, backend='3'.")
+        self.assertEqual(recommend("m", 8, "speed", 64, "x", 0).optimizer_sharding, "none")
+        single = recommend("m", True, "speed", 64)
+        self.assertIs(single.world_size, True)
+        self.assertEqual(single.mode, "none")
+
+    def test_wrong_arguments_raise_what_the_reference_raises(self):
+        cases = [((1, 8, "speed", 64), {}, AttributeError, "'int' object has no attribute 'startswith'"),
+                 (("m", 8, None, 64), {}, AttributeError, "'NoneType' object has no attribute 'lower'"),
+                 (("m", "8", "speed", 64), {}, TypeError, "'<=' not supported between instances of 'str' and 'int'"),
+                 (("m", 8, "capacity", None), {}, TypeError,
+                  "'>=' not supported between instances of 'NoneType' and 'int'"),
+                 ((None, 8, "fast", 64), {}, ValueError,
+                  "Unsupported prefer='fast'. Expected one of ('speed', 'memory', 'capacity')."),
+                 (("m", 8, "speed"), {}, TypeError,
+                  "recommend_snn_distributed_strategy() missing 1 required positional argument: 'batch_size'"),
+                 (("m", 8, "speed", 64), {"pipeline_available": False}, TypeError,
+                  "recommend_snn_distributed_strategy() got an unexpected keyword argument 'pipeline_available'")]
+        for args, kwargs, error, message in cases:
+            with self.assertRaises(error, msg=repr(args)) as cm:
+                recommend(*args, **kwargs)
+            self.assertTrue(str(cm.exception).startswith(message), (str(cm.exception), message))
         with self.assertRaises(TypeError):
             recommend("m", 8, "speed", 64, rules="rules.yaml")
-        with self.assertRaises(TypeError):
-            recommend("m", 8, "speed")  # missing batch_size
-        with self.assertRaises(ValueError):
-            recommend("m", 2 ** 64, "speed", 64)  # beyond 64 bits
+
+    def test_an_argument_that_recommends_while_formatted_does_not_disturb_the_outer_call(self):
+        class Nested:
+            def __format__(self, spec):
+                return recommend("inner_model_with_a_long_name", 8, "memory", 64).mode
+
+        rec = recommend("outer", 8, "speed", 64, Nested())
+        self.assertEqual((rec.model, rec.mode), ("outer", "dp"))
+        self.assertEqual(rec.rationale[0], "prefer='speed' with model='outer', world_size=8, backend='fsdp2_tp'.")
+
+    def test_what_the_engine_cannot_take_is_refused_clearly(self):
+        with self.assertRaises(TypeError) as cm:  # the rules' inputs are ints; the reference takes floats too
+            recommend("m", 8.0, "speed", 64)
+        self.assertEqual(str(cm.exception), "world_size must be int, not float")
+        with self.assertRaises(OverflowError) as cm:
+            recommend("m", 2 ** 64, "speed", 64)
+        self.assertEqual(str(cm.exception), "world_size = 18446744073709551616 does not fit in a 64-bit integer")
+        with self.assertRaises(OverflowError):
+            recommend("m", 8, "capacity", 2 ** 70)  # read on this branch
+        self.assertEqual(recommend("m", 8, "speed", 2 ** 70).mode, "dp")  # not read on this one
+        with self.assertRaises(OverflowError):
+            snnplan.recommended_pipeline_microbatches(2 ** 64, 8)
+
+    def test_module_constants_are_the_references(self):
+        self.assertEqual(snnplan.SNN_DISTRIBUTED_PREFERENCES, ("speed", "memory", "capacity"))
+        for name in ("ZERO_REDUNDANCY_OPTIMIZER_AVAILABLE", "PIPELINING_AVAILABLE", "FSDP2_AVAILABLE",
+                     "TENSOR_PARALLEL_AVAILABLE"):
+            self.assertIs(getattr(snnplan, name), True, name)
+
+    def test_records_are_real_frozen_dataclasses(self):
+        rec = recommend("cifar10dvs_vgg", 8, "capacity", 64)
+        self.assertEqual(pickle.loads(pickle.dumps(rec)), rec)
+        self.assertEqual(hash(pickle.loads(pickle.dumps(rec))), hash(rec))
+        self.assertEqual(dataclasses.replace(rec, mode="x").mode, "x")
+        self.assertEqual(list(dataclasses.asdict(rec)), [f.name for f in dataclasses.fields(rec)])
+        self.assertEqual(list(vars(rec)), [f.name for f in dataclasses.fields(rec)])
+        self.assertTrue(repr(rec).startswith("SNNDistributedRecommendation(prefer='capacity', model='cifar10dvs_vgg'"))
+        with self.assertRaises(dataclasses.FrozenInstanceError):
+            rec.mode = "dp"
+        self.assertEqual(rec, snnplan.SNNDistributedRecommendation(**dataclasses.asdict(rec)))
 
     def test_large_values(self):
         big = 2 ** 63 - 1
@@ -167,8 +222,11 @@ class MicrobatchesTest(unittest.TestCase):
             self.assertEqual(str(cm.exception), message)
         with self.assertRaises(TypeError):
             snnplan.recommended_pipeline_microbatches(64.0, 8)
-        with self.assertRaises(ValueError):
+        with self.assertRaises(OverflowError):  # the reference answers 32: beyond the engine's 64 bits
             snnplan.recommended_pipeline_microbatches(2 ** 70, 8)
+        with self.assertRaises(ValueError) as cm:  # the reference's order: batch_size is refused first
+            snnplan.recommended_pipeline_microbatches(False, None)
+        self.assertEqual(str(cm.exception), "batch_size must be positive, but got False.")
 
 
 class RuleSetTest(unittest.TestCase):
@@ -309,12 +367,14 @@ class PackageTest(unittest.TestCase):
         self.assertIs(snnplan.RuleSet, extension.RuleSet)
         self.assertIs(snnplan.plan, extension.plan)
         self.assertEqual(snnplan.__version__, extension.__version__)
-        for name in snnplan.__all__:
+        constants = ["SNN_DISTRIBUTED_PREFERENCES", "ZERO_REDUNDANCY_OPTIMIZER_AVAILABLE", "PIPELINING_AVAILABLE",
+                     "FSDP2_AVAILABLE", "TENSOR_PARALLEL_AVAILABLE"]
+        for name in set(snnplan.__all__) - set(constants):
             self.assertEqual(getattr(snnplan, name).__module__, "snnplan", name)
         self.assertEqual(sorted(snnplan.__all__), sorted(
             ["recommend_snn_distributed_strategy", "recommended_pipeline_microbatches", "plan", "RuleSet",
              "RuleLoadError", "SNNDistributedRecommendation", "SNNDistributedPlan", "SNNDistributedTopology",
-             "DistributedFeatureSet", "Diagnostic", "InputInfo"]))
+             "DistributedFeatureSet", "Diagnostic", "InputInfo"] + constants))
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -619,6 +620,14 @@ inline std::string py_wrong_type(std::string_view what, std::string_view expecte
 }
 inline std::string py_int_too_large(std::string_view what, std::string_view value) {
   return fmt::format("{} = {} does not fit in a 64-bit integer", what, value);
+}
+/// The package's wrappers always pass every argument; another caller of the internal function gets this.
+inline std::string py_positional_arguments(std::string_view function, int expected, std::ptrdiff_t given) {
+  return fmt::format("{}() takes {} positional arguments but {} were given", function, expected, given);
+}
+/// snnplan/_types.py and the extension disagree about the record (a broken installation).
+inline std::string py_record_class_mismatch(std::string_view what) {
+  return fmt::format("snnplan: SNNDistributedRecommendation does not match the extension: {}", what);
 }
 }  // namespace snnplan::messages
 

@@ -105,6 +105,16 @@ class Evaluator {
     return false;
   }
 
+  // run_views() for inputs by slot (see evaluate_views_by_slot).
+  bool run_views_by_slot(std::span<const RValue> inputs, std::vector<ValueView>& out, EvaluationError& error) {
+    WorkingRecord record(store_);
+    out.clear();
+    if (produce_by_slot(inputs, record) && views(record, out)) return true;
+    out.clear();
+    error = std::move(*failure_);
+    return false;
+  }
+
   // For Probe: a rule's conditions and an expression's value in `frame`, without a trace
   // (both may throw EvaluationFailure).
   bool rule_matches(const detail::CompiledRule& rule, Frame& frame) { return fires(rule, frame, kNoTable); }
@@ -188,6 +198,27 @@ class Evaluator {
       if (!value.is_null()) given[slot] = detail::from_public(value, store_);
     }
     return bind_values({given, count}, frame);
+  }
+
+  bool produce_by_slot(std::span<const RValue> inputs, WorkingRecord& record) {
+    Frame frame(rules_, store_);
+    const std::size_t count = rules_.inputs.size();
+    RValue* given = store_.values(count);
+    std::uninitialized_fill_n(given, count, RValue{});
+    for (std::size_t k = 0; k < count && k < inputs.size(); ++k) {
+      if (!check_length(rules_.inputs[k].name, inputs[k])) return false;
+      given[k] = inputs[k];
+    }
+    return bind_values({given, count}, frame) && run_frame(frame, record, 0);
+  }
+
+  bool check_length(const std::string& name, const RValue& value) {
+    if (value.kind == Kind::string && value.s().size() > kMaxInputStringBytes)
+      return fail(EvaluationErrorKind::bad_input, messages::input_too_long(name, value.s().size(), kMaxInputStringBytes));
+    if (value.kind == Kind::list)
+      for (const RValue& item : value.list())
+        if (!check_length(name, item)) return false;
+    return true;
   }
 
   bool check_length(const std::string& name, const Value& value) {
@@ -741,6 +772,17 @@ bool evaluate_views(const detail::CompiledRules& rules, const Inputs& inputs, de
                     std::vector<ValueView>& out, EvaluationError& error) {
   try {
     return Evaluator(rules, nullptr, store).run_views(inputs, out, error);
+  } catch (EvaluationFailure& failure) {
+    error = EvaluationError{failure.kind, std::move(failure.message)};
+    out.clear();
+    return false;
+  }
+}
+
+bool evaluate_views_by_slot(const detail::CompiledRules& rules, std::span<const detail::RValue> inputs,
+                            detail::ValueStore& store, std::vector<ValueView>& out, EvaluationError& error) {
+  try {
+    return Evaluator(rules, nullptr, store).run_views_by_slot(inputs, out, error);
   } catch (EvaluationFailure& failure) {
     error = EvaluationError{failure.kind, std::move(failure.message)};
     out.clear();

@@ -30,6 +30,12 @@ EvaluationResult evaluate(const detail::CompiledRules& rules, const Inputs& inpu
 bool evaluate_views(const detail::CompiledRules& rules, const Inputs& inputs, detail::ValueStore& store,
                     std::vector<ValueView>& out, EvaluationError& error);
 
+/// evaluate_views() for inputs given by slot, in the rule set's input order (a null value: not
+/// given, so the default applies), for a front end that has its inputs' slots: no names to look
+/// up, strings as views (which must outlive the fields). The Python module's drop-ins use it.
+bool evaluate_views_by_slot(const detail::CompiledRules& rules, std::span<const detail::RValue> inputs,
+                            detail::ValueStore& store, std::vector<ValueView>& out, EvaluationError& error);
+
 /// The evaluator's own semantics at one point of a rule set's input domain, for the table
 /// analysis: inputs given by slot (already normalised and validated, as the analysis'
 /// representatives are), derived values computed on first use exactly as evaluate() computes

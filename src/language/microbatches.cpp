@@ -11,10 +11,16 @@ using detail::Wide;
 using detail::wide_to_string;
 
 std::variant<Wide, std::string> pipeline_microbatches(Wide batch_size, Wide num_stages) {
-  if (batch_size <= 0) return messages::microbatches_not_positive("batch_size", wide_to_string(batch_size));
-  if (num_stages <= 0) return messages::microbatches_not_positive("num_stages", wide_to_string(num_stages));
+  return pipeline_microbatches(batch_size, num_stages,
+                               {wide_to_string(batch_size), wide_to_string(num_stages)});
+}
+
+std::variant<Wide, std::string> pipeline_microbatches(Wide batch_size, Wide num_stages,
+                                                      const MicrobatchArgumentTexts& shown) {
+  if (batch_size <= 0) return messages::microbatches_not_positive("batch_size", shown.batch_size);
+  if (num_stages <= 0) return messages::microbatches_not_positive("num_stages", shown.num_stages);
   if (batch_size < num_stages)
-    return messages::microbatches_fewer_than_stages(wide_to_string(batch_size), wide_to_string(num_stages));
+    return messages::microbatches_fewer_than_stages(shown.batch_size, shown.num_stages);
   // target = min(batch_size, 4 * num_stages); when 4 * num_stages would not fit, it exceeds
   // batch_size anyway.
   constexpr Wide kWideMax = static_cast<Wide>(~static_cast<detail::UnsignedWide>(0) >> 1);
@@ -37,7 +43,10 @@ std::variant<Wide, std::string> pipeline_microbatches(Wide batch_size, Wide num_
       if (c >= num_stages && c <= target) return c;
     }
   }
-  return messages::microbatches_no_divisor(wide_to_string(batch_size), wide_to_string(num_stages), wide_to_string(target));
+  // Python's min() gives its first argument when they tie: the reference shows that one.
+  return messages::microbatches_no_divisor(
+      shown.batch_size, shown.num_stages,
+      target == batch_size ? shown.batch_size : wide_to_string(target));
 }
 
 }  // namespace snnplan::language

@@ -11,4 +11,15 @@ namespace snnplan::language {
 
 std::variant<detail::Wide, std::string> pipeline_microbatches(detail::Wide batch_size, detail::Wide num_stages);
 
+/// How a refusal shows the two arguments. The reference formats them as its caller gave them,
+/// and Python's True and False are the ints 1 and 0 there: the Python module shows them so.
+struct MicrobatchArgumentTexts {
+  std::string batch_size;
+  std::string num_stages;
+};
+/// pipeline_microbatches() whose messages show the arguments as `shown` says.
+std::variant<detail::Wide, std::string> pipeline_microbatches(detail::Wide batch_size,
+                                                              detail::Wide num_stages,
+                                                              const MicrobatchArgumentTexts& shown);
+
 }  // namespace snnplan::language

@@ -1,0 +1,801 @@
+// The drop-in functions (drop_in.hpp): plain CPython on the way in and out, the engine between.
+// Time per call matters here (the module must be several times faster than the Python it
+// replaces), so the record is built without the dataclass's __init__: its instance dict is
+// filled directly, in the dataclass's field order, which is what __init__ would leave.
+
+#include "drop_in.hpp"
+
+#include <pybind11/pybind11.h>
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "api/rule_set_access.hpp"
+#include "compile/compiled_rules.hpp"
+#include "core/messages.hpp"
+#include "core/runtime_value.hpp"
+#include "evaluate/evaluator.hpp"
+#include "language/microbatches.hpp"
+#include "snnplan/rule_set.hpp"
+
+namespace snnplan::python {
+namespace {
+
+// ---- small CPython helpers ------------------------------------------------------------------
+
+// An owned reference, released at scope exit.
+class Ref {
+ public:
+  Ref() = default;
+  explicit Ref(PyObject* o) : o_(o) {}
+  Ref(const Ref&) = delete;
+  Ref& operator=(const Ref&) = delete;
+  ~Ref() { Py_XDECREF(o_); }
+  void reset(PyObject* o) {
+    Py_XDECREF(o_);
+    o_ = o;
+  }
+  [[nodiscard]] PyObject* get() const { return o_; }
+  PyObject* release() {
+    PyObject* o = o_;
+    o_ = nullptr;
+    return o;
+  }
+  explicit operator bool() const { return o_ != nullptr; }
+
+ private:
+  PyObject* o_ = nullptr;
+};
+
+// A str's UTF-8 bytes into `out`. Lone surrogates (which Python strings may hold and the
+// reference formats like any character) pass through as "surrogatepass" encodes them.
+bool utf8(PyObject* s, std::string& out) {
+  Py_ssize_t size = 0;
+  if (const char* data = PyUnicode_AsUTF8AndSize(s, &size)) {
+    out.assign(data, static_cast<std::size_t>(size));
+    return true;
+  }
+  if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) return false;
+  PyErr_Clear();
+  Ref bytes(PyUnicode_AsEncodedString(s, "utf-8", "surrogatepass"));
+  if (!bytes) return false;
+  out.assign(PyBytes_AS_STRING(bytes.get()),
+             static_cast<std::size_t>(PyBytes_GET_SIZE(bytes.get())));
+  return true;
+}
+
+PyObject* to_str(std::string_view s) {
+  return PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "surrogatepass");
+}
+
+// A Python int within 64 bits (bool included: Python's bool is an int).
+enum class IntStatus { ok, not_int, too_large, error };
+IntStatus int64_of(PyObject* o, std::int64_t& out) {
+  if (!PyLong_Check(o)) return IntStatus::not_int;
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+  if (overflow != 0) return IntStatus::too_large;
+  if (v == -1 && PyErr_Occurred()) return IntStatus::error;
+  out = static_cast<std::int64_t>(v);
+  return IntStatus::ok;
+}
+
+PyObject* raise(PyObject* type, const std::string& message) {
+  Ref text(to_str(message));
+  if (text) PyErr_SetObject(type, text.get());
+  return nullptr;
+}
+
+PyObject* overflow(std::string_view what, PyObject* value) {
+  Ref shown(PyObject_Str(value));
+  std::string text;
+  if (!shown || !utf8(shown.get(), text)) return nullptr;
+  return raise(PyExc_OverflowError, messages::py_int_too_large(what, text));
+}
+
+PyObject* unsupported(std::string_view what, std::string_view expected, PyObject* value) {
+  return raise(PyExc_TypeError, messages::py_wrong_type(what, expected, Py_TYPE(value)->tp_name));
+}
+
+// ---- the record -----------------------------------------------------------------------------
+
+// The fields of SNNDistributedRecommendation (snnplan/_types.py), in its order, with the
+// values the rules may give each; init_drop_in() checks the dataclass has exactly these.
+enum class FieldKind : std::uint8_t {
+  text,
+  integer,
+  optional_integer,
+  number,
+  flag,
+  optional_integers,
+  lines
+};
+struct FieldSpec {
+  const char* name;
+  FieldKind kind;
+};
+constexpr std::array<FieldSpec, 16> kFields = {{
+    {"prefer", FieldKind::text},
+    {"model", FieldKind::text},
+    {"world_size", FieldKind::integer},
+    {"mode", FieldKind::text},
+    {"optimizer_sharding", FieldKind::text},
+    {"memopt_level", FieldKind::integer},
+    {"mesh_shape", FieldKind::optional_integers},
+    {"tp_mesh_dim", FieldKind::integer},
+    {"dp_mesh_dim", FieldKind::optional_integer},
+    {"pp_microbatches", FieldKind::optional_integer},
+    {"pp_memopt_stage_budget_ratio", FieldKind::number},
+    {"pp_schedule", FieldKind::text},
+    {"pp_virtual_stages", FieldKind::integer},
+    {"pp_layout", FieldKind::optional_integers},
+    {"pp_delay_wgrad", FieldKind::flag},
+    {"rationale", FieldKind::lines},
+}};
+
+const char* expected_kind(FieldKind kind) {
+  switch (kind) {
+    case FieldKind::text:
+      return "a string";
+    case FieldKind::integer:
+      return "an int";
+    case FieldKind::optional_integer:
+      return "an int or null";
+    case FieldKind::number:
+      return "a number";
+    case FieldKind::flag:
+      return "a bool";
+    case FieldKind::optional_integers:
+      return "a list or null";
+    case FieldKind::lines:
+      return "a list";
+  }
+  return "";
+}
+
+struct Module {
+  PyTypeObject* recommendation = nullptr;  // the dataclass
+  PyObject* rule_set_type = nullptr;
+  std::array<PyObject*, kFields.size()> keys{};      // interned field names
+  PyObject* one = nullptr;                           // the int 1, for `world_size <= 1`
+  PyObject* empty = nullptr;                         // "", the format spec of f-strings
+  PyObject* preferences = nullptr;                   // SNN_DISTRIBUTED_PREFERENCES (_drop_in.py)
+  PyObject* no_arguments = nullptr;                  // ()
+  PyObject* default_backend = nullptr;               // "inductor"
+  std::array<PyObject*, 10> recommend_parameters{};  // interned names
+  std::array<PyObject*, 2> microbatches_parameters{};
+  PyObject* recommend_signature = nullptr;     // the Python functions with the reference's
+  PyObject* microbatches_signature = nullptr;  // signatures (_drop_in.py), for unusual calls
+  // The rule set last seen, kept alive so that its address cannot be another's meanwhile.
+  std::optional<RuleSet> layout_rules;
+  std::array<std::size_t, kFields.size()> fields{};  // each field's position in its records
+  const char* missing_field = nullptr;               // a field its records lack, if any
+  std::array<int, 10> slots{};                       // each parameter's input slot, -1: none
+};
+Module module;  // lives as long as the interpreter: deliberately never released
+
+// The reference's parameters that are inputs of the rules (all but `rules`).
+constexpr std::array<const char*, 9> kInputNames = {"model",
+                                                    "world_size",
+                                                    "prefer",
+                                                    "batch_size",
+                                                    "backend",
+                                                    "zero_redundancy_optimizer_available",
+                                                    "pipelining_available",
+                                                    "fsdp2_available",
+                                                    "tensor_parallel_available"};
+
+// Where the record fields and the inputs are in `rules`, found once per rule set.
+void find_layout(const RuleSet& rules) {
+  const detail::CompiledRules& compiled = RuleSetAccess::compiled(rules);
+  if (module.layout_rules && &RuleSetAccess::compiled(*module.layout_rules) == &compiled) return;
+  const std::vector<std::string>& names = *compiled.field_names;
+  module.missing_field = nullptr;
+  for (std::size_t k = 0; k < kFields.size(); ++k) {
+    std::size_t at = 0;
+    while (at < names.size() && names[at] != kFields[k].name) ++at;
+    if (at == names.size() && !module.missing_field) module.missing_field = kFields[k].name;
+    module.fields[k] = at;
+  }
+  for (std::size_t k = 0; k < kInputNames.size(); ++k) {
+    module.slots[k] = -1;
+    for (std::size_t slot = 0; slot < compiled.inputs.size(); ++slot)
+      if (compiled.inputs[slot].name == kInputNames[k]) module.slots[k] = static_cast<int>(slot);
+  }
+  module.layout_rules = rules;
+}
+
+// Python strings of the texts records are made of, remembered by where the text is: most are
+// the rule set's own constants (modes, rationale lines), at the same address every call, so a
+// record reuses their str objects instead of decoding them again. An entry is used only when
+// its text is still the same (an address of the evaluation's store may hold another text next
+// time), and only ASCII strings are kept (their UTF-8 is their data).
+class StrCache {
+ public:
+  PyObject* get(std::string_view text) {
+    // Fibonacci hashing of the address: neighbouring texts land far apart.
+    const auto address = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(text.data()));
+    Entry& entry = entries_[(address * 0x9E3779B97F4A7C15ULL) >> (64 - kBits)];
+    if (entry.data == text.data() && entry.str &&
+        static_cast<std::size_t>(PyUnicode_GET_LENGTH(entry.str)) == text.size() &&
+        std::memcmp(PyUnicode_DATA(entry.str), text.data(), text.size()) == 0)
+      return Py_NewRef(entry.str);
+    PyObject* str = to_str(text);
+    if (str && PyUnicode_IS_ASCII(str)) {
+      PyObject* old = entry.str;
+      entry.str = Py_NewRef(str);
+      entry.data = text.data();
+      Py_XDECREF(old);
+    }
+    return str;
+  }
+
+ private:
+  struct Entry {
+    const char* data = nullptr;
+    PyObject* str = nullptr;
+  };
+  static constexpr int kBits = 8;
+  std::array<Entry, std::size_t{1} << kBits> entries_{};
+};
+StrCache strings;  // used with the GIL held; lives as long as the interpreter
+
+PyObject* int_tuple(std::span<const ValueView> items, const char* name) {
+  Ref out(PyTuple_New(static_cast<Py_ssize_t>(items.size())));
+  if (!out) return nullptr;
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    if (!items[k].is_int())
+      return raise(PyExc_TypeError, messages::record_field_items(name, "a non-integer"));
+    PyObject* item = PyLong_FromLongLong(items[k].as_int());
+    if (!item) return nullptr;
+    PyTuple_SET_ITEM(out.get(), static_cast<Py_ssize_t>(k), item);
+  }
+  return out.release();
+}
+
+PyObject* str_tuple(std::span<const ValueView> items, const char* name) {
+  Ref out(PyTuple_New(static_cast<Py_ssize_t>(items.size())));
+  if (!out) return nullptr;
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    if (!items[k].is_string())
+      return raise(PyExc_TypeError, messages::record_field_items(name, "a non-string"));
+    PyObject* item = strings.get(items[k].as_string());
+    if (!item) return nullptr;
+    PyTuple_SET_ITEM(out.get(), static_cast<Py_ssize_t>(k), item);
+  }
+  return out.release();
+}
+
+// The reference stores its arguments themselves in the record (model=model, world_size=
+// world_size, the lowered prefer): a field equal to what the engine was given is that object.
+struct Given {
+  PyObject* object;
+  std::string_view text;  // for strings
+  std::int64_t integer;   // for ints
+};
+
+PyObject* field_value(const ValueView& v, FieldKind kind, const char* name, const Given* given) {
+  bool fits = false;
+  switch (kind) {
+    case FieldKind::text:
+      fits = v.is_string();
+      break;
+    case FieldKind::integer:
+      fits = v.is_int();
+      break;
+    case FieldKind::optional_integer:
+      fits = v.is_int() || v.is_null();
+      break;
+    case FieldKind::number:
+      fits = v.is_float() || v.is_int();
+      break;
+    case FieldKind::flag:
+      fits = v.is_bool();
+      break;
+    case FieldKind::optional_integers:
+    case FieldKind::lines:
+      fits = v.is_list() || (kind == FieldKind::optional_integers && v.is_null());
+      break;
+  }
+  if (!fits)
+    return raise(PyExc_TypeError, messages::record_field_kind("record", name, expected_kind(kind)));
+  if (v.is_null()) Py_RETURN_NONE;
+  switch (kind) {
+    case FieldKind::text:
+      if (given && given->text == v.as_string()) return Py_NewRef(given->object);
+      return strings.get(v.as_string());
+    case FieldKind::integer:
+    case FieldKind::optional_integer:
+      if (given && given->integer == v.as_int()) return Py_NewRef(given->object);
+      return PyLong_FromLongLong(v.as_int());
+    case FieldKind::number:
+      return PyFloat_FromDouble(v.is_float() ? v.as_float() : static_cast<double>(v.as_int()));
+    case FieldKind::flag:
+      return PyBool_FromLong(v.as_bool() ? 1 : 0);
+    case FieldKind::optional_integers:
+      return int_tuple(v.as_list(), name);
+    case FieldKind::lines:
+      return str_tuple(v.as_list(), name);
+  }
+  return nullptr;
+}
+
+// `first_line`, when given, replaces the rationale's first line.
+PyObject* make_record(std::span<const ValueView> values, const Given& prefer, const Given& model,
+                      const Given& world_size, const std::optional<std::string>& first_line) {
+  if (module.missing_field)
+    return raise(PyExc_TypeError, messages::record_lacks_field("record", module.missing_field));
+  // object.__new__(cls), then each field set as object.__setattr__ sets it (the frozen
+  // dataclass's own __setattr__ refuses): the instance is laid out as __init__ lays it out, its
+  // values beside the class's shared keys, without a dict of its own.
+  Ref record(module.recommendation->tp_new(module.recommendation, module.no_arguments, nullptr));
+  if (!record) return nullptr;
+  for (std::size_t k = 0; k < kFields.size(); ++k) {
+    const Given* given = k == 0 ? &prefer : k == 1 ? &model : k == 2 ? &world_size : nullptr;
+    Ref value(field_value(values[module.fields[k]], kFields[k].kind, kFields[k].name, given));
+    if (value && first_line && kFields[k].kind == FieldKind::lines &&
+        PyTuple_GET_SIZE(value.get()) > 0) {
+      PyObject* line = to_str(*first_line);
+      if (!line || PyTuple_SetItem(value.get(), 0, line) < 0)
+        return nullptr;  // the tuple is still only ours
+    }
+    if (!value || PyObject_GenericSetAttr(record.get(), module.keys[k], value.get()) < 0)
+      return nullptr;
+  }
+  return record.release();
+}
+
+// ---- recommend ------------------------------------------------------------------------------
+
+// One thread's inputs and evaluation, reused call after call. The inputs are given to the
+// engine by slot, strings as views of the strings kept here.
+struct Call {
+  enum Slot : std::uint8_t { kModel, kWorldSize, kPrefer, kBatchSize, kBackend, kFirstFlag };
+  std::array<detail::RValue, kInputNames.size()> inputs{};  // in the reference's parameter order
+  std::string model, prefer, backend;
+  std::vector<detail::RValue> by_slot;
+  detail::ValueStore store;
+  std::vector<ValueView> values;
+  EvaluationError error;
+
+  bool busy = false;
+  struct Busy {
+    explicit Busy(Call& c) : call(c) { call.busy = true; }
+    Busy(const Busy&) = delete;
+    Busy& operator=(const Busy&) = delete;
+    ~Busy() { call.busy = false; }
+    Call& call;
+  };
+
+  // The rules, with the GIL released (so other Python threads run meanwhile). The layout is
+  // found here, after any of the arguments' own code has run (which may have used other rules).
+  bool evaluate(const RuleSet& rules) {
+    find_layout(rules);
+    const detail::CompiledRules& compiled = RuleSetAccess::compiled(rules);
+    by_slot.assign(compiled.inputs.size(), detail::RValue{});
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+      if (module.slots[k] >= 0) {
+        by_slot[static_cast<std::size_t>(module.slots[k])] = inputs[k];
+      } else {  // what binding the inputs by name reports for an input the rules do not have
+        std::vector<std::string> names;
+        for (const auto& input : compiled.inputs) names.push_back(input.name);
+        error =
+            EvaluationError{EvaluationErrorKind::bad_input,
+                            messages::unknown_input(
+                                kInputNames[k], messages::closest_match(kInputNames[k], names))};
+        values.clear();
+        return false;
+      }
+    }
+    PyThreadState* unlocked = PyEval_SaveThread();
+    store.reset();
+    const bool ok = evaluate::evaluate_views_by_slot(compiled, by_slot, store, values, error);
+    PyEval_RestoreThread(unlocked);
+    return ok;
+  }
+
+  // Refusals by the rules are the reference's ValueError; inputs the rules cannot take, TypeError.
+  PyObject* raise_error() const {
+    return raise(error.kind == EvaluationErrorKind::rule_error ? PyExc_ValueError : PyExc_TypeError,
+                 error.message);
+  }
+
+  // The record's fields as owning values, to compare two evaluations.
+  [[nodiscard]] std::vector<Value> snapshot() const {
+    std::vector<Value> out;
+    for (const ValueView& v : values) out.push_back(v.to_value());
+    return out;
+  }
+
+  [[nodiscard]] std::optional<std::string> first_rationale_line() const {
+    const std::size_t at = module.fields[kFields.size() - 1];  // rationale
+    if (module.missing_field || at >= values.size()) return std::nullopt;
+    const ValueView& lines = values[at];
+    if (!lines.is_list() || lines.as_list().empty() || !lines.as_list()[0].is_string())
+      return std::nullopt;
+    return std::string(lines.as_list()[0].as_string());
+  }
+
+  // A bool world_size is the int 1 or 0 to the rules, but the reference's rationale shows True
+  // or False. The rules are evaluated once more with a marker in its place: where the marker
+  // appears in the first line is where world_size is shown (checked: the marker put back as
+  // the int gives the first line the rules gave). Precondition: the last evaluation succeeded
+  // with these inputs; it is repeated, so its views are what they were. nullopt: keep the line.
+  std::optional<std::string> first_line_with_bool_world_size(const RuleSet& rules,
+                                                             bool world_size) {
+    const std::optional<std::string> as_int = first_rationale_line();
+    constexpr std::int64_t kMarker = std::numeric_limits<std::int64_t>::min() + 1;
+    inputs[kWorldSize] = detail::RValue::of_int(kMarker);
+    const std::optional<std::string> marked =
+        evaluate(rules) ? first_rationale_line() : std::nullopt;
+    inputs[kWorldSize] = detail::RValue::of_int(world_size ? 1 : 0);
+    if (!evaluate(rules) || !as_int || !marked) return std::nullopt;
+    const std::string marker = std::to_string(kMarker);
+    if (replace_all(*marked, marker, world_size ? "1" : "0") != *as_int) return std::nullopt;
+    return replace_all(*marked, marker, world_size ? "True" : "False");
+  }
+
+  static std::string replace_all(std::string text, std::string_view from, std::string_view to) {
+    for (std::size_t at = text.find(from); at != std::string::npos;
+         at = text.find(from, at + to.size()))
+      text.replace(at, from.size(), to);
+    return text;
+  }
+};
+thread_local Call this_thread_call;
+
+const RuleSet* rules_of(PyObject* rules) {
+  if (rules == Py_None) return &RuleSet::builtin();
+  const pybind11::handle handle(rules);
+  if (!pybind11::isinstance(handle, pybind11::handle(module.rule_set_type))) {
+    unsupported("rules", "a snnplan.RuleSet or None", rules);
+    return nullptr;
+  }
+  return &handle.cast<const RuleSet&>();
+}
+
+// Arguments the engine cannot take as they are are handled in the order the reference touches
+// them. The reference refuses an unsupported prefer before it looks at any other argument, so
+// before such an argument's own error is raised, the rules are asked about prefer alone.
+class LooseArguments {
+ public:
+  LooseArguments(Call& call, const RuleSet& rules, PyObject* lowered_prefer)
+      : call_(call), rules_(rules), lowered_(lowered_prefer) {}
+
+  // False with the rules' refusal raised when they refuse prefer (as the reference does
+  // first of all); true when they accept it.
+  bool prefer_accepted() {
+    if (checked_) return true;
+    checked_ = true;
+    const int known = PySequence_Contains(module.preferences, lowered_);
+    if (known < 0) return false;
+    if (known) return true;
+    // Placeholders for the rest: a refusal of prefer comes before anything else is decided.
+    const auto saved = call_.inputs;
+    call_.inputs[Call::kModel] = detail::RValue::of_view("");
+    call_.inputs[Call::kWorldSize] = detail::RValue::of_int(1);
+    call_.inputs[Call::kBatchSize] = detail::RValue::of_int(1);
+    call_.inputs[Call::kBackend] = detail::RValue::of_view("");
+    for (std::size_t k = Call::kFirstFlag; k < call_.inputs.size(); ++k)
+      call_.inputs[k] = detail::RValue{};
+    const bool ok = call_.evaluate(rules_);
+    call_.inputs = saved;
+    if (!ok) {
+      call_.raise_error();
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  Call& call_;
+  const RuleSet& rules_;
+  PyObject* lowered_;
+  bool checked_ = false;
+};
+
+// Binds a vectorcall's arguments to `parameters` (interned names; the first `positional` may be
+// given by position) into `bound`. Returns true, binding nothing reliable, for any call that is
+// not plain: more positional arguments than allowed, a keyword that is not exactly a parameter
+// name or names one already bound, or a required parameter left out. Such calls go to the
+// Python function of the same signature, for Python's own handling and error messages.
+template <std::size_t N>
+bool bind_plainly(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
+                  const std::array<PyObject*, N>& parameters, std::size_t positional,
+                  std::size_t required, std::array<PyObject*, N>& bound) {
+  const auto given = static_cast<std::size_t>(nargs);
+  if (given > positional) return true;
+  for (std::size_t k = 0; k < given; ++k) bound[k] = args[k];
+  const std::size_t keywords = kwnames ? static_cast<std::size_t>(PyTuple_GET_SIZE(kwnames)) : 0;
+  for (std::size_t i = 0; i < keywords; ++i) {
+    PyObject* name = PyTuple_GET_ITEM(kwnames, static_cast<Py_ssize_t>(i));
+    std::size_t k = 0;
+    while (k < N && parameters[k] != name) ++k;  // keywords in calls are interned, as are ours
+    if (k == N) {
+      if (!PyUnicode_CheckExact(name)) return true;
+      k = 0;
+      while (k < N && PyUnicode_Compare(parameters[k], name) != 0) ++k;
+      if (k == N) return true;
+    }
+    if (bound[k]) return true;
+    bound[k] = args[given + i];
+  }
+  for (std::size_t k = 0; k < required; ++k)
+    if (!bound[k]) return true;
+  return false;
+}
+
+// The 10 arguments in the reference's order, `rules` last.
+PyObject* recommend_from(PyObject* const* args) {
+  PyObject* const model = args[0];
+  PyObject* const world_size = args[1];
+  PyObject* const prefer = args[2];
+  PyObject* const batch_size = args[3];
+  PyObject* const backend = args[4];
+  const RuleSet* rules = rules_of(args[9]);
+  if (!rules) return nullptr;
+  // A call made from inside another (a __format__ or lower() of an argument that recommends
+  // itself) must not reuse the outer call's strings and inputs: it gets its own.
+  std::unique_ptr<Call> own;
+  if (this_thread_call.busy) own = std::make_unique<Call>();
+  Call& call = own ? *own : this_thread_call;
+  const Call::Busy busy(call);
+
+  // prefer.lower(), the reference's first step: Python's own, for every Unicode special case
+  // and every type (an ASCII str is lowered by the rules themselves, which agree on ASCII).
+  Ref lowered_owner;
+  PyObject* lowered = prefer;
+  if (!PyUnicode_CheckExact(prefer) || !PyUnicode_IS_ASCII(prefer)) {
+    lowered_owner.reset(PyObject_CallMethod(prefer, "lower", nullptr));
+    if (!lowered_owner) return nullptr;
+    lowered = lowered_owner.get();
+  }
+  LooseArguments loose(call, *rules, lowered);
+  if (PyUnicode_Check(lowered)) {
+    if (!utf8(lowered, call.prefer)) return nullptr;
+  } else {  // an object whose lower() is no str: the reference shows it as an f-string does
+    Ref shown(PyObject_Format(lowered, module.empty));
+    if (!shown || !utf8(shown.get(), call.prefer)) return nullptr;
+  }
+  call.inputs[Call::kPrefer] = detail::RValue::of_view(call.prefer);
+
+  // model.startswith('spikformer'): a str (or subclass) is read as its text; anything else
+  // gets the reference's own error from that call, or, if it has such a method, is refused.
+  if (PyUnicode_Check(model)) {
+    if (!utf8(model, call.model)) return nullptr;
+  } else {
+    if (!loose.prefer_accepted()) return nullptr;
+    Ref starts(PyObject_CallMethod(model, "startswith", "s", "spikformer"));
+    if (!starts) return nullptr;
+    return unsupported("model", "str", model);
+  }
+  call.inputs[Call::kModel] = detail::RValue::of_view(call.model);
+
+  // The rationale's f-string formats world_size, then backend (format(x, ''), as {x} does).
+  std::int64_t world = 0;
+  const IntStatus world_status = int64_of(world_size, world);
+  if (world_status == IntStatus::error) return nullptr;
+  if (world_status == IntStatus::not_int) {
+    if (!loose.prefer_accepted()) return nullptr;
+    Ref shown(PyObject_Format(world_size, module.empty));
+    if (!shown) return nullptr;
+  }
+  if (PyUnicode_Check(backend)) {
+    if (!utf8(backend, call.backend)) return nullptr;
+  } else {
+    if (!loose.prefer_accepted()) return nullptr;
+    Ref shown(PyObject_Format(backend, module.empty));
+    if (!shown || !utf8(shown.get(), call.backend)) return nullptr;
+  }
+  call.inputs[Call::kBackend] = detail::RValue::of_view(call.backend);
+
+  // `world_size <= 1` comes next: Python's own TypeError for what cannot be compared.
+  if (world_status != IntStatus::ok) {
+    if (!loose.prefer_accepted()) return nullptr;
+    if (world_status == IntStatus::too_large) return overflow("world_size", world_size);
+    if (PyObject_RichCompareBool(world_size, module.one, Py_LE) < 0) return nullptr;
+    return unsupported("world_size", "int", world_size);
+  }
+  call.inputs[Call::kWorldSize] = detail::RValue::of_int(world);
+
+  // The availability flags count by truth value; None takes the rule file's default.
+  for (std::size_t k = 0; k < 4; ++k) {
+    PyObject* flag = args[5 + k];
+    detail::RValue& slot = call.inputs[Call::kFirstFlag + k];
+    if (flag == Py_None) {
+      slot = detail::RValue{};
+    } else {
+      const int truth = flag == Py_True ? 1 : flag == Py_False ? 0 : PyObject_IsTrue(flag);
+      if (truth < 0) return nullptr;
+      slot = detail::RValue::of_bool(truth != 0);
+    }
+  }
+
+  // batch_size is read on some branches only. One that is no 64-bit int is taken as unread when
+  // the rules give the same answer for the smallest batch size and for a large one: twice
+  // world_size (where that fits), the default rules' largest pipeline threshold, which their
+  // microbatch search then divides at once (the largest 64-bit int could make it take minutes).
+  std::int64_t batch = 0;
+  const IntStatus batch_status = int64_of(batch_size, batch);
+  if (batch_status == IntStatus::error) return nullptr;
+  bool ok = false;
+  if (batch_status == IntStatus::ok) {
+    call.inputs[Call::kBatchSize] = detail::RValue::of_int(batch);
+    ok = call.evaluate(*rules);
+  } else {
+    if (!loose.prefer_accepted()) return nullptr;
+    constexpr std::int64_t kLargest = std::numeric_limits<std::int64_t>::max();
+    const std::int64_t large = world >= 1 && world <= kLargest / 2 ? 2 * world : kLargest;
+    call.inputs[Call::kBatchSize] = detail::RValue::of_int(large);
+    const bool ok_at_large = call.evaluate(*rules);
+    const std::optional<std::vector<Value>> at_large =
+        ok_at_large ? std::optional<std::vector<Value>>(call.snapshot()) : std::nullopt;
+    const std::string error_at_large = ok_at_large ? std::string() : call.error.message;
+    call.inputs[Call::kBatchSize] =
+        detail::RValue::of_int(std::numeric_limits<std::int64_t>::min());
+    ok = call.evaluate(*rules);
+    const bool same = ok == ok_at_large &&
+                      (ok ? call.snapshot() == *at_large : call.error.message == error_at_large);
+    if (!same) {  // the branch reads batch_size: `batch_size >= ...` as the reference compares it
+      if (batch_status == IntStatus::too_large) return overflow("batch_size", batch_size);
+      if (PyObject_RichCompareBool(batch_size, module.one, Py_GE) < 0) return nullptr;
+      return unsupported("batch_size", "int", batch_size);
+    }
+  }
+  if (!ok) return call.raise_error();
+  std::optional<std::string> first_line;
+  if (PyBool_Check(world_size))
+    first_line = call.first_line_with_bool_world_size(*rules, world_size == Py_True);
+  return make_record(call.values, Given{lowered, call.prefer, 0}, Given{model, call.model, 0},
+                     Given{world_size, {}, world}, first_line);
+}
+
+// The reference's parameters, in order: a call that names them all plainly is read here; any
+// other (unknown or repeated keywords, missing or extra arguments, keywords that are not
+// str) goes to the Python function with the same signature, which binds what can be bound and
+// raises Python's own error for the rest.
+constexpr std::array<const char*, 10> kRecommendParameters = {"model",
+                                                              "world_size",
+                                                              "prefer",
+                                                              "batch_size",
+                                                              "backend",
+                                                              "zero_redundancy_optimizer_available",
+                                                              "pipelining_available",
+                                                              "fsdp2_available",
+                                                              "tensor_parallel_available",
+                                                              "rules"};
+constexpr std::size_t kRequired = 4;    // model .. batch_size
+constexpr std::size_t kPositional = 9;  // rules is keyword-only
+
+}  // namespace
+
+bool init_drop_in(PyObject* recommendation_class, PyObject* rule_set_type, PyObject* preferences,
+                  PyObject* recommend_signature, PyObject* microbatches_signature) {
+  for (std::size_t k = 0; k < kRecommendParameters.size(); ++k)
+    if (!(module.recommend_parameters[k] = PyUnicode_InternFromString(kRecommendParameters[k])))
+      return false;
+  if (!(module.microbatches_parameters[0] = PyUnicode_InternFromString("batch_size")) ||
+      !(module.microbatches_parameters[1] = PyUnicode_InternFromString("num_stages")) ||
+      !(module.default_backend = PyUnicode_InternFromString("inductor")))
+    return false;
+  module.recommend_signature = Py_NewRef(recommend_signature);
+  module.microbatches_signature = Py_NewRef(microbatches_signature);
+  if (!PyType_Check(recommendation_class)) {
+    raise(PyExc_TypeError, messages::py_record_class_mismatch("it is not a class"));
+    return false;
+  }
+  Ref fields(PyObject_GetAttrString(recommendation_class, "__dataclass_fields__"));
+  if (!fields) return false;
+  Ref names(PySequence_List(fields.get()));
+  if (!names) return false;
+  if (PyList_GET_SIZE(names.get()) != static_cast<Py_ssize_t>(kFields.size())) {
+    raise(PyExc_TypeError, messages::py_record_class_mismatch("it does not have 16 fields"));
+    return false;
+  }
+  for (std::size_t k = 0; k < kFields.size(); ++k) {
+    PyObject* key = PyUnicode_InternFromString(kFields[k].name);
+    if (!key) return false;
+    const int same = PyObject_RichCompareBool(
+        PyList_GET_ITEM(names.get(), static_cast<Py_ssize_t>(k)), key, Py_EQ);
+    if (same != 1) {
+      if (same == 0)
+        raise(PyExc_TypeError, messages::py_record_class_mismatch(
+                                   fmt::format("field {} is not {}", k, kFields[k].name)));
+      return false;
+    }
+    module.keys[k] = key;
+  }
+  if (!(module.no_arguments = PyTuple_New(0))) return false;
+  Py_INCREF(recommendation_class);
+  Py_INCREF(rule_set_type);
+  module.recommendation = reinterpret_cast<PyTypeObject*>(recommendation_class);
+  module.rule_set_type = rule_set_type;
+  module.one = PyLong_FromLong(1);
+  module.empty = PyUnicode_InternFromString("");
+  Py_INCREF(preferences);
+  module.preferences = preferences;
+  return module.one && module.empty;
+}
+
+PyObject* recommend(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  std::array<PyObject*, kRecommendParameters.size()> bound{};  // nullptr: not given
+  if (bind_plainly(args, nargs, kwnames, module.recommend_parameters, kPositional, kRequired,
+                   bound))
+    return PyObject_Vectorcall(module.recommend_signature, args, static_cast<std::size_t>(nargs),
+                               kwnames);
+  if (!bound[4]) bound[4] = module.default_backend;
+  for (std::size_t k = 5; k < bound.size(); ++k)
+    if (!bound[k]) bound[k] = Py_None;
+  return recommend_from(bound.data());
+}
+
+PyObject* recommend_positional(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 10)
+    return raise(PyExc_TypeError, messages::py_positional_arguments("_recommend", 10, nargs));
+  return recommend_from(args);
+}
+
+// ---- recommended_pipeline_microbatches ------------------------------------------------------
+
+PyObject* microbatches_positional(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 2)
+    return raise(PyExc_TypeError, messages::py_positional_arguments("_microbatches", 2, nargs));
+  // The reference compares batch_size with 0 (and refuses it when it is not positive) before it
+  // looks at num_stages: an argument the engine cannot take is dealt with at its turn.
+  const std::array<const char*, 2> names = {"batch_size", "num_stages"};
+  std::array<std::int64_t, 2> values{};
+  for (std::size_t k = 0; k < 2; ++k) {
+    switch (int64_of(args[k], values[k])) {
+      case IntStatus::ok:
+        break;
+      case IntStatus::error:
+        return nullptr;
+      case IntStatus::too_large:
+        return overflow(names[k], args[k]);
+      case IntStatus::not_int:
+        // `x <= 0`: Python's own TypeError for what cannot be compared with an int.
+        if (PyObject_RichCompareBool(args[k], module.one, Py_LE) < 0) return nullptr;
+        return unsupported(names[k], "int", args[k]);
+    }
+    if (k == 0 && values[0] <= 0) {
+      values[1] = 1;  // refused for batch_size alone, whatever num_stages is
+      break;
+    }
+  }
+  std::variant<detail::Wide, std::string> result;
+  {
+    PyThreadState* unlocked = PyEval_SaveThread();  // up to ~1.5 * sqrt(batch_size) steps
+    result = language::pipeline_microbatches(values[0], values[1]);
+    PyEval_RestoreThread(unlocked);
+  }
+  if (std::holds_alternative<std::string>(result) &&
+      (PyBool_Check(args[0]) || PyBool_Check(args[1]))) {
+    // The reference's message shows True and False as such, not as 1 and 0.
+    language::MicrobatchArgumentTexts shown;
+    for (std::size_t k = 0; k < 2; ++k) {
+      Ref text(PyObject_Str(args[k]));
+      if (!text || !utf8(text.get(), k == 0 ? shown.batch_size : shown.num_stages)) return nullptr;
+    }
+    result = language::pipeline_microbatches(values[0], values[1], shown);
+  }
+  if (const auto* error = std::get_if<std::string>(&result)) return raise(PyExc_ValueError, *error);
+  // The count divides batch_size and is at most batch_size, so it fits 64 bits.
+  return PyLong_FromLongLong(static_cast<long long>(std::get<detail::Wide>(result)));
+}
+
+PyObject* microbatches(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  std::array<PyObject*, 2> bound{};
+  if (bind_plainly(args, nargs, kwnames, module.microbatches_parameters, 2, 2, bound))
+    return PyObject_Vectorcall(module.microbatches_signature, args, static_cast<std::size_t>(nargs),
+                               kwnames);
+  return microbatches_positional(nullptr, bound.data(), 2);
+}
+
+}  // namespace snnplan::python

@@ -1,0 +1,128 @@
+# Type stubs for the package snnplan (PEP 561: py.typed beside them). ctest checks them with
+# stubtest against the built module and with `mypy --strict` on python/tests/typed_example.py,
+# which uses every public name; change the three together.
+import os
+from dataclasses import dataclass
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+
+__version__: str
+RULE_FORMAT_VERSION: int
+
+SNN_DISTRIBUTED_PREFERENCES: Tuple[str, str, str]
+ZERO_REDUNDANCY_OPTIMIZER_AVAILABLE: bool
+PIPELINING_AVAILABLE: bool
+FSDP2_AVAILABLE: bool
+TENSOR_PARALLEL_AVAILABLE: bool
+
+__all__ = ("recommend_snn_distributed_strategy", "recommended_pipeline_microbatches", "plan", "RuleSet",
+           "RuleLoadError", "SNNDistributedRecommendation", "SNNDistributedPlan", "SNNDistributedTopology",
+           "DistributedFeatureSet", "Diagnostic", "InputInfo", "SNN_DISTRIBUTED_PREFERENCES",
+           "ZERO_REDUNDANCY_OPTIMIZER_AVAILABLE", "PIPELINING_AVAILABLE", "FSDP2_AVAILABLE", "TENSOR_PARALLEL_AVAILABLE")
+
+@dataclass(frozen=True)
+class SNNDistributedRecommendation:
+    prefer: str
+    model: str
+    world_size: int
+    mode: str
+    optimizer_sharding: str = ...
+    memopt_level: int = ...
+    mesh_shape: Optional[Tuple[int, ...]] = ...
+    tp_mesh_dim: int = ...
+    dp_mesh_dim: Optional[int] = ...
+    pp_microbatches: Optional[int] = ...
+    pp_memopt_stage_budget_ratio: float = ...
+    pp_schedule: str = ...
+    pp_virtual_stages: int = ...
+    pp_layout: Optional[Tuple[int, ...]] = ...
+    pp_delay_wgrad: bool = ...
+    rationale: Tuple[str, ...] = ...
+
+@dataclass(frozen=True)
+class SNNDistributedTopology:
+    world_size: int
+    dims: Tuple[Tuple[str, int], ...]
+    mesh_shape: Tuple[int, ...]
+
+@dataclass(frozen=True)
+class DistributedFeatureSet:
+    allow_experimental_conv_tp: bool = ...
+    allow_experimental_spikformer_tp: bool = ...
+    allow_pipeline: bool = ...
+    allow_zero_optimizer: bool = ...
+
+@dataclass(frozen=True)
+class SNNDistributedPlan:
+    mode: str
+    objective: str
+    topology: SNNDistributedTopology
+    model_family: str
+    backend: str
+    batch_size: int
+    optimizer_strategy: str
+    memopt_level: int
+    rationale: Tuple[str, ...]
+    notes: Tuple[str, ...]
+    tensor_parallel_roots: Optional[Tuple[str, ...]] = ...
+    mesh_shape: Optional[Tuple[int, ...]] = ...
+    tp_mesh_dim: int = ...
+    dp_mesh_dim: Optional[int] = ...
+    pp_microbatches: Optional[int] = ...
+    pp_schedule: str = ...
+    pp_virtual_stages: int = ...
+    pp_layout: Optional[Tuple[int, ...]] = ...
+    pp_delay_wgrad: bool = ...
+    experimental_features: DistributedFeatureSet = ...
+
+@dataclass(frozen=True)
+class Diagnostic:
+    severity: str
+    file: str
+    line: int
+    column: int
+    code: str
+    message: str
+
+@dataclass(frozen=True)
+class InputInfo:
+    name: str
+    type: str
+    required: bool
+
+class RuleLoadError(ValueError):
+    diagnostics: List[Diagnostic]
+    file: str
+    line: int
+    column: int
+    message: str
+    def __init__(self, text: str, diagnostics: Iterable[Diagnostic] = ...) -> None: ...
+
+class RuleSet:
+    @staticmethod
+    def from_file(
+        path: Union[str, "os.PathLike[str]"],
+        *,
+        rule_roots: Optional[Iterable[Union[str, "os.PathLike[str]"]]] = ...,
+    ) -> RuleSet: ...
+    @staticmethod
+    def from_string(text: str, name: str = ...) -> RuleSet: ...
+    @staticmethod
+    def builtin() -> RuleSet: ...
+    def evaluate(self, /, **inputs: Any) -> Dict[str, Any]: ...
+    @property
+    def file_name(self) -> str: ...
+    @property
+    def inputs(self) -> List[InputInfo]: ...
+    @property
+    def warnings(self) -> List[Diagnostic]: ...
+
+def recommend_snn_distributed_strategy(model: str, world_size: int, prefer: str, batch_size: int,
+                                       backend: str = ..., zero_redundancy_optimizer_available: Optional[bool] = ...,
+                                       pipelining_available: Optional[bool] = ..., fsdp2_available: Optional[bool] = ...,
+                                       tensor_parallel_available: Optional[bool] = ..., *,
+                                       rules: Optional[RuleSet] = ...) -> SNNDistributedRecommendation: ...
+def recommended_pipeline_microbatches(batch_size: int, num_stages: int) -> int: ...
+def plan(objective: str, topology: Union[str, Mapping[str, int]], batch_size: int, *, world_size: Optional[int] = ...,
+         backend: str = ..., model_family: str = ..., mode: Optional[str] = ..., tp_roots: Optional[Sequence[str]] = ...,
+         tp_candidates: bool = ..., features: Union[None, Mapping[str, bool], DistributedFeatureSet] = ...,
+         notes: Optional[Sequence[str]] = ..., rules: Optional[RuleSet] = ...) -> SNNDistributedPlan: ...

@@ -1,0 +1,79 @@
+"""Every public name of snnplan used with its declared types: ctest runs `mypy --strict` on this
+file (against the package's stubs) and then runs it, so the stubs and the module agree on what a
+typed caller writes. Exits 0 when every check holds."""
+import dataclasses
+import os
+import sys
+import tempfile
+from typing import Any, Dict, List, Optional, Tuple
+
+import snnplan
+from snnplan import (FSDP2_AVAILABLE, PIPELINING_AVAILABLE, RULE_FORMAT_VERSION, SNN_DISTRIBUTED_PREFERENCES,
+                     TENSOR_PARALLEL_AVAILABLE, ZERO_REDUNDANCY_OPTIMIZER_AVAILABLE, Diagnostic,
+                     DistributedFeatureSet, InputInfo, RuleLoadError, RuleSet, SNNDistributedPlan,
+                     SNNDistributedRecommendation, SNNDistributedTopology)
+
+
+def check(condition: bool, what: str) -> None:
+    if not condition:
+        raise SystemExit(f"typed_example: {what}")
+
+
+def recommendations() -> None:
+    rec: SNNDistributedRecommendation = snnplan.recommend_snn_distributed_strategy("spikformer", 8, "memory", 64)
+    mesh: Optional[Tuple[int, ...]] = rec.mesh_shape
+    check(mesh == (4, 2), "fsdp2_tp mesh")
+    check(rec.mode == "fsdp2_tp" and rec.memopt_level == 1, "memory preference")
+    off = snnplan.recommend_snn_distributed_strategy("vgg", 8, "capacity", 64, "eager", True, False, True, True,
+                                                     rules=RuleSet.builtin())
+    lines: Tuple[str, ...] = off.rationale
+    check(off.mode == "fsdp2_tp" and lines[0].endswith("backend='eager'."), "capacity without pipelining")
+    count: int = snnplan.recommended_pipeline_microbatches(64, 8)
+    check(count == 32, "microbatches")
+    prefers: Tuple[str, str, str] = SNN_DISTRIBUTED_PREFERENCES
+    flags: List[bool] = [ZERO_REDUNDANCY_OPTIMIZER_AVAILABLE, PIPELINING_AVAILABLE, FSDP2_AVAILABLE,
+                         TENSOR_PARALLEL_AVAILABLE]
+    check(prefers == ("speed", "memory", "capacity") and all(flags), "constants")
+    check(dataclasses.replace(rec, mode="tp").mode == "tp", "dataclasses.replace")
+
+
+def plans() -> None:
+    features = DistributedFeatureSet(allow_pipeline=False)
+    planned: SNNDistributedPlan = snnplan.plan("memory", "dp=4,tp=2", 64, world_size=8, backend="inductor",
+                                               model_family="generic", mode=None, tp_roots=["blocks"],
+                                               tp_candidates=True, features=features, notes=["typed"],
+                                               rules=None)
+    topology: SNNDistributedTopology = planned.topology
+    check(topology.world_size == 8 and planned.notes == ("typed",), "plan")
+    again = snnplan.plan("speed", {"dp": 8}, 32, features={"allow_pipeline": True})
+    check(again.topology.mesh_shape == (8,), "plan with a dict topology")
+
+
+def rule_sets() -> None:
+    rules = RuleSet.from_string("snnplan: 1\ninputs: {x: {type: int}}\nrecord: {y: {type: int, init: = x}}\n"
+                                "start: t\ntables: {t: [{name: r, set: {}}]}\n", name="small.yaml")
+    record: Dict[str, Any] = rules.evaluate(x=3)
+    check(record == {"y": 3}, "evaluate")
+    infos: List[InputInfo] = rules.inputs
+    check([(i.name, i.type, i.required) for i in infos] == [("x", "int", True)], "inputs")
+    warnings: List[Diagnostic] = rules.warnings
+    check(isinstance(warnings, list) and rules.file_name == "small.yaml", "warnings and file_name")
+    with tempfile.TemporaryDirectory() as scratch:
+        path = os.path.join(scratch, "broken.yaml")
+        with open(path, "w", encoding="utf-8") as out:
+            out.write("snnplan: 1\nbogus: 1\n")
+        try:
+            RuleSet.from_file(path, rule_roots=[scratch])
+            check(False, "a broken file loads")
+        except RuleLoadError as error:
+            first: Diagnostic = error.diagnostics[0]
+            check(error.line >= 1 and first.severity == "error" and error.file == path, "RuleLoadError")
+            check(isinstance(error.message, str) and error.column >= 0, "RuleLoadError fields")
+    check(RULE_FORMAT_VERSION >= 1 and isinstance(snnplan.__version__, str), "versions")
+
+
+if __name__ == "__main__":
+    recommendations()
+    plans()
+    rule_sets()
+    sys.exit(0)
