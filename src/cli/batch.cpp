@@ -10,12 +10,13 @@
 #include "core/messages.hpp"
 #include "render/json.hpp"
 #include "request/json_inputs.hpp"
+#include "cli/rule_files.hpp"
 
 namespace snnplan::cli {
 
 ExitCode with_batch_input(const std::string& batch, std::istream& in,
                           const std::function<ExitCode(std::istream& lines, const std::string& source_name)>& run) {
-  if (batch == "-") return run(in, "<stdin>");
+  if (batch == "-") return run(in, kStdinName);
   std::error_code ignored;
   if (std::filesystem::is_directory(batch, ignored)) throw UsageError{messages::cannot_open_batch(batch, "it is a directory")};
   std::ifstream file(batch);

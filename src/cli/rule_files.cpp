@@ -1,6 +1,8 @@
 #include "cli/rule_files.hpp"
 
 #include <cstdlib>
+#include <istream>
+#include <iterator>
 
 #include "snnplan/plan.hpp"
 
@@ -12,13 +14,19 @@ std::optional<std::string> rules_path(const std::optional<std::string>& flag) {
   return std::nullopt;
 }
 
-RuleSet load_rules(const std::optional<std::string>& path_flag) {
-  const std::optional<std::string> path = rules_path(path_flag);
-  return path ? RuleSet::from_file(*path) : RuleSet::builtin();
+RuleSet load_rule_file(const std::string& path, std::istream& in, const LoadOptions& options) {
+  if (path != "-") return RuleSet::from_file(path, options);
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return RuleSet::from_string(text, kStdinName, options);
 }
 
-RuleSet load_plan_rules(const std::optional<std::string>& path_flag) {
-  return path_flag ? RuleSet::from_file(*path_flag) : plan_rules();
+RuleSet load_rules(const std::optional<std::string>& path_flag, std::istream& in) {
+  const std::optional<std::string> path = rules_path(path_flag);
+  return path ? load_rule_file(*path, in) : RuleSet::builtin();
+}
+
+RuleSet load_plan_rules(const std::optional<std::string>& path_flag, std::istream& in) {
+  return path_flag ? load_rule_file(*path_flag, in) : plan_rules();
 }
 
 }  // namespace snnplan::cli

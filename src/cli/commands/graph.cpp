@@ -14,12 +14,12 @@ namespace {
 
 struct GraphFlags {
   std::string rules;
-  std::string only = "all";
+  std::string only;
   CLI::Option* rules_option = nullptr;
 };
 
 ExitCode graph(const GraphFlags& f, const Streams& io) {
-  const RuleSet rules = load_rules(given_value(f.rules_option, f.rules));
+  const RuleSet rules = load_rules(given_value(f.rules_option, f.rules), io.in);
   const render::GraphPart part = f.only == "tables"   ? render::GraphPart::tables
                                  : f.only == "values" ? render::GraphPart::values
                                                       : render::GraphPart::all;
@@ -33,10 +33,10 @@ Command setup_graph(CLI::App& app) {
   return make_command<GraphFlags>(
       app, "graph", "Print the table-call and derived-value graphs as Graphviz DOT.",
       [](CLI::App& command, GraphFlags& f) {
-        f.rules_option = command.add_option(
-            "--rules", f.rules, "rule file (default: $SNNPLAN_RULES, else the built-in table)");
-        command.add_option("--only", f.only, "which part to draw")
-            ->check(CLI::IsMember({"all", "tables", "values"}));
+        f.rules_option = add_rules_option(
+            command, f.rules, "rule file (default: $SNNPLAN_RULES, else the built-in table)");
+        add_choice_option(command, "--only", f.only, "which part to draw",
+                          {"all", "tables", "values"});
       },
       &graph);
 }
