@@ -2,8 +2,11 @@
 # so the tables built into the library are byte for byte the files operators read and edit.
 set(delimiter "snnplan_rules")
 set(entries "")
+set(hashes "")
 foreach(input IN LISTS INPUTS)
   file(READ "${input}" text)
+  file(SHA256 "${input}" hash)  # of the bytes, as sha256sum prints it
+  string(APPEND hashes "    \"${hash}\",\n")
   string(FIND "${text}" ")${delimiter}\"" clash)
   if(NOT clash EQUAL -1)
     message(FATAL_ERROR "${input} contains the raw-string delimiter )${delimiter}\"")
@@ -18,9 +21,13 @@ file(WRITE "${OUTPUT}.tmp"
 namespace snnplan::detail {
 extern const std::pair<std::string_view, std::string_view> kBuiltinRuleFiles[];
 extern const std::size_t kBuiltinRuleFileCount;
+extern const std::string_view kBuiltinRuleFileSha256[];
 const std::pair<std::string_view, std::string_view> kBuiltinRuleFiles[] = {
 ${entries}};
 const std::size_t kBuiltinRuleFileCount = sizeof(kBuiltinRuleFiles) / sizeof(kBuiltinRuleFiles[0]);
+// The SHA-256 of each file above, in the same order.
+const std::string_view kBuiltinRuleFileSha256[] = {
+${hashes}};
 }  // namespace snnplan::detail
 ")
 file(RENAME "${OUTPUT}.tmp" "${OUTPUT}")

@@ -1,5 +1,6 @@
 # The installed package (issue 5): headers, a shared and a static library, the CLI, the default
-# rules, a CMake package (find_package(snnplan CONFIG)) and a pkg-config file.
+# rules, a CMake package (find_package(snnplan CONFIG)) and a pkg-config file; the JSON Schemas,
+# man page and shell completions (issue 17); a Debian package of all of it (cmake/package.cmake).
 #
 # Inside this build tree the targets keep using `snnplan` (a static library) as before. The two
 # libraries shipped to consumers are linked from its object files (nothing is compiled twice):
@@ -60,7 +61,13 @@ install(TARGETS snnplan_shared EXPORT snnplanTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT snnplan_development)
 install(TARGETS snnplan_static EXPORT snnplanStaticTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT snnplan_development)
-# The CLI links the static library: it needs no RPATH to find libsnnplan.
+# Installed binaries find the libraries installed beside them: a run path of $ORIGIN/../lib (the
+# library directory relative to bin/), so an install into any prefix runs without
+# LD_LIBRARY_PATH. (The CLI links the static library today; the run path keeps it working if it
+# links the shared one.)
+file(RELATIVE_PATH snnplan_bin_to_lib "/prefix/${CMAKE_INSTALL_BINDIR}" "/prefix/${CMAKE_INSTALL_LIBDIR}")
+set_target_properties(snnplan_exe PROPERTIES INSTALL_RPATH "$ORIGIN/${snnplan_bin_to_lib}")
+set_target_properties(snnplan_shared PROPERTIES INSTALL_RPATH "$ORIGIN")
 install(TARGETS snnplan_exe RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT snnplan_runtime)
 install(FILES ${SNNPLAN_BUILTIN_RULE_FILES}
         DESTINATION ${SNNPLAN_INSTALL_RULESDIR} COMPONENT snnplan_runtime)
@@ -68,6 +75,35 @@ install(FILES ${SNNPLAN_BUILTIN_RULE_FILES}
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/rules/history
         DESTINATION ${SNNPLAN_INSTALL_RULESDIR} COMPONENT snnplan_runtime
         FILES_MATCHING PATTERN "*.yaml" PATTERN "README.md")
+
+# What the CLI generates from its own definitions (cmake/generate_files.cmake): the JSON Schemas,
+# the man page and the shell completions, installed where Debian's tools look for them.
+set(snnplan_generated_dir "${PROJECT_BINARY_DIR}/generated/share")
+set(snnplan_schemas ${snnplan_generated_dir}/schema/rules.schema.json
+                    ${snnplan_generated_dir}/schema/tests.schema.json
+                    ${snnplan_generated_dir}/schema/record.schema.json)
+set(snnplan_generated_files ${snnplan_schemas} ${snnplan_generated_dir}/man/snnplan.1
+    ${snnplan_generated_dir}/completion/snnplan.bash ${snnplan_generated_dir}/completion/_snnplan
+    ${snnplan_generated_dir}/completion/snnplan.fish)
+add_custom_command(
+  OUTPUT ${snnplan_generated_files}
+  COMMAND ${CMAKE_COMMAND} -DSNNPLAN=$<TARGET_FILE:snnplan_exe> -DOUTPUT_DIR=${snnplan_generated_dir}
+          -P ${CMAKE_CURRENT_LIST_DIR}/generate_files.cmake
+  DEPENDS snnplan_exe ${CMAKE_CURRENT_LIST_DIR}/generate_files.cmake
+  COMMENT "Writing the JSON Schemas, the man page and the shell completions"
+  VERBATIM)
+add_custom_target(snnplan_generated_files ALL DEPENDS ${snnplan_generated_files})
+install(FILES ${snnplan_schemas}
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/snnplan/schema COMPONENT snnplan_runtime)
+install(FILES ${snnplan_generated_dir}/man/snnplan.1
+        DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT snnplan_runtime)
+install(FILES ${snnplan_generated_dir}/completion/snnplan.bash
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME snnplan
+        COMPONENT snnplan_runtime)
+install(FILES ${snnplan_generated_dir}/completion/_snnplan
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions COMPONENT snnplan_runtime)
+install(FILES ${snnplan_generated_dir}/completion/snnplan.fish
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d COMPONENT snnplan_runtime)
 
 # CMake package.
 install(EXPORT snnplanTargets NAMESPACE snnplan::
@@ -105,3 +141,6 @@ endif()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/snnplan.pc.in ${PROJECT_BINARY_DIR}/package/snnplan.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/package/snnplan.pc
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT snnplan_development)
+
+# A .deb of everything above: `cpack -G DEB` in the build directory.
+include(${CMAKE_CURRENT_LIST_DIR}/package.cmake)

@@ -217,13 +217,13 @@ void add_output_rows(std::vector<Row>& rows, const std::vector<std::string>& bas
                   "error: cannot write output: cannot create a file beside "
                   "'/nonexistent/snnplan/out.txt': No such file or "
                   "directory\n"});
-  add_common_rows(rows, base, "--output", "/nonexistent/snnplan/out.txt");
+  add_common_rows(rows, base, "--output", "/nonexistent/snnplan/out.txt", "FILE");
 }
 
 // --rules-root DIR, repeatable, on every subcommand that loads rule files.
 void add_rules_root_rows(std::vector<Row>& rows, const std::vector<std::string>& base) {
   rows.push_back({"--rules-root without its value (last on the line)", with(base, {"--rules-root"}),
-                  kBadInput, usage_error("--rules-root: 1 required TEXT missing")});
+                  kBadInput, usage_error("--rules-root: 1 required DIR missing")});
   rows.push_back({"--rules-root without its value (before another flag)",
                   with(base, {"--rules-root", "--help"}), kBadInput,
                   usage_error("--rules-root: expected a value, got the flag --help")});
@@ -620,12 +620,18 @@ std::vector<Row> plan_rows() {
 std::vector<Row> top_level_rows() {
   return {
       {"no subcommand", {}, kBadInput, usage_error("A subcommand is required")},
-      {"only a flag", {"--bogus"}, kBadInput, usage_error("A subcommand is required")},
+      {"only an unknown flag names it", {"--bogus"}, kBadInput,
+       usage_error("unknown option '--bogus' (before a subcommand snnplan takes only --help and --version; a "
+                   "subcommand's options follow it, as in snnplan recommend --model ...)")},
+      {"an unknown flag with a value near one of snnplan's own gets a suggestion", {"--versoin=1"}, kBadInput,
+       usage_error("unknown option '--versoin' (before a subcommand snnplan takes only --help and --version; a "
+                   "subcommand's options follow it, as in snnplan recommend --model ...); did you mean '--version'?")},
       {"a misspelt subcommand gets a suggestion", {"recomend"}, kBadInput,
-       usage_error("unknown subcommand 'recomend' (the subcommands are recommend, explain, check, test, graph, microbatches, "
-                   "plan); did you mean 'recommend'?")},
+       usage_error("unknown subcommand 'recomend' (the subcommands are recommend, explain, microbatches, check, test, "
+                   "graph, plan, schema, completion, help); did you mean 'recommend'?")},
       {"an unknown subcommand", {"deploy", "--model", "x"}, kBadInput,
-       usage_error("unknown subcommand 'deploy' (the subcommands are recommend, explain, check, test, graph, microbatches, plan)")},
+       usage_error("unknown subcommand 'deploy' (the subcommands are recommend, explain, microbatches, check, test, "
+                   "graph, plan, schema, completion, help)")},
       {"an empty subcommand", {""}, kBadInput, "error: unknown subcommand ''"},
   };
 }

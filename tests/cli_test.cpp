@@ -191,25 +191,21 @@ TEST_SUITE("cli") {
 
     const CliRun rec = run_cli({"recommend", "--help"});
     CHECK(rec.code == 0);
-    CHECK(rec.out.find("Usage: recommend [OPTIONS]") != std::string::npos);
+    CHECK(rec.out.find("Usage: snnplan recommend [OPTIONS]") != std::string::npos);
     CHECK(rec.out.find("--world-size") != std::string::npos);
 
     const CliRun micro = run_cli({"microbatches", "--help"});
     CHECK(micro.code == 0);
-    CHECK(micro.out.find("Usage: microbatches [OPTIONS]") != std::string::npos);
+    CHECK(micro.out.find("Usage: snnplan microbatches [OPTIONS]") != std::string::npos);
     CHECK(micro.out.find("--num-stages") != std::string::npos);
 
     const CliRun check = run_cli({"check", "--help"});
     CHECK(check.code == 0);
-    CHECK(check.out.find("Usage: check [OPTIONS] files...") != std::string::npos);
+    CHECK(check.out.find("Usage: snnplan check [OPTIONS] files...") != std::string::npos);
     CHECK(check.out.find("--strict") != std::string::npos);
   }
 
-  TEST_CASE("--version prints the library version") {
-    const CliRun run = run_cli({"--version"});
-    CHECK(run.code == 0);
-    CHECK(run.out == "0.1.0\n");
-  }
+
 
   TEST_CASE("microbatches prints the count as text or JSON") {
     const CliRun text = run_cli({"microbatches", "--batch-size", "64", "--num-stages", "4"});

@@ -7,7 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "cli/rule_tests.hpp"
 #include "cli_runner.hpp"
+#include "load/keys.hpp"
+#include "load/rule_file_loader.hpp"
 #include "snnplan/snnplan.hpp"
 
 namespace {
@@ -682,5 +685,65 @@ tables:
     const auto errors = errors_of_file(nine[0]->path());
     REQUIRE_FALSE(errors.empty());
     CHECK(errors[0] == nine[7]->path() + ":3:10: error: rule files use each other more than 8 levels deep");
+  }
+}
+
+// The key table (load/keys.hpp) is what the schema is built from; these hold it to the loaders.
+TEST_SUITE("loader: key table") {
+  // A file without one required key, for each key the table calls required.
+  struct Omission {
+    snnplan::load::Section section;
+    const char* key;
+    const char* text;
+  };
+  const std::vector<Omission> kOmissions = {
+      {snnplan::load::Section::rule_file, "snnplan", "inputs: {}\nrecord: {}\nstart: t\ntables: {t: []}\n"},
+      {snnplan::load::Section::rule_file, "inputs", "snnplan: 1\nrecord: {}\nstart: t\ntables: {t: []}\n"},
+      {snnplan::load::Section::rule_file, "record", "snnplan: 1\ninputs: {}\nstart: t\ntables: {t: []}\n"},
+      {snnplan::load::Section::rule_file, "start", "snnplan: 1\ninputs: {}\nrecord: {}\ntables: {t: []}\n"},
+      {snnplan::load::Section::rule_file, "tables", "snnplan: 1\ninputs: {}\nrecord: {}\nstart: t\n"},
+      {snnplan::load::Section::input, "type", "snnplan: 1\ninputs: {x: {default: 1}}\nrecord: {}\nstart: t\ntables: {t: []}\n"},
+      {snnplan::load::Section::record_field, "type", "snnplan: 1\ninputs: {}\nrecord: {f: {default: 1}}\nstart: t\ntables: {t: []}\n"},
+      {snnplan::load::Section::let_call, "call", "snnplan: 1\ninputs: {}\nlet: {y: {with: {}}}\nrecord: {}\nstart: t\ntables: {t: []}\n"},
+      {snnplan::load::Section::rule, "name", "snnplan: 1\ninputs: {}\nrecord: {}\nstart: t\ntables: {t: [{error: no}]}\n"},
+      {snnplan::load::Section::fallback, "table", "snnplan: 1\ninputs: {}\nrecord: {}\nstart: t\ntables: {t: [{name: r, fallback: {with: {}}}]}\n"},
+  };
+
+  TEST_CASE("every key the key table calls required is reported missing by the loader when left out") {
+    using snnplan::load::Section;
+    std::size_t required = 0;
+    for (Section section : {Section::rule_file, Section::input, Section::record_field, Section::let_call, Section::rule,
+                            Section::fallback})
+      for (const snnplan::load::KeyRow& row : snnplan::load::keys(section))
+        if (row.required) {
+          ++required;
+          const auto omission = std::find_if(kOmissions.begin(), kOmissions.end(), [&](const Omission& o) {
+            return o.section == section && o.key == row.key;
+          });
+          REQUIRE_MESSAGE(omission != kOmissions.end(), "no test file leaves out the required key ", row.key);
+          const snnplan::load::LoadedFile loaded = snnplan::load::load_rule_file(omission->text, "f.yaml");
+          const bool reported = std::any_of(loaded.diagnostics.begin(), loaded.diagnostics.end(), [&](const auto& d) {
+            return d.code == "missing-key" && d.message.find("'" + std::string(row.key) + "'") != std::string::npos;
+          });
+          CHECK_MESSAGE(reported, "leaving out ", row.key, " is not reported as missing");
+        }
+    CHECK(required == kOmissions.size());
+  }
+
+  TEST_CASE("a key the table does not list is an unknown key in every section, rule-test files included") {
+    const snnplan::load::LoadedFile loaded = snnplan::load::load_rule_file(
+        "snnplan: 1\ninputs: {x: {type: int, bogus1: 1}}\nrecord: {f: {type: int, bogus2: 1}}\nstart: t\n"
+        "tables: {t: [{name: r, bogus3: 1, fallback: {table: t, bogus4: 1}}]}\nbogus5: 1\n",
+        "f.yaml");
+    std::size_t unknown = 0;
+    for (const auto& d : loaded.diagnostics) unknown += d.code == "unknown-key" ? 1 : 0;
+    CHECK(unknown == 5);
+
+    std::vector<snnplan::Diagnostic> problems;
+    (void)snnplan::cli::load_rule_tests("tests:\n  - name: a\n    input: {}\n    expect: {}\n    bogus: 1\nextra: 1\n",
+                                        "t.yaml", problems);
+    REQUIRE(problems.size() == 2);
+    CHECK(problems[0].message == "unknown key 'extra' in a test file");
+    CHECK(problems[1].message == "unknown key 'bogus' in a test");
   }
 }

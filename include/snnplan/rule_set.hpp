@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "snnplan/diagnostic.hpp"
@@ -52,6 +53,9 @@ class RuleSet {
   static std::string_view builtin_text() noexcept;
   /// The text of another built-in rule file by name ("snn_plan.yaml"), if there is one.
   static std::optional<std::string_view> builtin_text(std::string_view file_name) noexcept;
+  /// (file name, SHA-256 in hex) of each built-in rule file: what `sha256sum rules/<file>`
+  /// prints for the files this library was built from (`snnplan --version` shows them).
+  static std::vector<std::pair<std::string_view, std::string_view>> builtin_sha256();
 
   /// Evaluates the start table for `inputs`. Never throws for bad inputs or rule errors:
   /// those come back as an EvaluationError. (std::bad_alloc may still propagate.)

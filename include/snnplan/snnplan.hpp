@@ -5,6 +5,7 @@
 #include "snnplan/diagnostic.hpp"
 #include "snnplan/evaluation.hpp"
 #include "snnplan/explain.hpp"
+#include "snnplan/json.hpp"
 #include "snnplan/live_rule_set.hpp"
 #include "snnplan/microbatches.hpp"
 #include "snnplan/plan.hpp"

@@ -4,12 +4,24 @@
 /// record it returns.
 
 #include <cstdint>
+#include <limits>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
 
 namespace snnplan {
+
+namespace detail {
+/// The integer types a Value takes: not bool (a Value of its own kind) and not the character
+/// types, so that Value('x') does not compile rather than meaning 120.
+template <typename T>
+concept Integer = std::is_integral_v<T> && !std::is_same_v<T, bool> && !std::is_same_v<T, char> &&
+                  !std::is_same_v<T, wchar_t> && !std::is_same_v<T, char8_t> &&
+                  !std::is_same_v<T, char16_t> && !std::is_same_v<T, char32_t>;
+}  // namespace detail
 
 /// A null, boolean, 64-bit integer, float, string or list value.
 /// (Inside the evaluator integers are wider, so intermediate results never wrap; what comes
@@ -22,10 +34,13 @@ class Value {
   Value() = default;
   Value(std::nullptr_t) {}
   Value(bool b) : storage_(b) {}
-  Value(int i) : storage_(static_cast<std::int64_t>(i)) {}
-  Value(std::int64_t i) : storage_(i) {}
+  /// Any integer type (int, unsigned, long long, std::size_t, std::uint64_t, ...). Throws
+  /// std::out_of_range for an unsigned value above INT64_MAX, which a Value cannot hold.
+  template <detail::Integer Integer>
+  Value(Integer i) : storage_(to_int64(i)) {}
   Value(double f) : storage_(f) {}
   Value(std::string s) : storage_(std::move(s)) {}
+  Value(std::string_view s) : storage_(std::string(s)) {}
   Value(const char* s) : storage_(std::string(s)) {}
   Value(List list) : storage_(std::move(list)) {}
 
@@ -47,6 +62,16 @@ class Value {
   friend bool operator==(const Value&, const Value&) = default;
 
  private:
+  template <typename Integer>
+  static std::int64_t to_int64(Integer i) {
+    if constexpr (std::is_unsigned_v<Integer> &&
+                  std::numeric_limits<Integer>::max() > std::uint64_t{INT64_MAX}) {
+      if (i > std::uint64_t{INT64_MAX}) throw_out_of_range(i);
+    }
+    return static_cast<std::int64_t>(i);
+  }
+  [[noreturn]] static void throw_out_of_range(std::uint64_t value);
+
   Storage storage_;
 };
 

@@ -29,6 +29,7 @@ namespace detail {
 // Generated at build time from rules/*.yaml (cmake/embed_rules.cmake).
 extern const std::pair<std::string_view, std::string_view> kBuiltinRuleFiles[];
 extern const std::size_t kBuiltinRuleFileCount;
+extern const std::string_view kBuiltinRuleFileSha256[];
 }  // namespace detail
 
 namespace {
@@ -303,6 +304,13 @@ RuleSet RuleSet::from_file(const std::string& path, const LoadOptions& options) 
 std::string_view RuleSet::builtin_text() noexcept { return *builtin_file("snn_distributed.yaml"); }
 
 std::optional<std::string_view> RuleSet::builtin_text(std::string_view file_name) noexcept { return builtin_file(file_name); }
+
+std::vector<std::pair<std::string_view, std::string_view>> RuleSet::builtin_sha256() {
+  std::vector<std::pair<std::string_view, std::string_view>> hashes;
+  for (std::size_t k = 0; k < detail::kBuiltinRuleFileCount; ++k)
+    hashes.emplace_back(detail::kBuiltinRuleFiles[k].first, detail::kBuiltinRuleFileSha256[k]);
+  return hashes;
+}
 
 const RuleSet& RuleSet::builtin() {
   // Built on first use; thread-safe by the rules for function-local statics.

@@ -4,19 +4,19 @@
 
 #include "cli/app.hpp"
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
 #include <optional>
+#include <string_view>
 #include <vector>
 
-#include "cli/command.hpp"
 #include "cli/flags.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/output.hpp"
 #include "core/messages.hpp"
 #include "snnplan/diagnostic.hpp"
 #include "snnplan/recommendation.hpp"
+#include "snnplan/rule_set.hpp"
 #include "snnplan/version.hpp"
 
 namespace snnplan::cli {
@@ -78,48 +78,70 @@ int checked(int code, std::ostream& out, std::ostream& err) {
   return as_int(ExitCode::write_failed);
 }
 
-int run_unchecked(int argc, const char* const* argv, std::istream& in, std::ostream& out,
-                  std::ostream& err) {
-  CLI::App app{
-      "snnplan: choose a parallel training strategy for spiking neural networks from a YAML rule "
-      "table."};
-  app.set_version_flag("--version", std::string(snnplan::version));
-  app.require_subcommand(1);
-  const std::vector<Command> commands = {
-      setup_recommend(app), setup_explain(app), setup_microbatches(app), setup_check(app),
-      setup_test(app),      setup_graph(app),   setup_plan(app)};
+// CLI11 says only "A subcommand is required" for `snnplan recomend` or `snnplan --bogus`;
+// these name the word and the nearest known one. An empty result: the first word is fine.
+std::string refusal_of_first_word(const CommandLine& cli, std::string_view word) {
+  std::vector<std::string> names;
+  for (const Command& command : cli.commands) names.push_back(command.app->get_name());
+  if (word.empty() || word[0] != '-')
+    return std::find(names.begin(), names.end(), word) == names.end()
+               ? messages::unknown_subcommand(word, names, messages::closest_match(word, names))
+               : std::string();
+  const std::string flag(word.substr(0, word.find('=')));
+  std::vector<std::string> own;
+  for (const CLI::Option* option : cli.app.get_options()) {
+    for (const std::string& name : option->get_lnames()) own.push_back("--" + name);
+    for (const std::string& name : option->get_snames()) own.push_back("-" + name);
+  }
+  if (std::find(own.begin(), own.end(), flag) != own.end()) return {};
+  return messages::unknown_option(flag, messages::closest_match(flag, own));
+}
 
-  // `snnplan recomend ...`: CLI11 would only say that a subcommand is required.
-  if (argc > 1 && argv[1][0] != '-') {
-    std::vector<std::string> names;
-    for (const Command& command : commands) names.push_back(command.app->get_name());
-    if (std::find(names.begin(), names.end(), argv[1]) == names.end()) {
-      err << "error: "
-          << messages::unknown_subcommand(argv[1], messages::closest_match(argv[1], names)) << '\n'
-          << messages::run_with_help() << '\n';
+}  // namespace
+
+CommandLine::CommandLine()
+    // Named here: CLI11 would take the name of the usage lines from argv[0], a path.
+    : app("snnplan: choose a parallel training strategy for spiking neural networks from a YAML "
+          "rule table.",
+          "snnplan") {
+  app.set_version_flag("--version", std::string(snnplan::version),
+                       "print the version, the rule format and the built-in rules' SHA-256");
+  app.require_subcommand(1);
+  commands = {setup_recommend(app),  setup_explain(app), setup_microbatches(app), setup_check(app),
+              setup_test(app),       setup_graph(app),   setup_plan(app),         setup_schema(app),
+              setup_completion(app), setup_help(app)};
+  for (const Command& command : commands) refuse_flag_names_as_values(*command.app);
+}
+
+namespace {
+
+int run_unchecked(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
+  CommandLine cli;
+  CLI::App& app = cli.app;
+  if (argc > 1) {
+    if (const std::string refusal = refusal_of_first_word(cli, argv[1]); !refusal.empty()) {
+      err << "error: " << refusal << '\n' << messages::run_with_help() << '\n';
       return as_int(ExitCode::bad_input);
     }
   }
-  for (const Command& command : commands) refuse_flag_names_as_values(*command.app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
-    CLI::App* target = &app;
-    for (CLI::App* sub : app.get_subcommands()) target = sub;
-    out << target->help();
+    out << app.help();  // the parsed subcommand's, its usage line starting "snnplan CMD"
     return as_int(ExitCode::ok);
   } catch (const CLI::CallForAllHelp&) {
     out << app.help("", CLI::AppFormatMode::All);
     return as_int(ExitCode::ok);
   } catch (const CLI::CallForVersion&) {
-    out << snnplan::version << '\n';
+    out << messages::version_report(snnplan::version, snnplan::rule_format_version,
+                                    RuleSet::builtin_sha256());
     return as_int(ExitCode::ok);
   } catch (const CLI::ParseError& e) {
     err << "error: " << e.what() << '\n' << messages::run_with_help() << '\n';
     return as_int(ExitCode::bad_input);
   }
   const Streams io{in, out, err};
-  for (const Command& command : commands)
+  for (const Command& command : cli.commands)
     if (command.app->parsed()) return as_int(dispatch(command, io));
   return as_int(ExitCode::bad_input);
 }

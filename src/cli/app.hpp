@@ -1,10 +1,23 @@
 #pragma once
-// The `snnplan` command line: recommend, explain, microbatches, check, test, graph, plan
-// (one file each under cli/commands/).
+// The `snnplan` command line: recommend, explain, microbatches, check, test, graph, plan,
+// schema, completion and help (one file each under cli/commands/).
 
+#include <CLI/CLI.hpp>
 #include <iosfwd>
+#include <vector>
+
+#include "cli/command.hpp"
 
 namespace snnplan::cli {
+
+/// The app's options and every subcommand with its flags, as `run` parses them. The help,
+/// the man page (`snnplan help --man`) and the shell completions are generated from it.
+struct CommandLine {
+  CommandLine();
+
+  CLI::App app;
+  std::vector<Command> commands;
+};
 
 /// Runs the CLI as `main` would; returns the process exit code. Streams are parameters so
 /// tests can run it in-process.

@@ -15,13 +15,14 @@
 #include "core/messages.hpp"
 #include "render/json.hpp"
 #include "request/json_inputs.hpp"
+#include "cli/rule_files.hpp"
 
 namespace snnplan::cli {
 
 ExitCode with_batch_input(
     const std::string& batch, std::istream& in,
     const std::function<ExitCode(std::istream& lines, const std::string& source_name)>& run) {
-  if (batch == "-") return run(in, "<stdin>");
+  if (batch == "-") return run(in, kStdinName);
   const int fd = ::open(batch.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw UsageError{messages::cannot_open_batch(batch, std::strerror(errno))};
   struct Closer {

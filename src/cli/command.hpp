@@ -46,7 +46,8 @@ Command make_command(CLI::App& app, const char* name, const char* description,
   output->option = command->add_option(
       "-o,--output", output->path,
       "write the result to FILE instead of standard output; FILE is replaced only once the "
-      "whole result is written");
+      "whole result is written")
+      ->type_name("FILE");
   return {command, [flags, run](const Streams& io) { return run(*flags, io); }, output};
 }
 
@@ -57,5 +58,8 @@ Command setup_check(CLI::App& app);
 Command setup_test(CLI::App& app);
 Command setup_graph(CLI::App& app);
 Command setup_plan(CLI::App& app);
+Command setup_schema(CLI::App& app);
+Command setup_completion(CLI::App& app);
+Command setup_help(CLI::App& app);
 
 }  // namespace snnplan::cli

@@ -22,6 +22,18 @@ enum class ExitCode : int {
   terminated = 143,    // SIGTERM: 128 + 15
 };
 
+/// What each exit code means, as `snnplan help --man` lists them (the README says the same).
+struct ExitCodeRow {
+  ExitCode code;
+  const char* meaning;
+};
+inline constexpr ExitCodeRow kExitCodes[] = {
+    {ExitCode::ok, "success"},
+    {ExitCode::rule_error, "the rules raised an error for these inputs, or rule tests failed"},
+    {ExitCode::bad_input, "bad command line or bad input value"},
+    {ExitCode::rules_unusable, "the rule file failed to load or check"},
+};
+
 inline int as_int(ExitCode code) {
   return static_cast<int>(code);
 }

@@ -1,5 +1,6 @@
 #include "cli/flags.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <memory>
 #include <set>
@@ -85,6 +86,41 @@ std::optional<std::string> given_value(const CLI::Option* option, const std::str
   return value;
 }
 
+std::string placeholder(std::string_view kind) {
+  if (kind == "int") return "INT";
+  if (kind == "bool") return kBoolPlaceholder;
+  if (kind == "float") return "FLOAT";
+  if (kind.rfind("list[", 0) == 0) return "LIST";
+  return "TEXT";
+}
+
+std::string placeholder_of(const CLI::Option& option) {
+  // CLI11 appends ":" and each validator's description; ours have none, except the ones
+  // that say a range ("PERCENT:0-100").
+  const std::string full = option.get_type_name();
+  return full.substr(0, full.find(':'));
+}
+
+bool takes_value(const CLI::Option& option) {
+  return option.get_items_expected_max() > 0;
+}
+bool repeatable(const CLI::Option& option) {
+  return option.get_expected_max() > 1;
+}
+
+std::vector<std::string> choices_of(const CLI::Option& option) {
+  const std::string name = placeholder_of(option);
+  std::vector<std::string> choices;
+  if (name.size() < 2 || name.front() != '{' || name.back() != '}') return choices;
+  std::size_t begin = 1;
+  while (begin < name.size()) {
+    const std::size_t end = std::min(name.find(',', begin), name.size() - 1);
+    choices.push_back(name.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return choices;
+}
+
 CLI::Option* add_format_option(CLI::App& command, std::string& format, render::Output output) {
   format = std::string(render::format_row(render::default_format(output)).name);
   const CLI::Validator known(
@@ -96,8 +132,29 @@ CLI::Option* add_format_option(CLI::App& command, std::string& format, render::O
           return e.what();
         }
       },
-      render::format_choices(output));
-  return command.add_option("--format", format, "output format")->check(known);
+      "");
+  return command.add_option("--format", format, "output format")
+      ->check(known)
+      ->type_name(render::format_choices(output));
+}
+
+CLI::Option* add_choice_option(CLI::App& command, const std::string& name, std::string& value,
+                               const std::string& help, const std::vector<std::string>& choices) {
+  if (name.rfind('-', 0) == 0) value = choices.front();  // a positional has no default
+  const CLI::Validator one_of(
+      [choices](std::string& text) -> std::string {
+        if (std::find(choices.begin(), choices.end(), text) != choices.end()) return {};
+        return messages::not_a_choice(text, messages::choice_set(choices));
+      },
+      "");
+  return command.add_option(name, value, help)
+      ->check(one_of)
+      ->type_name(messages::choice_set(choices));
+}
+
+CLI::Option* add_rules_option(CLI::App& command, std::string& path, const std::string& help) {
+  return command.add_option("--rules", path, help + "; - reads it from standard input")
+      ->type_name(kFilePlaceholder);
 }
 
 void refuse_flag_names_as_values(CLI::App& command) {

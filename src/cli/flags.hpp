@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "cli/exit_code.hpp"
 #include "render/format.hpp"
@@ -25,9 +27,34 @@ std::string parse_string(const std::string& flag, const std::string& text);
 /// `--rules "$UNSET"` is refused rather than silently meaning "the default").
 std::optional<std::string> given_value(const CLI::Option* option, const std::string& value);
 
+// Placeholders of --help (`--rules FILE`, `--world-size INT`). The shell completions
+// (cli/completion.cpp) read them too: FILE completes file names, BOOL true and false, and a
+// choice placeholder ("{json,yaml,text}") its choices.
+inline constexpr const char* kFilePlaceholder = "FILE";
+inline constexpr const char* kBoolPlaceholder = "BOOL";
+/// The placeholder of a value of an input of `kind` ("int" -> "INT", "list[int]" -> "LIST").
+std::string placeholder(std::string_view kind);
+/// The choices an option's placeholder lists ("{json,yaml,text}"); empty for other options.
+std::vector<std::string> choices_of(const CLI::Option& option);
+/// The option's placeholder without what CLI11 adds for its validators.
+std::string placeholder_of(const CLI::Option& option);
+/// Whether the option takes a value (flags such as --strict take none).
+bool takes_value(const CLI::Option& option);
+/// Whether the option may be given more than once (--input, a list of files).
+bool repeatable(const CLI::Option& option);
+
 /// Adds `--format` for `output`: its default, choices and validation come from the format
 /// table (render/format.hpp). Read the value with render::parse_format(format, output).
 CLI::Option* add_format_option(CLI::App& command, std::string& format, render::Output output);
+
+/// Adds an option (or, for a name without dashes, a positional) whose value is one of
+/// `choices`; the first is the default.
+CLI::Option* add_choice_option(CLI::App& command, const std::string& name, std::string& value,
+                               const std::string& help, const std::vector<std::string>& choices);
+
+/// Adds `--rules FILE` ("-" reads the rule file from standard input); `help` says what the
+/// default is.
+CLI::Option* add_rules_option(CLI::App& command, std::string& path, const std::string& help);
 
 /// CLI11 gives an option that expects a value the next argument, whatever it is, so
 /// `--model --backend x` would run with the model "--backend". A value that is the name of a

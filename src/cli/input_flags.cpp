@@ -39,11 +39,14 @@ Value typed_value(const std::string& flag, const std::string& kind, const std::s
 }  // namespace
 
 void InputFlags::attach(CLI::App& command, render::Output output) {
-  for (auto& f : flags) f.option = command.add_option(f.flag, f.value, f.help);
-  command.add_option("--input", extra_inputs,
-                     "NAME=VALUE for inputs of custom rule files (repeatable)");
-  rules_option = command.add_option("--rules", rules,
-                                    "rule file (default: $SNNPLAN_RULES, else the built-in table)");
+  for (auto& f : flags)
+    f.option = command.add_option(f.flag, f.value, f.help)->type_name(placeholder(f.kind));
+  command
+      .add_option("--input", extra_inputs,
+                  "NAME=VALUE for inputs of custom rule files (repeatable)")
+      ->type_name("NAME=VALUE");
+  rules_option = add_rules_option(command, rules,
+                                  "rule file (default: $SNNPLAN_RULES, else the built-in table)");
   add_rules_root_option(command, rule_roots);
   add_format_option(command, format, output);
 }

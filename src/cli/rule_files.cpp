@@ -1,6 +1,8 @@
 #include "cli/rule_files.hpp"
 
 #include <cstdlib>
+#include <istream>
+#include <iterator>
 
 #include "snnplan/plan.hpp"
 
@@ -13,18 +15,25 @@ std::optional<std::string> rules_path(const std::optional<std::string>& flag) {
 }
 
 void add_rules_root_option(CLI::App& command, std::vector<std::string>& roots) {
-  command.add_option(
-      "--rules-root", roots,
-      "DIR whose files `uses:` may name, besides the rule file's own directory (repeatable)");
+  command
+      .add_option("--rules-root", roots,
+                  "DIR whose files `uses:` may name, besides the rule file's own directory (repeatable)")
+      ->type_name("DIR");
 }
 
-RuleSet load_rules(const std::optional<std::string>& path_flag, const LoadOptions& options) {
+RuleSet load_rule_file(const std::string& path, std::istream& in, const LoadOptions& options) {
+  if (path != "-") return RuleSet::from_file(path, options);
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return RuleSet::from_string(text, kStdinName, options);
+}
+
+RuleSet load_rules(const std::optional<std::string>& path_flag, std::istream& in, const LoadOptions& options) {
   const std::optional<std::string> path = rules_path(path_flag);
-  return path ? RuleSet::from_file(*path, options) : RuleSet::builtin();
+  return path ? load_rule_file(*path, in, options) : RuleSet::builtin();
 }
 
-RuleSet load_plan_rules(const std::optional<std::string>& path_flag, const LoadOptions& options) {
-  return path_flag ? RuleSet::from_file(*path_flag, options) : plan_rules();
+RuleSet load_plan_rules(const std::optional<std::string>& path_flag, std::istream& in, const LoadOptions& options) {
+  return path_flag ? load_rule_file(*path_flag, in, options) : plan_rules();
 }
 
 }  // namespace snnplan::cli

@@ -1,8 +1,10 @@
 #pragma once
 // Which rule file a subcommand uses: --rules, else SNNPLAN_RULES, else the built-in table.
+// "-" reads the rule file from standard input (named "<stdin>" in diagnostics).
 // A file that cannot be used throws LoadError (app.cpp prints its diagnostics, exit 3).
 
 #include <CLI/CLI.hpp>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +13,9 @@
 
 namespace snnplan::cli {
 
+/// How a rule file or a batch given as "-" is named in messages.
+inline constexpr const char* kStdinName = "<stdin>";
+
 /// The rule file chosen by --rules, else SNNPLAN_RULES (empty counts as unset); nullopt: none.
 std::optional<std::string> rules_path(const std::optional<std::string>& flag);
 
@@ -18,11 +23,14 @@ std::optional<std::string> rules_path(const std::optional<std::string>& flag);
 /// `uses:` may reach besides the loaded file's own (LoadOptions::rule_roots).
 void add_rules_root_option(CLI::App& command, std::vector<std::string>& roots);
 
+/// The rule file at `path`, or the one on `in` when `path` is "-".
+RuleSet load_rule_file(const std::string& path, std::istream& in, const LoadOptions& options = {});
+
 /// The rules chosen by --rules, then SNNPLAN_RULES, else the built-in table.
-RuleSet load_rules(const std::optional<std::string>& path_flag, const LoadOptions& options = {});
+RuleSet load_rules(const std::optional<std::string>& path_flag, std::istream& in, const LoadOptions& options = {});
 
 /// The plan rules chosen by --rules, else the built-in rules/snn_plan.yaml.
-RuleSet load_plan_rules(const std::optional<std::string>& path_flag,
+RuleSet load_plan_rules(const std::optional<std::string>& path_flag, std::istream& in,
                         const LoadOptions& options = {});
 
 }  // namespace snnplan::cli

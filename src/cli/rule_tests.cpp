@@ -10,6 +10,7 @@
 
 #include "api/rule_set_access.hpp"
 #include "compile/compiled_rules.hpp"
+#include "load/keys.hpp"
 #include "load/literals.hpp"
 #include "load/yaml_document.hpp"
 #include "core/messages.hpp"
@@ -79,6 +80,15 @@ std::vector<RuleTestCase> load_rule_tests(const std::string& text, const std::st
   auto error = [&](SourceLocation loc, std::string message) {
     diagnostics.push_back(Diagnostic{Severity::error, std::move(loc), "test-file", std::move(message)});
   };
+  // Keys not in the section's rows (load/keys.hpp), as the rule-file loader reports them.
+  auto check_keys = [&](const YAML::Node& map, load::Section section, std::string_view where) {
+    for (const auto& kv : map) {
+      const std::string key = kv.first.Scalar();
+      if (load::find_key(section, key) == nullptr)
+        error(at(kv.first, file),
+              messages::unknown_key(key, where, messages::closest_match(key, load::key_names(section))));
+    }
+  };
   YAML::Node root;
   try {
     // The rule-file reader first, for what YAML::Load lets through silently: a second
@@ -94,17 +104,14 @@ std::vector<RuleTestCase> load_rule_tests(const std::string& text, const std::st
     error(SourceLocation{file, 1, 1}, messages::expected_kind("a test file", "a mapping with a list under 'tests'"));
     return cases;
   }
+  check_keys(root, load::Section::test_file, "a test file");
   for (const auto& node : root["tests"]) {
     if (!node.IsMap()) {
       error(at(node, file), messages::expected_kind("a test", "a mapping"));
       continue;
     }
-    for (const auto& kv : node) {
-      const std::string key = kv.first.Scalar();
-      static const std::vector<std::string> keys = {"name", "input", "expect", "expect_error"};
-      if (std::find(keys.begin(), keys.end(), key) == keys.end())
-        error(at(kv.first, file), messages::unknown_key(key, "a test", messages::closest_match(key, keys)));
-    }
+    check_keys(node, load::Section::test, "a test");
+    if (node["name"] && !node["name"].IsScalar()) error(at(node["name"], file), messages::expected_kind("a test's name", "a string"));
     // YAML::Load keeps a repeated key without a word; the loader of rule files refuses one.
     auto repeated_keys = [&](const YAML::Node& map) {
       std::set<std::string> seen;
@@ -206,14 +213,8 @@ RuleTestReport run_rule_tests(const RuleSet& rules, const std::vector<RuleTestCa
         else if (!same(want, *got)) problems.push_back(messages::test_field_differs(field, shown(want), shown(*got)));
       }
     }
-    if (problems.empty()) {
-      ++report.passed;
-      continue;
-    }
-    ++report.failed;
-    std::string block = messages::test_failed(c.name, to_string(c.location));
-    for (const std::string& p : problems) block += "\n  " + p;
-    report.failures.push_back(std::move(block));
+    ++(problems.empty() ? report.passed : report.failed);
+    report.results.push_back(RuleTestResult{c.name, c.location, std::move(problems)});
   }
   // Keep the rule file's order (tables, then rules) rather than the map's.
   for (const auto& table : RuleSetAccess::compiled(rules).tables)

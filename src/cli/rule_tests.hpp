@@ -33,10 +33,20 @@ struct RuleTestCase {
 std::vector<RuleTestCase> load_rule_tests(const std::string& text, const std::string& file_name,
                                           std::vector<Diagnostic>& diagnostics);
 
+/// The outcome of one case: passed when it has no problems.
+struct RuleTestResult {
+  std::string name;
+  SourceLocation location;
+  /// What differs, one line each ("mode: expected 'dp', got 'pp'"); empty when it passed.
+  std::vector<std::string> problems;
+
+  [[nodiscard]] bool passed() const { return problems.empty(); }
+};
+
 struct RuleTestReport {
   std::size_t passed = 0;
   std::size_t failed = 0;
-  std::vector<std::string> failures;  // one formatted block per failing case
+  std::vector<RuleTestResult> results;  // one per case, in the order of the files
   /// (table, rule) -> number of cases in which the rule fired, for every rule of the file.
   std::vector<std::pair<std::pair<std::string, std::string>, std::size_t>> coverage;
 

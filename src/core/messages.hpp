@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace snnplan::messages {
@@ -369,6 +370,11 @@ inline std::string record_field_items(std::string_view name, std::string_view wh
   return fmt::format("record field '{}' holds {}", name, what);
 }
 
+// ---- values of the public API ----------------------------------------------------------------
+inline std::string value_int_out_of_range(std::uint64_t value) {
+  return fmt::format("snnplan::Value: {} does not fit in a 64-bit signed integer", value);
+}
+
 // ---- command line ----------------------------------------------------------------------------
 inline std::string watch_needs_batch() { return "--watch needs --batch (it re-reads the rule file between lines)"; }
 inline std::string watch_needs_rules() { return "--watch needs a rule file (--rules FILE or SNNPLAN_RULES)"; }
@@ -420,11 +426,31 @@ inline std::string flag_value_missing(std::string_view flag_given) {
 inline std::string flag_not_percentage(std::string_view text) {
   return fmt::format("expected a number from 0 to 100, got '{}'", text);
 }
-inline std::string unknown_subcommand(std::string_view name, std::string_view suggestion) {
-  const std::string base = fmt::format("unknown subcommand '{}' (the subcommands are recommend, explain, check, test, "
-                                       "graph, microbatches, plan)", name);
+inline std::string unknown_subcommand(std::string_view name, const std::vector<std::string>& names,
+                                      std::string_view suggestion) {
+  std::string listed;
+  for (const std::string& known : names) listed += (listed.empty() ? "" : ", ") + known;
+  const std::string base = fmt::format("unknown subcommand '{}' (the subcommands are {})", name, listed);
   if (suggestion.empty()) return base;
   return fmt::format("{}; did you mean '{}'?", base, suggestion);
+}
+/// An option before the subcommand that is not one of snnplan's own (--help, --version).
+inline std::string unknown_option(std::string_view flag, std::string_view suggestion) {
+  const std::string base = fmt::format(
+      "unknown option '{}' (before a subcommand snnplan takes only --help and --version; "
+      "a subcommand's options follow it, as in snnplan recommend --model ...)", flag);
+  if (suggestion.empty()) return base;
+  return fmt::format("{}; did you mean '{}'?", base, suggestion);
+}
+/// Two arguments of one command that both name "-".
+inline std::string stdin_read_twice(std::string_view first, std::string_view second) {
+  return fmt::format("{} and {} cannot both read standard input ('-'); give one of them a file", first, second);
+}
+inline std::string watch_stdin() {
+  return "--watch needs a rule file it can re-read, not standard input (--rules -)";
+}
+inline std::string not_a_choice(std::string_view value, std::string_view choices) {
+  return fmt::format("{} not in {}", value, choices);
 }
 
 // ---- plan: topology, feature set, `snnplan plan` ---------------------------------------------
@@ -533,7 +559,7 @@ inline std::string choice_set(const std::vector<std::string>& names) {
 }
 /// Without the "--format: " CLI11 puts before a validator's message.
 inline std::string unknown_format(std::string_view name, const std::vector<std::string>& supported) {
-  return fmt::format("{} not in {}", name, choice_set(supported));
+  return not_a_choice(name, choice_set(supported));
 }
 inline std::string format_cannot_render(std::string_view name, const std::vector<std::string>& supported) {
   return fmt::format("the format {} does not render this output (it is rendered as one of {})", name,
@@ -547,6 +573,14 @@ inline std::string format_without_row(int format) {
 namespace snnplan::messages {
 // ---- front ends: the command line ------------------------------------------------------------
 inline std::string run_with_help() { return "Run with --help for usage."; }
+/// `snnplan --version`: the library, the rule format it reads and each built-in rule file's
+/// SHA-256 (as sha256sum prints it for the file in rules/).
+inline std::string version_report(std::string_view version, int rule_format,
+                                  const std::vector<std::pair<std::string_view, std::string_view>>& builtin_sha256) {
+  std::string out = fmt::format("snnplan {}\nrule format {}\n", version, rule_format);
+  for (const auto& [file, hash] : builtin_sha256) out += fmt::format("built-in rules {} sha256:{}\n", file, hash);
+  return out;
+}
 inline std::string rejected_edit() {
   return "snnplan: rejected an edit of the rule file; the previous rules stay in use:";
 }

@@ -8,7 +8,9 @@
 #include <memory>
 #include <limits>
 #include <new>
+#include <stdexcept>
 
+#include "core/messages.hpp"
 #include "core/value_kinds.hpp"
 
 namespace snnplan::detail {
@@ -267,6 +269,10 @@ bool values_equal_slow(const RValue& a, const RValue& b) {
 }  // namespace snnplan::detail
 
 namespace snnplan {
+
+void Value::throw_out_of_range(std::uint64_t value) {
+  throw std::out_of_range(messages::value_int_out_of_range(value));
+}
 
 std::string to_display_string(const Value& value) {
   detail::ValueStore store;

@@ -4,6 +4,34 @@
 
 namespace snnplan::syntax {
 
+namespace {
+
+// The scalar type names; `list[...]` takes them as element types and '?' makes any nullable.
+struct ScalarType {
+  const char* name;
+  KindSet kinds;
+};
+constexpr ScalarType kScalarTypes[] = {
+    {"string", kString},
+    {"int", kInt},
+    {"bool", kBool},
+    {"float", kFloat | kInt},  // an int is a valid float value (0 for 0.0)
+};
+constexpr const char* kRationaleType = "rationale";
+
+}  // namespace
+
+std::vector<std::string> type_names(bool with_rationale) {
+  std::vector<std::string> plain;
+  for (const ScalarType& t : kScalarTypes) plain.emplace_back(t.name);
+  plain.emplace_back("list");
+  for (const ScalarType& t : kScalarTypes) plain.push_back(std::string("list[") + t.name + "]");
+  std::vector<std::string> names = plain;
+  for (const std::string& name : plain) names.push_back(name + "?");
+  if (with_rationale) names.emplace_back(kRationaleType);
+  return names;
+}
+
 std::optional<TypeSpec> parse_type(const std::string& text) {
   std::string name = text;
   TypeSpec spec;
@@ -12,17 +40,15 @@ std::optional<TypeSpec> parse_type(const std::string& text) {
     nullable = true;
     name.pop_back();
   }
-  if (name == "rationale" && !nullable) {
+  if (name == kRationaleType && !nullable) {
     spec.kinds = kList;
     spec.element_kinds = kString;
     spec.is_rationale = true;
     return spec;
   }
   auto scalar = [](const std::string& n) -> KindSet {
-    if (n == "string") return kString;
-    if (n == "int") return kInt;
-    if (n == "bool") return kBool;
-    if (n == "float") return kFloat | kInt;  // an int is a valid float value (0 for 0.0)
+    for (const ScalarType& t : kScalarTypes)
+      if (n == t.name) return t.kinds;
     return 0;
   };
   if (name.rfind("list[", 0) == 0 && name.back() == ']') {

@@ -34,6 +34,8 @@ struct TypeSpec {
 
 /// Parses a type name; std::nullopt when it is not one.
 std::optional<TypeSpec> parse_type(const std::string& text);
+/// Every name parse_type() accepts ("int", "list[string]?", ...), `rationale` when asked.
+std::vector<std::string> type_names(bool with_rationale);
 using detail::describe;
 
 // ---- expressions ---------------------------------------------------------------------------

@@ -5,13 +5,13 @@
 
 #include <functional>
 #include <cstdlib>
-#include <initializer_list>
 #include <span>
 #include <unordered_set>
 #include <string>
 #include <utility>
 #include <variant>
 
+#include "load/keys.hpp"
 #include "load/literals.hpp"
 #include "load/expression_parser.hpp"
 #include "load/yaml_document.hpp"
@@ -311,8 +311,9 @@ class Loader {
     result_.diagnostics.push_back(Diagnostic{Severity::note, std::move(loc), std::move(code), std::move(message)});
   }
 
-  // Checks every key of `map` against `allowed`; reports unknown and duplicate keys.
-  void check_keys(const yaml::Node& map, std::initializer_list<std::string_view> allowed, const What& where) {
+  // Checks every key of `map` against the keys of `section` (load/keys.hpp); reports unknown
+  // and duplicate keys.
+  void check_keys(const yaml::Node& map, Section section, const What& where) {
     const auto entries = map.entries();
     for (std::size_t k = 0; k < entries.size(); ++k) {
       const std::string& key = entries[k].first.Scalar();
@@ -320,10 +321,9 @@ class Loader {
         error(at(entries[k].first), "duplicate-key", messages::duplicate_key(key));
         continue;
       }
-      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-        const std::vector<std::string> candidates(allowed.begin(), allowed.end());
+      if (find_key(section, key) == nullptr) {
         error(at(entries[k].first), "unknown-key",
-              messages::unknown_key(key, where.text(), messages::closest_match(key, candidates)));
+              messages::unknown_key(key, where.text(), messages::closest_match(key, key_names(section))));
       }
     }
   }
@@ -501,8 +501,7 @@ class Loader {
   // ---- sections -----------------------------------------------------------------------------
 
   void read_top(const yaml::Node& root) {
-    check_keys(root, {"snnplan", "description", "uses", "inputs", "let", "record", "rationale_header", "start", "tables"},
-               "the rule file");
+    check_keys(root, Section::rule_file, "the rule file");
     auto& f = result_.file;
     const yaml::Node version = root["snnplan"];
     result_.is_rule_file = static_cast<bool>(version);
@@ -547,7 +546,7 @@ class Loader {
       const yaml::Node& spec = kv.second;
       const What where("input", kv.first.Scalar());
       if (!expect_map(spec, where)) continue;
-      check_keys(spec, {"type", "default", "lower", "one_of", "error", "description"}, where);
+      check_keys(spec, Section::input, where);
       if (auto t = read_type(spec, where, false)) input.type = *t;
       else continue;
       if (auto d = spec["default"]) input.default_value = value_of(d, "default");
@@ -601,7 +600,7 @@ class Loader {
     for (const auto& kv : node.entries()) {
       if (kv.second.IsMap()) {  // a call of another rule set
         const What where("let", kv.first.Scalar());
-        check_keys(kv.second, {"call", "with"}, where);
+        check_keys(kv.second, Section::let_call, where);
         const yaml::Node target = kv.second["call"];
         if (!target) {
           error(at(kv.second), "missing-key", messages::missing_key("call", where.text()));
@@ -628,7 +627,7 @@ class Loader {
       field.name = key_of(kv.first);
       const What where("record field", kv.first.Scalar());
       if (!expect_map(kv.second, where)) continue;
-      check_keys(kv.second, {"type", "default", "init", "description"}, where);
+      check_keys(kv.second, Section::record_field, where);
       auto t = read_type(kv.second, where, true);
       if (!t) continue;
       field.type = *t;
@@ -664,7 +663,7 @@ class Loader {
     if (!n) return std::nullopt;
     rule.name = *n;
     const What where("rule", name.Scalar());
-    check_keys(node, {"name", "description", "when", "set", "because", "error", "next", "fallback"}, where);
+    check_keys(node, Section::rule, where);
     if (auto w = node["when"]) read_when(w, rule);
     if (auto s = node["set"]) rule.set = read_assignments(s, "set");
     if (auto b = node["because"]) {
@@ -751,7 +750,7 @@ class Loader {
 
   std::optional<syntax::Fallback> read_fallback(const yaml::Node& node) {
     if (!expect_map(node, "fallback")) return std::nullopt;
-    check_keys(node, {"table", "with", "keep"}, "fallback");
+    check_keys(node, Section::fallback, "fallback");
     syntax::Fallback fb;
     fb.location = at(node);
     const yaml::Node table = node["table"];

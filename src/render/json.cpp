@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "render/format.hpp"
+#include "snnplan/json.hpp"
 
 namespace snnplan::render {
 
@@ -119,17 +120,17 @@ json to_json(const Diagnostic& d) {
 
 namespace json_format {
 
-std::string recommendation(const Record& record) { return pretty(to_json(record)); }
+std::string recommendation(const Record& record) { return snnplan::to_json(record, JsonLayout::indented); }
 
 std::string traced_recommendation(const Explanation& explanation) {
-  json j = to_json(explanation.result.record());
+  json j = render::to_json(explanation.result.record());  // (ADL would find snnplan::to_json too)
   j["trace"] = to_json(explanation.steps);
   return pretty(j);
 }
 
 std::string explanation(const Explanation& explanation) {
   json j = {{"trace", to_json(explanation.steps)}};
-  if (explanation.result.ok()) j["result"] = to_json(explanation.result.record());
+  if (explanation.result.ok()) j["result"] = render::to_json(explanation.result.record());
   else j["error"] = explanation.result.error().message;
   return pretty(j);
 }
@@ -237,3 +238,14 @@ void append_json_line(std::string& out, const Evaluation& evaluation) {
 }
 
 }  // namespace snnplan::render
+
+namespace snnplan {
+
+std::string to_json(const Record& record, JsonLayout layout) {
+  if (layout == JsonLayout::indented) return render::pretty(render::to_json(record));
+  std::string line;
+  render::append_json_line(line, record);
+  return line;
+}
+
+}  // namespace snnplan

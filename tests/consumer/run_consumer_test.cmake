@@ -67,6 +67,19 @@ run("installed CLI --version" "${prefix}/bin/snnplan" --version)
 run("installed CLI checks the installed rules"
     "${prefix}/bin/snnplan" check --strict "${prefix}/share/snnplan/rules/snn_distributed.yaml")
 
+# 4b. Installed binaries find the installed libraries: run path $ORIGIN/../lib.
+file(RELATIVE_PATH bin_to_lib "${prefix}/bin" "${prefix}/${LIBDIR}")
+foreach(binary_and_runpath IN ITEMS "bin/snnplan|$ORIGIN/${bin_to_lib}" "${LIBDIR}/libsnnplan.so|$ORIGIN")
+  string(REPLACE "|" ";" pair "${binary_and_runpath}")
+  list(GET pair 0 binary)
+  list(GET pair 1 expected_runpath)
+  file(READ_ELF "${prefix}/${binary}" RUNPATH runpath)
+  if(NOT runpath STREQUAL expected_runpath)
+    message(FATAL_ERROR "the installed ${binary} has the run path '${runpath}', expected '${expected_runpath}'")
+  endif()
+endforeach()
+message(STATUS "ok: installed run paths")
+
 # 5. The consumer project, with find_package(snnplan CONFIG) from this prefix only.
 set(configure_args -S "${source_dir}" -B "${consumer_build}"
     "-DCMAKE_PREFIX_PATH=${prefix}" "-DSNNPLAN_EXPECTED_PREFIX=${prefix}"
@@ -111,6 +124,24 @@ foreach(program IN ITEMS consumer consumer_static consumer_c)
   message(STATUS "   ${run_output}")
 endforeach()
 
+# 5b. A project in C alone links the static archive (no C++ compiler enabled there).
+set(c_only_args -S "${source_dir}/c_only" -B "${WORK_DIR}/c-only-build" "-DCMAKE_PREFIX_PATH=${prefix}"
+    -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
+foreach(arg IN LISTS configure_args)
+  if(arg MATCHES "^-DCMAKE_(C_COMPILER|BUILD_TYPE|C_FLAGS|EXE_LINKER_FLAGS)=" OR arg STREQUAL "-G"
+     OR (DEFINED GENERATOR AND arg STREQUAL "${GENERATOR}"))
+    list(APPEND c_only_args "${arg}")
+  endif()
+endforeach()
+run("configure the C-only project" "${CMAKE_COMMAND}" ${c_only_args})
+run("build the C-only project" "${CMAKE_COMMAND}" --build "${WORK_DIR}/c-only-build" ${config_args})
+file(GLOB_RECURSE c_only_program "${WORK_DIR}/c-only-build/consumer_c_static" "${WORK_DIR}/c-only-build/consumer_c_static.exe")
+if(NOT c_only_program)
+  message(FATAL_ERROR "the C-only build produced no consumer_c_static")
+endif()
+list(GET c_only_program 0 c_only_program)
+run("run the C-only static consumer" "${c_only_program}")
+
 # 6. pkg-config, when installed (tools/deps.sh installs it).
 find_program(PKG_CONFIG_EXECUTABLE NAMES pkg-config pkgconf)
 if(NOT PKG_CONFIG_EXECUTABLE)
@@ -145,6 +176,16 @@ run("compile the C++ consumer with pkg-config's flags"
     "${CXX_COMPILER}" -std=c++20 ${extra_cxx_flags} ${defines} "${source_dir}/main.cpp" -o "${WORK_DIR}/pc_consumer" ${pc_flags})
 run("compile the C consumer with pkg-config's flags"
     "${C_COMPILER}" -std=c99 ${extra_c_flags} ${defines} "${source_dir}/main.c" -o "${WORK_DIR}/pc_consumer_c" ${pc_flags})
+# A static C link with pkg-config --static: Libs.private must name everything the archive needs.
+run("pkg-config --static --libs snnplan" "${PKG_CONFIG_EXECUTABLE}" --static --libs snnplan)
+string(STRIP "${run_output}" pc_static_flags)
+message(STATUS "   ${pc_static_flags}")
+separate_arguments(pc_static_flags UNIX_COMMAND "${pc_static_flags}")
+list(TRANSFORM pc_static_flags REPLACE "^-lsnnplan$" "-l:libsnnplan.a")  # the archive, not the .so
+run("link the C consumer statically with pkg-config --static's flags"
+    "${C_COMPILER}" -std=c99 ${extra_c_flags} ${defines} "${source_dir}/main.c" -o "${WORK_DIR}/pc_consumer_c_static" ${pc_static_flags})
+run("run the statically linked pkg-config C consumer" "${WORK_DIR}/pc_consumer_c_static")
+
 # pkg-config gives no run path: find the installed shared library the way a user would.
 set(ENV{LD_LIBRARY_PATH} "${prefix}/${LIBDIR}")
 run("run the pkg-config C++ consumer" "${WORK_DIR}/pc_consumer")

@@ -2,6 +2,7 @@
 // caret. The source lines come from the texts the load kept (LoadError::sources() and the
 // compiled rules'), not from the files again: they show what was checked.
 
+#include <algorithm>
 #include <memory>
 #include <ostream>
 
@@ -9,6 +10,7 @@
 #include "cli/command.hpp"
 #include "cli/flags.hpp"
 #include "cli/rule_files.hpp"
+#include "core/messages.hpp"
 #include "render/format.hpp"
 
 namespace snnplan::cli {
@@ -31,10 +33,11 @@ ExitCode check(const CheckFlags& f, const Streams& io) {
   const render::Format format = render::parse_format(f.format, render::Output::diagnostics);
   std::vector<Diagnostic> diagnostics;
   std::vector<SourceText> sources;
+  if (std::count(f.files.begin(), f.files.end(), "-") > 1)
+    throw UsageError{messages::stdin_read_twice("-", "-")};
   for (const std::string& path : f.files) {
     try {
-      const RuleSet rules =
-          RuleSet::from_file(path, LoadOptions{.analyse_tables = true, .rule_roots = f.rule_roots});
+      const RuleSet rules = load_rule_file(path, io.in, LoadOptions{.analyse_tables = true, .rule_roots = f.rule_roots});
       diagnostics.insert(diagnostics.end(), rules.warnings().begin(), rules.warnings().end());
       add_sources(RuleSetAccess::compiled(rules), sources);
     } catch (const LoadError& e) {
@@ -56,7 +59,9 @@ Command setup_check(CLI::App& app) {
   return make_command<CheckFlags>(
       app, "check", "Check rule files; report every problem with its position.",
       [](CLI::App& command, CheckFlags& f) {
-        command.add_option("files", f.files, "rule files")->required();
+        command.add_option("files", f.files, "rule files ('-': standard input)")
+            ->required()
+            ->type_name(kFilePlaceholder);
         command.add_flag("--strict", f.strict, "treat warnings as failures");
         add_rules_root_option(command, f.rule_roots);
         add_format_option(command, f.format, render::Output::diagnostics);

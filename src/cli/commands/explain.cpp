@@ -20,7 +20,7 @@ struct ExplainFlags {
 
 ExitCode explain(const ExplainFlags& f, const Streams& io) {
   const render::Format format = render::parse_format(f.inputs.format, render::Output::explanation);
-  const RuleSet rules = load_rules(f.inputs.rules_flag(), f.inputs.load_options());
+  const RuleSet rules = load_rules(f.inputs.rules_flag(), io.in, f.inputs.load_options());
   const Explanation explanation = rules.explain(f.inputs.collect(rules));
   io.out << render::render_explanation(explanation, format);
   const EvaluationResult& result = explanation.result;

@@ -14,14 +14,13 @@ namespace {
 
 struct GraphFlags {
   std::string rules;
-  std::string only = "all";
+  std::string only;
   std::vector<std::string> rule_roots;
   CLI::Option* rules_option = nullptr;
 };
 
 ExitCode graph(const GraphFlags& f, const Streams& io) {
-  const RuleSet rules =
-      load_rules(given_value(f.rules_option, f.rules), LoadOptions{.rule_roots = f.rule_roots});
+  const RuleSet rules = load_rules(given_value(f.rules_option, f.rules), io.in, LoadOptions{.rule_roots = f.rule_roots});
   const render::GraphPart part = f.only == "tables"   ? render::GraphPart::tables
                                  : f.only == "values" ? render::GraphPart::values
                                                       : render::GraphPart::all;
@@ -35,11 +34,11 @@ Command setup_graph(CLI::App& app) {
   return make_command<GraphFlags>(
       app, "graph", "Print the table-call and derived-value graphs as Graphviz DOT.",
       [](CLI::App& command, GraphFlags& f) {
-        f.rules_option = command.add_option(
-            "--rules", f.rules, "rule file (default: $SNNPLAN_RULES, else the built-in table)");
+        f.rules_option = add_rules_option(
+            command, f.rules, "rule file (default: $SNNPLAN_RULES, else the built-in table)");
         add_rules_root_option(command, f.rule_roots);
-        command.add_option("--only", f.only, "which part to draw")
-            ->check(CLI::IsMember({"all", "tables", "values"}));
+        add_choice_option(command, "--only", f.only, "which part to draw",
+                          {"all", "tables", "values"});
       },
       &graph);
 }

@@ -35,9 +35,12 @@ Command setup_microbatches(CLI::App& app) {
   return make_command<MicrobatchFlags>(
       app, "microbatches", "Pipeline microbatch count for a batch size and stage count.",
       [](CLI::App& command, MicrobatchFlags& f) {
-        command.add_option("--batch-size", f.batch_size, "global batch size")->required();
+        command.add_option("--batch-size", f.batch_size, "global batch size")
+            ->required()
+            ->type_name(placeholder("int"));
         command.add_option("--num-stages", f.num_stages, "number of logical pipeline stages")
-            ->required();
+            ->required()
+            ->type_name(placeholder("int"));
         add_format_option(command, f.format, render::Output::microbatches);
       },
       &microbatches);

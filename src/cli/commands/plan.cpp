@@ -31,29 +31,31 @@ struct PlanFlags {
   CLI::Option* batch_option = nullptr;
 };
 
-// A request's key -> its flag (in the order of the help), the flag's value and help.
+// A request's key -> its flag (in the order of the help), the flag's value, placeholder and help.
 struct KeyFlag {
   const char* key;
   const char* flag;
   std::string PlanFlags::*value;
+  const char* placeholder;
   const char* help;
 };
 constexpr KeyFlag kKeyFlags[] = {
-    {"objective", "--objective", &PlanFlags::objective,
+    {"objective", "--objective", &PlanFlags::objective, "TEXT",
      "speed, memory or capacity (case-insensitive)"},
-    {"topology", "--topology", &PlanFlags::topology, "mesh dimensions and sizes, e.g. dp=4,tp=2"},
-    {"world_size", "--world-size", &PlanFlags::world_size,
+    {"topology", "--topology", &PlanFlags::topology, "NAME=SIZE,...",
+     "mesh dimensions and sizes, e.g. dp=4,tp=2"},
+    {"world_size", "--world-size", &PlanFlags::world_size, "INT",
      "number of ranks (default: the product of the topology sizes)"},
-    {"batch_size", "--batch-size", &PlanFlags::batch_size, "global batch size"},
-    {"model_family", "--model-family", &PlanFlags::model_family,
+    {"batch_size", "--batch-size", &PlanFlags::batch_size, "INT", "global batch size"},
+    {"model_family", "--model-family", &PlanFlags::model_family, "TEXT",
      "model family, e.g. cifar10dvs_vgg (default: generic)"},
-    {"backend", "--backend", &PlanFlags::backend, "compiler backend (default: inductor)"},
-    {"mode", "--mode", &PlanFlags::mode,
+    {"backend", "--backend", &PlanFlags::backend, "TEXT", "compiler backend (default: inductor)"},
+    {"mode", "--mode", &PlanFlags::mode, "TEXT",
      "mode override: none, dp, tp, fsdp2 or fsdp2_tp (default: the recommended mode)"},
-    {"tp_roots", "--tp-roots", &PlanFlags::tp_roots,
+    {"tp_roots", "--tp-roots", &PlanFlags::tp_roots, "LIST",
      "tensor-parallel root module names, comma-separated"},
-    {"tp_candidates", "--tp-candidates", &PlanFlags::tp_candidates,
-     "yes|no: whether the model has tensor-parallel candidate layers (default: yes)"},
+    {"tp_candidates", "--tp-candidates", &PlanFlags::tp_candidates, "{yes,no}",
+     "whether the model has tensor-parallel candidate layers (default: yes)"},
 };
 
 // The request as flags. Bad values throw UsageError (a bad topology or feature name:
@@ -158,14 +160,15 @@ ExitCode plan_command(const PlanFlags& f, const Streams& io) {
       if (option->count()) throw UsageError{messages::batch_with_flags(option->get_name())};
     if (format != render::Format::json) throw UsageError{messages::batch_format(f.format)};
   }
+  if (batch && *batch == "-" && given_value(f.rules_option, f.rules) == "-")
+    throw UsageError{messages::stdin_read_twice("--rules -", "--batch -")};
   // Flags are checked before the rules are loaded, as for recommend.
   std::optional<request::PlanRequest> request;
   if (!batch) {
     FlagFields fields(f);
     request = request::read_plan_request(fields);
   }
-  const RuleSet rules = load_plan_rules(given_value(f.rules_option, f.rules),
-                                        LoadOptions{.rule_roots = f.rule_roots});
+  const RuleSet rules = load_plan_rules(given_value(f.rules_option, f.rules), io.in, LoadOptions{.rule_roots = f.rule_roots});
   if (batch) {
     return with_batch_input(*batch, io.in,
                             [&](std::istream& lines, const std::string& source_name) {
@@ -186,18 +189,27 @@ Command setup_plan(CLI::App& app) {
       "The full distributed plan (mode, mesh, optimizer) for a topology (flags) or many (--batch).",
       [](CLI::App& command, PlanFlags& f) {
         for (const KeyFlag& k : kKeyFlags)
-          f.input_options.push_back(command.add_option(k.flag, f.*k.value, k.help));
-        f.input_options.push_back(command.add_option(
-            "--feature", f.features, "NAME=true|false for a feature-set flag (repeatable)"));
-        f.input_options.push_back(command.add_option(
-            "--note", f.notes, "analysis note to carry into the plan (repeatable)"));
-        f.rules_option = command.add_option(
-            "--rules", f.rules, "plan rule file (default: the built-in rules/snn_plan.yaml)");
+          f.input_options.push_back(
+              command.add_option(k.flag, f.*k.value, k.help)->type_name(k.placeholder));
+        f.input_options.push_back(
+            command
+                .add_option("--feature", f.features,
+                            "NAME=true|false for a feature-set flag (repeatable)")
+                ->type_name("NAME=BOOL"));
+        f.input_options.push_back(
+            command
+                .add_option("--note", f.notes, "analysis note to carry into the plan (repeatable)")
+                ->type_name("TEXT"));
+        f.rules_option = add_rules_option(
+            command, f.rules, "plan rule file (default: the built-in rules/snn_plan.yaml)");
         add_rules_root_option(command, f.rule_roots);
         add_format_option(command, f.format, render::Output::plan);
-        f.batch_option = command.add_option(
-            "--batch", f.batch,
-            "JSON Lines file of inputs, or - for stdin; writes one JSON line per input");
+        f.batch_option =
+            command
+                .add_option(
+                    "--batch", f.batch,
+                    "JSON Lines file of inputs, or - for stdin; writes one JSON line per input")
+                ->type_name(kFilePlaceholder);
       },
       &plan_command);
 }

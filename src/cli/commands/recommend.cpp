@@ -30,6 +30,7 @@ struct RecommendFlags {
 ExitCode watch(const std::string& batch, const InputFlags& flags, const Streams& io) {
   const std::optional<std::string> path = rules_path(flags.rules_flag());
   if (!path) throw UsageError{messages::watch_needs_rules()};
+  if (*path == "-") throw UsageError{messages::watch_stdin()};
   LiveRuleSet live(*path, flags.load_options());
   live.on_rejected([&io](const std::vector<Diagnostic>& diagnostics) {
     io.err << messages::rejected_edit() << '\n';
@@ -50,13 +51,15 @@ ExitCode recommend(const RecommendFlags& f, const Streams& io) {
     if (f.trace) throw UsageError{messages::batch_with_flags("--trace")};
     if (format != render::Format::json) throw UsageError{messages::batch_format(f.inputs.format)};
   }
+  if (batch && *batch == "-" && rules_path(f.inputs.rules_flag()) == "-")
+    throw UsageError{messages::stdin_read_twice("--rules -", "--batch -")};
   if (f.trace && !render::supports(format, render::Output::traced_recommendation))
     throw UsageError{messages::trace_format(f.inputs.format)};
   if (f.watch) {
     if (!batch) throw UsageError{messages::watch_needs_batch()};
     return watch(*batch, f.inputs, io);
   }
-  const RuleSet rules = load_rules(f.inputs.rules_flag(), f.inputs.load_options());
+  const RuleSet rules = load_rules(f.inputs.rules_flag(), io.in, f.inputs.load_options());
   if (batch) {
     return with_batch_input(*batch, io.in,
                             [&](std::istream& lines, const std::string& source_name) {
@@ -83,9 +86,12 @@ Command setup_recommend(CLI::App& app) {
       app, "recommend", "Recommend a strategy for one input (flags) or many (--batch).",
       [](CLI::App& command, RecommendFlags& f) {
         f.inputs.attach(command, render::Output::recommendation);
-        f.batch_option = command.add_option(
-            "--batch", f.batch,
-            "JSON Lines file of inputs, or - for stdin; writes one JSON line per input");
+        f.batch_option =
+            command
+                .add_option(
+                    "--batch", f.batch,
+                    "JSON Lines file of inputs, or - for stdin; writes one JSON line per input")
+                ->type_name(kFilePlaceholder);
         command.add_flag("--trace", f.trace,
                          "add the evaluation steps (as `explain` shows them) to the JSON output");
         command.add_flag(

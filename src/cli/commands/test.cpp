@@ -11,8 +11,10 @@
 #include <sstream>
 
 #include "cli/command.hpp"
+#include "cli/flags.hpp"
 #include "cli/rule_files.hpp"
 #include "cli/rule_tests.hpp"
+#include "cli/test_report.hpp"
 #include "core/messages.hpp"
 #include "load/literals.hpp"
 
@@ -25,6 +27,7 @@ struct TestFlags {
   std::vector<std::string> files;
   bool show_coverage = false;
   double min_coverage = 0;
+  std::string format = "text";
 };
 
 // The cases of every test file; a file that cannot be read is a UsageError, problems in one
@@ -49,33 +52,8 @@ std::vector<RuleTestCase> read_cases(const std::vector<std::string>& files,
   return cases;
 }
 
-void print_report(const RuleTestReport& report, bool show_coverage, std::ostream& out) {
-  for (const std::string& failure : report.failures) out << failure << '\n';
-  std::vector<std::string> uncovered;
-  std::size_t width = 0;
-  for (const auto& [rule, count] : report.coverage) {
-    if (count == 0) uncovered.push_back(rule.first + "/" + rule.second);
-    width = std::max(width, rule.first.size() + rule.second.size() + 1);
-  }
-  if (show_coverage) {
-    out << "rule coverage:\n";
-    for (const auto& [rule, count] : report.coverage)
-      out << fmt::format("  {:<{}}  {} case{}\n", rule.first + "/" + rule.second, width, count,
-                         count == 1 ? "" : "s");
-  }
-  out << fmt::format("{} passed, {} failed; rule coverage {:.1f}% ({} of {} rules)\n",
-                     report.passed, report.failed, report.coverage_percent(),
-                     report.coverage.size() - uncovered.size(), report.coverage.size());
-  if (!uncovered.empty()) {
-    out << "rules no test fired:";
-    for (const std::string& name : uncovered) out << ' ' << name;
-    out << '\n';
-  }
-}
-
 ExitCode test(const TestFlags& f, const Streams& io) {
-  const RuleSet rules = load_rules(
-      f.rules, LoadOptions{.rule_roots = f.rule_roots});  // the file named, even '' (no fallback)
+  const RuleSet rules = load_rules(f.rules, io.in, LoadOptions{.rule_roots = f.rule_roots});  // the file named, even '' (no fallback)
   std::vector<Diagnostic> problems;
   const std::vector<RuleTestCase> cases = read_cases(f.files, problems);
   if (!problems.empty()) {
@@ -83,7 +61,12 @@ ExitCode test(const TestFlags& f, const Streams& io) {
     return ExitCode::bad_input;
   }
   const RuleTestReport report = run_rule_tests(rules, cases);
-  print_report(report, f.show_coverage, io.out);
+  if (f.format == "json")
+    io.out << json_test_report(report);
+  else if (f.format == "junit")
+    io.out << junit_test_report(report, f.rules);
+  else
+    io.out << text_test_report(report, f.show_coverage);
   if (report.failed > 0) return ExitCode::rule_error;
   if (report.coverage_percent() + 1e-9 < f.min_coverage) {
     io.err << "error: " << messages::coverage_below(report.coverage_percent(), f.min_coverage)
@@ -99,9 +82,11 @@ Command setup_test(CLI::App& app) {
   return make_command<TestFlags>(
       app, "test", "Run rule tests (YAML) and report rule coverage.",
       [](CLI::App& command, TestFlags& f) {
-        command.add_option("rules", f.rules, "rule file under test")->required();
+        command.add_option("rules", f.rules, "rule file under test ('-': standard input)")
+            ->required()
+            ->type_name(kFilePlaceholder);
         add_rules_root_option(command, f.rule_roots);
-        command.add_option("tests", f.files, "test files")->required();
+        command.add_option("tests", f.files, "test files")->required()->type_name(kFilePlaceholder);
         command.add_flag("--coverage", f.show_coverage, "print how often each rule fired");
         // A percentage from 0 to 100, read as every float flag is; CLI::Range would let "nan"
         // through (every comparison with NaN is false).
@@ -117,7 +102,9 @@ Command setup_test(CLI::App& app) {
         command
             .add_option("--min-coverage", f.min_coverage,
                         "fail when fewer than this percentage of rules fired")
-            ->check(percentage);
+            ->check(percentage)
+            ->type_name("PERCENT");
+        add_choice_option(command, "--format", f.format, "report format", test_report_formats());
       },
       &test);
 }

@@ -1,0 +1,118 @@
+#include "load/keys.hpp"
+
+#include <algorithm>
+#include <iterator>
+
+namespace snnplan::load {
+namespace {
+
+using enum Shape;
+constexpr Section kNone = Section::none;
+
+// clang-format off
+constexpr KeyRow kRuleFileKeys[] = {
+    {"snnplan", format_version, kNone, true, "the rule format version (1)"},
+    {"description", scalar, kNone, false, "what the rule file decides"},
+    {"uses", named_scalars, kNone, false, "other rule files whose records `let` may call: name -> path"},
+    {"inputs", named_sections, Section::input, true, "the typed facts a caller gives"},
+    {"let", named_lets, Section::let_call, false, "derived values: name -> expression, or a call of a rule set"},
+    {"record", named_sections, Section::record_field, true, "the output fields and their defaults"},
+    {"rationale_header", scalar, kNone, false, "the first rationale line, with {name} placeholders"},
+    {"start", scalar, kNone, true, "the table evaluation starts with"},
+    {"tables", named_section_lists, Section::rule, true, "ordered tables of rules: the first rule whose `when` holds fires"},
+};
+constexpr KeyRow kInputKeys[] = {
+    {"type", input_type, kNone, true, "string, int, bool, float, list[...]; '?' for nullable"},
+    {"default", value, kNone, false, "the value when the caller gives none"},
+    {"lower", boolean, kNone, false, "lower-case the value as Python's str.lower() does"},
+    {"one_of", scalars, kNone, false, "the values allowed"},
+    {"error", scalar, kNone, false, "the error message for a value not in one_of, with {name} placeholders"},
+    {"description", any, kNone, false, "what the input means"},
+};
+constexpr KeyRow kRecordFieldKeys[] = {
+    {"type", field_type, kNone, true, "a type name, or rationale for the field that collects the rationale"},
+    {"default", value, kNone, false, "the value before any rule sets it"},
+    {"init", value, kNone, false, "an expression evaluated when a record is created"},
+    {"description", any, kNone, false, "what the field means"},
+};
+constexpr KeyRow kLetCallKeys[] = {
+    {"call", scalar, kNone, true, "the rule set (a name under uses) whose record is the value"},
+    {"with", named_values, kNone, false, "its inputs: name -> value or '= expression'"},
+};
+constexpr KeyRow kRuleKeys[] = {
+    {"name", scalar, kNone, true, "the rule's name, unique in its table"},
+    {"description", any, kNone, false, "what the rule is for"},
+    {"when", conditions, kNone, false, "fact -> value, list (one of) or {matcher: operand}; all must hold"},
+    {"set", named_values, kNone, false, "record field -> value or '= expression'"},
+    {"because", scalar_or_scalars, kNone, false, "rationale line(s), with {name} placeholders"},
+    {"error", scalar, kNone, false, "refuse the inputs with this message"},
+    {"next", scalar, kNone, false, "continue with this table"},
+    {"fallback", section, Section::fallback, false, "continue with another table and changed inputs"},
+};
+constexpr KeyRow kFallbackKeys[] = {
+    {"table", scalar, kNone, true, "the table to continue with"},
+    {"with", named_values, kNone, false, "input -> value or '= expression' for that table"},
+    {"keep", scalars, kNone, false, "record fields that keep this rule's values"},
+};
+constexpr KeyRow kTestFileKeys[] = {
+    {"tests", sections, Section::test, true, "the rule tests"},
+};
+constexpr KeyRow kTestKeys[] = {
+    {"name", scalar, kNone, false, "what the test shows"},
+    {"input", named_values, kNone, true, "input name -> value"},
+    {"expect", named_values, kNone, false, "record field -> expected value (a subset of the record)"},
+    {"expect_error", scalar, kNone, false, "the error message the rules must raise"},
+};
+// clang-format on
+
+struct SectionRow {
+  Section section;
+  std::span<const KeyRow> keys;
+  std::string_view summary;
+};
+
+constexpr SectionRow kSections[] = {
+    {Section::rule_file, kRuleFileKeys, "an snnplan rule file"},
+    {Section::input, kInputKeys, "a declared input"},
+    {Section::record_field, kRecordFieldKeys, "a field of the record"},
+    {Section::let_call, kLetCallKeys, "a call of another rule set"},
+    {Section::rule, kRuleKeys, "a rule"},
+    {Section::fallback, kFallbackKeys, "where a rule continues"},
+    {Section::test_file, kTestFileKeys, "an snnplan rule-test file"},
+    {Section::test, kTestKeys, "a rule test: inputs and the expected record or error"},
+};
+constexpr bool rows_in_enum_order() {
+  for (std::size_t k = 0; k < std::size(kSections); ++k)
+    if (kSections[k].section != static_cast<Section>(k)) return false;
+  return std::size(kSections) == static_cast<std::size_t>(Section::none);
+}
+static_assert(rows_in_enum_order(), "one row per Section, in enum order");
+
+const SectionRow& row(Section section) {
+  return kSections[static_cast<std::size_t>(section)];
+}
+
+}  // namespace
+
+std::span<const KeyRow> keys(Section section) {
+  return section == Section::none ? std::span<const KeyRow>() : row(section).keys;
+}
+
+std::vector<std::string> key_names(Section section) {
+  std::vector<std::string> names;
+  for (const KeyRow& k : keys(section)) names.emplace_back(k.key);
+  return names;
+}
+
+const KeyRow* find_key(Section section, std::string_view key) {
+  const auto rows = keys(section);
+  const auto at =
+      std::find_if(rows.begin(), rows.end(), [&](const KeyRow& k) { return k.key == key; });
+  return at == rows.end() ? nullptr : &*at;
+}
+
+std::string_view summary(Section section) {
+  return section == Section::none ? std::string_view() : row(section).summary;
+}
+
+}  // namespace snnplan::load
