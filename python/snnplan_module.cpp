@@ -16,6 +16,9 @@
 #include <vector>
 
 #include "cli/app.hpp"
+#include "cli/interrupt.hpp"
+#include "cli/lines.hpp"
+#include "cli/output.hpp"
 #include "core/messages.hpp"
 #include "drop_in.hpp"
 #include "request/plan_request.hpp"
@@ -416,9 +419,15 @@ int run_cli(const std::vector<std::string>& arguments) {
   py::module_::import("sys").attr("stdout").attr("flush")();
   py::module_::import("sys").attr("stderr").attr("flush")();
   py::gil_scoped_release unlocked;  // it may wait on standard input
-  const int code =
-      snnplan::cli::run(static_cast<int>(argv.size()), argv.data(), std::cin, std::cout, std::cerr);
-  std::cout.flush();
+  // As the CLI's own main: every write to standard output checked (exit 4 on a full disk or a
+  // reader that went away), and SIGINT / SIGTERM stopping a batch at a whole line (130 / 143)
+  // -- `python -m snnplan` is the whole process, so taking over its handlers is what is wanted.
+  snnplan::cli::interrupt::install();
+  snnplan::cli::FdReader stdin_reader(0);
+  snnplan::cli::FdWriter stdout_writer(1);
+  std::istream in(&stdin_reader);
+  std::ostream out(&stdout_writer);
+  const int code = snnplan::cli::run(static_cast<int>(argv.size()), argv.data(), in, out, std::cerr);
   std::cerr.flush();
   return code;
 }

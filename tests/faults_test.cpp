@@ -123,6 +123,9 @@ std::vector<Subcommand> subcommands(const Scratch& scratch) {
       {"graph", {"graph"}},
       {"plan", {"plan", "--objective", "memory", "--topology", "dp=4,tp=2", "--batch-size", "64"}},
       {"plan --batch", {"plan", "--batch", scratch.file("plan.jsonl", kPlanRequests)}},
+      {"schema", {"schema", "rules"}},
+      {"completion", {"completion", "bash"}},
+      {"help", {"help", "recommend"}},
   };
 }
 
