@@ -171,12 +171,12 @@ void add_boolean_rows(std::vector<Row>& rows, const std::vector<std::string>& ba
 
 // A free-text flag: the value must be UTF-8; what it means is up to the rules.
 void add_text_rows(std::vector<Row>& rows, const std::vector<std::string>& base, const std::string& flag,
-                   const std::string& good) {
+                   const std::string& good, const std::string& placeholder = "TEXT") {
   const std::vector<std::string> rest = without(base, flag);
   for (const std::string bad : {"\xff", "m\xc3\x28", "\xed\xa0\x80" /* a UTF-16 surrogate */, "\xc0\xae" /* overlong */})
     rows.push_back({flag + " with invalid UTF-8", with(rest, {flag, bad}), kBadInput,
                     "error: " + flag + ": value is not valid UTF-8\n"});
-  add_common_rows(rows, base, flag, good);
+  add_common_rows(rows, base, flag, good, placeholder);
 }
 
 void add_choice_rows(std::vector<Row>& rows, const std::vector<std::string>& base, const std::string& flag,
@@ -471,7 +471,7 @@ std::vector<Row> plan_rows() {
   };
   for (const auto& [topology, message] : topologies)
     rows.push_back({"--topology '" + topology + "'", replaced("--topology", topology), kBadInput, message});
-  add_text_rows(rows, base, "--topology", "dp=4,tp=2");
+  add_text_rows(rows, base, "--topology", "dp=4,tp=2", "NAME=SIZE,...");
 
   // --world-size: an integer that must match the topology.
   add_integer_rows(rows, with(base, {"--world-size", "8"}), "--world-size", "8");
@@ -500,7 +500,7 @@ std::vector<Row> plan_rows() {
     rows.push_back({"--tp-roots '" + bad + "' has an empty name", with(base, {"--tp-roots", bad}), kBadInput,
                     "error: --tp-roots: empty name in '" + bad + "' (expected NAME,NAME,...)\n"});
   rows.push_back({"--tp-roots '' is an empty list", with(base, {"--tp-roots", ""}), kOk, "", "\"tensor_parallel_roots\": []"});
-  add_text_rows(rows, with(base, {"--tp-roots", "a,b"}), "--tp-roots", "a,b");
+  add_text_rows(rows, with(base, {"--tp-roots", "a,b"}), "--tp-roots", "a,b", "LIST");
 
   for (const std::string bad : {"", "1", "0", "y", "maybe", "on"})
     rows.push_back({"--tp-candidates '" + bad + "' is not yes or no", with(base, {"--tp-candidates", bad}), kBadInput,
