@@ -157,7 +157,7 @@ void add_integer_rows(std::vector<Row>& rows, const std::vector<std::string>& ba
                                  "-99999999999999999999", "340282366920938463463374607431768211456"})
     rows.push_back({flag + " = " + huge + " is beyond 64 bits", with(rest, {flag, huge}), kBadInput,
                     "error: " + flag + ": " + huge + " does not fit in a 64-bit integer\n"});
-  add_common_rows(rows, base, flag, good);
+  add_common_rows(rows, base, flag, good, "INT");
 }
 
 void add_boolean_rows(std::vector<Row>& rows, const std::vector<std::string>& base, const std::string& flag) {
@@ -167,17 +167,17 @@ void add_boolean_rows(std::vector<Row>& rows, const std::vector<std::string>& ba
                     "error: " + flag + ": expected true or false, got '" + bad + "'\n"});
   for (const std::string spelling : {"TRUE", "False"})
     rows.push_back({flag + " = " + spelling + " is accepted (case-insensitive)", with(rest, {flag, spelling}), kOk, ""});
-  add_common_rows(rows, base, flag, "true");
+  add_common_rows(rows, base, flag, "true", "BOOL");
 }
 
 // A free-text flag: the value must be UTF-8; what it means is up to the rules.
 void add_text_rows(std::vector<Row>& rows, const std::vector<std::string>& base, const std::string& flag,
-                   const std::string& good) {
+                   const std::string& good, const std::string& placeholder = "TEXT") {
   const std::vector<std::string> rest = without(base, flag);
   for (const std::string bad : {"\xff", "m\xc3\x28", "\xed\xa0\x80" /* a UTF-16 surrogate */, "\xc0\xae" /* overlong */})
     rows.push_back({flag + " with invalid UTF-8", with(rest, {flag, bad}), kBadInput,
                     "error: " + flag + ": value is not valid UTF-8\n"});
-  add_common_rows(rows, base, flag, good);
+  add_common_rows(rows, base, flag, good, placeholder);
 }
 
 void add_choice_rows(std::vector<Row>& rows, const std::vector<std::string>& base, const std::string& flag,
@@ -188,7 +188,7 @@ void add_choice_rows(std::vector<Row>& rows, const std::vector<std::string>& bas
   for (const std::string bad : {"", "xml", "JSON", "text "})
     rows.push_back({flag + " = '" + bad + "' is not one of " + set, with(rest, {flag, bad}), kBadInput,
                     usage_error(flag + ": " + bad + " not in {" + set + "}")});
-  add_common_rows(rows, base, flag, choices.front(), "TEXT:{" + set + "}", "--help not in {" + set + "}");
+  add_common_rows(rows, base, flag, choices.front(), "{" + set + "}", "--help not in {" + set + "}");
 }
 
 // --rules FILE: a file that cannot be used is exit 3, reported where the file is named.
@@ -204,7 +204,7 @@ void add_rules_flag_rows(std::vector<Row>& rows, const std::vector<std::string>&
   rows.push_back({"--rules naming a file that is not a rule file", with(rest, {"--rules", kRuleTests}), kRulesUnusable,
                   kRuleTests + ":3:1: error: unknown key 'tests' in the rule file\n" + kRuleTests +
                       ":1:1: error: missing required key 'snnplan' in the rule file (the format version, 1)\n"});
-  add_common_rows(rows, base, "--rules", kRules);
+  add_common_rows(rows, base, "--rules", kRules, "FILE");
 }
 
 // -o / --output, which every subcommand has: refused before anything runs, or exit 4 when the
@@ -294,7 +294,7 @@ void add_input_flag_rows(std::vector<Row>& rows, const std::vector<std::string>&
   rows.push_back({"--input setting the same input twice",
                   with(without(base, "--world-size"), {"--input", "world_size=8", "--input", "world_size=4"}), kBadInput,
                   "error: input 'world_size' is given twice (first by --input world_size=...)\n"});
-  rows.push_back({"--input without its value", with(base, {"--input"}), kBadInput, usage_error("--input: 1 required TEXT missing")});
+  rows.push_back({"--input without its value", with(base, {"--input"}), kBadInput, usage_error("--input: 1 required NAME=VALUE missing")});
   rows.push_back({"--input accepts a valid assignment", with(without(base, "--world-size"), {"--input", "world_size=8"}), kOk, ""});
 
   add_rules_flag_rows(rows, base);
@@ -314,7 +314,7 @@ std::vector<Row> recommend_rows() {
                   "error: cannot open batch file '" + kMissing + "': No such file or directory\n"});
   rows.push_back({"--batch naming a directory", with(batch, {kDirectory}), kBadInput,
                   "error: cannot open batch file '" + kDirectory + "': it is a directory\n"});
-  rows.push_back({"--batch without its value", batch, kBadInput, usage_error("--batch: 1 required TEXT missing")});
+  rows.push_back({"--batch without its value", batch, kBadInput, usage_error("--batch: 1 required FILE missing")});
   rows.push_back({"--batch given twice", with(batch, {"-", "--batch", "-"}), kBadInput,
                   usage_error("--batch: At Most 1 required but received 2")});
   for (const std::string flag : {"--model", "--world-size", "--prefer", "--batch-size", "--backend"})
@@ -462,8 +462,9 @@ std::vector<Row> test_rows() {
                     usage_error("--min-coverage: expected a number from 0 to 100, got '" + bad + "'")});
   for (const std::string good : {"0", "100", "99.5", "1e2", "+50", "1e-400"})
     rows.push_back({"--min-coverage " + good + " is accepted", with(base, {"--min-coverage", good}), kOk, "", "15 passed, 0 failed"});
-  add_common_rows(rows, with(base, {"--min-coverage", "50"}), "--min-coverage", "50", "FLOAT:0-100",
+  add_common_rows(rows, with(base, {"--min-coverage", "50"}), "--min-coverage", "50", "PERCENT:0-100",
                   "expected a number from 0 to 100, got '--help'");
+  add_choice_rows(rows, with(base, {"--format", "text"}), "--format", {"text", "json", "junit"});
   for (const std::string bad : {"--bogus", "--world_size", "-x"})
     rows.push_back({"unknown flag " + bad, with(base, {bad}), kBadInput,
                     usage_error("The following argument was not expected: " + bad)});
@@ -480,7 +481,7 @@ std::vector<Row> graph_rows() {
   for (const std::string bad : {"", "bogus", "Tables", "tables,values"})
     rows.push_back({"--only '" + bad + "' is not a part of the graph", with(base, {"--only", bad}), kBadInput,
                     usage_error("--only: " + bad + " not in {all,tables,values}")});
-  add_common_rows(rows, only, "--only", "tables", "TEXT:{all,tables,values}", "--help not in {all,tables,values}");
+  add_common_rows(rows, only, "--only", "tables", "{all,tables,values}", "--help not in {all,tables,values}");
   add_unknown_rows(rows, base);
   add_output_rows(rows, base);
   add_rules_root_rows(rows, base);
@@ -523,7 +524,7 @@ std::vector<Row> plan_rows() {
   };
   for (const auto& [topology, message] : topologies)
     rows.push_back({"--topology '" + topology + "'", replaced("--topology", topology), kBadInput, message});
-  add_text_rows(rows, base, "--topology", "dp=4,tp=2");
+  add_text_rows(rows, base, "--topology", "dp=4,tp=2", "NAME=SIZE,...");
 
   // --world-size: an integer that must match the topology.
   add_integer_rows(rows, with(base, {"--world-size", "8"}), "--world-size", "8");
@@ -552,14 +553,14 @@ std::vector<Row> plan_rows() {
     rows.push_back({"--tp-roots '" + bad + "' has an empty name", with(base, {"--tp-roots", bad}), kBadInput,
                     "error: --tp-roots: empty name in '" + bad + "' (expected NAME,NAME,...)\n"});
   rows.push_back({"--tp-roots '' is an empty list", with(base, {"--tp-roots", ""}), kOk, "", "\"tensor_parallel_roots\": []"});
-  add_text_rows(rows, with(base, {"--tp-roots", "a,b"}), "--tp-roots", "a,b");
+  add_text_rows(rows, with(base, {"--tp-roots", "a,b"}), "--tp-roots", "a,b", "LIST");
 
   for (const std::string bad : {"", "1", "0", "y", "maybe", "on"})
     rows.push_back({"--tp-candidates '" + bad + "' is not yes or no", with(base, {"--tp-candidates", bad}), kBadInput,
                     "error: --tp-candidates: expected yes or no, got '" + bad + "'\n"});
   for (const std::string good : {"YES", "true"})
     rows.push_back({"--tp-candidates " + good + " is accepted", with(base, {"--tp-candidates", good}), kOk, ""});
-  add_common_rows(rows, with(base, {"--tp-candidates", "yes"}), "--tp-candidates", "yes");
+  add_common_rows(rows, with(base, {"--tp-candidates", "yes"}), "--tp-candidates", "yes", "{yes,no}");
 
   // --feature NAME=true|false (repeatable, each feature once)
   for (const std::string bad : {"", "allow_pipeline", "=true", "="})
@@ -574,7 +575,7 @@ std::vector<Row> plan_rows() {
                   kBadInput, "error: --feature allow_pipeline: given more than once\n"});
   rows.push_back({"--feature may be repeated for different features",
                   with(base, {"--feature", "allow_pipeline=true", "--feature", "allow_zero_optimizer=false"}), kOk, ""});
-  rows.push_back({"--feature without its value", with(base, {"--feature"}), kBadInput, usage_error("--feature: 1 required TEXT missing")});
+  rows.push_back({"--feature without its value", with(base, {"--feature"}), kBadInput, usage_error("--feature: 1 required NAME=BOOL missing")});
 
   // --note TEXT (repeatable)
   rows.push_back({"--note with invalid UTF-8", with(base, {"--note", "\xff"}), kBadInput, "error: --note: value is not valid UTF-8\n"});
@@ -599,7 +600,7 @@ std::vector<Row> plan_rows() {
                                   "--mode", "--tp-roots", "--tp-candidates", "--feature", "--note"})
     rows.push_back({"--batch with the input flag " + flag, {"plan", "--batch", "-", flag, "x"}, kBadInput,
                     "error: " + flag + " cannot be combined with --batch (batch inputs come from the JSON lines)\n"});
-  add_common_rows(rows, {"plan", "--batch", "-"}, "--batch", "-");
+  add_common_rows(rows, {"plan", "--batch", "-"}, "--batch", "-", "FILE");
   for (const std::string format : {"yaml", "text"})
     rows.push_back({"plan --batch with --format " + format, {"plan", "--batch", "-", "--format", format}, kBadInput,
                     "error: --format " + format + " cannot be combined with --batch (batch output is JSON Lines)\n"});
@@ -607,9 +608,10 @@ std::vector<Row> plan_rows() {
   for (const std::string required : {"--objective", "--topology", "--batch-size"})
     rows.push_back({"without " + required, without(base, required), kBadInput,
                     "error: " + required + " is required (or give --batch FILE with one JSON object per line)\n"});
-  for (const std::string flag : {"--objective", "--topology", "--batch-size"}) {
+  for (const auto& [flag, placeholder] : std::vector<std::pair<std::string, std::string>>{
+           {"--objective", "TEXT"}, {"--topology", "NAME=SIZE,..."}, {"--batch-size", "INT"}}) {
     const auto at = std::find(base.begin(), base.end(), flag);
-    add_common_rows(rows, base, flag, *(at + 1));
+    add_common_rows(rows, base, flag, *(at + 1), placeholder);
   }
   add_unknown_rows(rows, base);
   add_output_rows(rows, base);

@@ -177,7 +177,7 @@ run("compile the C++ consumer with pkg-config's flags"
 run("compile the C consumer with pkg-config's flags"
     "${C_COMPILER}" -std=c99 ${extra_c_flags} ${defines} "${source_dir}/main.c" -o "${WORK_DIR}/pc_consumer_c" ${pc_flags})
 # A static C link with pkg-config --static: Libs.private must name everything the archive needs.
-run("pkg-config --static --libs snnplan" "${PKG_CONFIG_EXECUTABLE}" --static --libs snnplan)
+run("pkg-config --cflags --static --libs snnplan" "${PKG_CONFIG_EXECUTABLE}" --cflags --static --libs snnplan)
 string(STRIP "${run_output}" pc_static_flags)
 message(STATUS "   ${pc_static_flags}")
 separate_arguments(pc_static_flags UNIX_COMMAND "${pc_static_flags}")

@@ -40,8 +40,8 @@ foreach(path IN ITEMS
     ./usr/share/snnplan/schema/record.schema.json ./usr/share/man/man1/snnplan.1
     ./usr/share/bash-completion/completions/snnplan ./usr/share/zsh/vendor-completions/_snnplan
     ./usr/share/fish/vendor_completions.d/snnplan.fish ./usr/lib/pkgconfig/snnplan.pc)
-  string(FIND "${listing}" " ${path}\n" at)
-  if(at EQUAL -1)
+  string(REPLACE "." "\\." pattern "${path}")
+  if(NOT listing MATCHES " ${pattern}( -> [^\n]*)?\n")  # a symbolic link is listed with its target
     message(FATAL_ERROR "the package lacks ${path}:\n${listing}")
   endif()
 endforeach()
