@@ -236,7 +236,7 @@ static void test_rule_roots(void) {
   snnplan_error_free(error);
   const char* roots[] = {outside};
   CHECK_STATUS(snnplan_rules_from_file_in_roots(user, roots, 1, &rules, &error), SNNPLAN_OK);
-  expect_eval(rules, "{\"x\": 21}", SNNPLAN_OK, "{\"out\": 42}");
+  expect_eval(rules, "{\"x\": 21}", SNNPLAN_OK, "{\"out\":42}");
   snnplan_rules_free(rules);
   CHECK_STATUS(snnplan_rules_from_file_in_roots(user, NULL, 1, &rules, &error),
                SNNPLAN_INVALID_ARGUMENT);
