@@ -309,8 +309,11 @@ TEST_SUITE("faults") {
         if (fault.fails && n == 1) CHECK(run.code() == 4);
       }
     }
-    MESSAGE("fault injection: ", runs, " runs, files left corrupt: ", corrupt,
-            ", temporaries left: ", leftovers);
+    int failed_runs = 0;
+    for (const auto& [fault, count] : faulted_runs) failed_runs += count;
+    MESSAGE("fault injection: ", runs, " runs, ", failed_runs, " of them failed by the fault (write ENOSPC ",
+            faulted_runs["write ENOSPC"], ", write EIO ", faulted_runs["write EIO"], ", fsync EIO ",
+            faulted_runs["fsync EIO"], "), files left corrupt: ", corrupt, ", temporaries left: ", leftovers);
     CHECK(corrupt == 0);
     CHECK(leftovers == 0);
     CHECK(faulted_runs["write ENOSPC"] >= 10);
