@@ -34,7 +34,8 @@ struct LoadOptions {
   /// path, a `..` or a symlink that leads out -- is refused before it is opened, so a rule
   /// file cannot make snnplan read (and quote) any file the process could read. Bare names
   /// of built-in rule files are reachable whatever the roots.
-  std::vector<std::string> rule_roots = {};  // "= {}": `LoadOptions{.analyse_tables = true}` stays warning-free
+  /// (`= {}` keeps `LoadOptions{.analyse_tables = true}` free of missing-initializer warnings.)
+  std::vector<std::string> rule_roots = {};
 };
 
 /// An immutable compiled rule set. Copies share the same compiled rules; evaluate() is const
