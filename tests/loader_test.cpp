@@ -9,6 +9,7 @@
 
 #include "cli/rule_tests.hpp"
 #include "cli_runner.hpp"
+#include "uses_files.hpp"
 #include "load/keys.hpp"
 #include "load/rule_file_loader.hpp"
 #include "snnplan/snnplan.hpp"
@@ -527,35 +528,8 @@ tables:
 // Rule files using other rule files (`uses`): each way it can fail, with its exact text at the
 // `uses` entry of the file that names the unusable one.
 TEST_SUITE("loader: uses") {
-  // A file `name` that uses `other` and calls it with x.
-  std::string user_of(const std::string& other) {
-    return "snnplan: 1\nuses:\n  other: " + other + R"(
-inputs:
-  x: {type: int}
-let:
-  r:
-    call: other
-    with: {x: = x}
-record:
-  out: {type: int, init: = r.out}
-start: main
-tables:
-  main:
-    - name: all
-      set: {}
-)";
-  }
-  const std::string kUsed = R"(snnplan: 1
-inputs:
-  x: {type: int}
-record:
-  out: {type: int, init: = x * 2}
-start: main
-tables:
-  main:
-    - name: all
-      set: {}
-)";
+  using snnplan::testing::kUsed;
+  using snnplan::testing::user_of;
 
   std::string chain_file_name(int chain, int k) { return "chain" + std::to_string(chain) + "_" + std::to_string(k) + ".yaml"; }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli_runner.hpp"
+#include "uses_files.hpp"
 #include "snnplan/rule_set.hpp"
 
 namespace fs = std::filesystem;
@@ -54,36 +55,8 @@ class Tree {
   fs::path base_;
 };
 
-// A rule file that uses `other` and calls it with x.
-std::string user_of(const std::string& other) {
-  return "snnplan: 1\nuses:\n  other: " + other + R"(
-inputs:
-  x: {type: int}
-let:
-  r:
-    call: other
-    with: {x: = x}
-record:
-  out: {type: int, init: = r.out}
-start: main
-tables:
-  main:
-    - name: all
-      set: {}
-)";
-}
-
-const std::string kUsed = R"(snnplan: 1
-inputs:
-  x: {type: int}
-record:
-  out: {type: int, init: = x * 2}
-start: main
-tables:
-  main:
-    - name: all
-      set: {}
-)";
+using snnplan::testing::kUsed;
+using snnplan::testing::user_of;
 
 std::vector<std::string> errors_of(const std::string& path, const LoadOptions& options = {}) {
   std::vector<std::string> errors;
