@@ -41,16 +41,16 @@ ExitCode dispatch(const Command& command, const Streams& io) {
     }
     const Streams streams{io.in, file ? file->stream() : io.out, io.err};
     const ExitCode code = command.run(streams);
-    if (const int signal = interrupt::pending()) throw Interrupted{signal, 0};
+    if (const int signal = interrupt::pending()) throw Interrupted{signal, std::nullopt};
     if (file) file->commit();
     return code;
   } catch (const Interrupted& e) {
     if (file) file->discard();
     const std::string where = file ? file->path() : "";
+    // A batch says how far it got, even when that is 0 lines (a signal before the first).
     io.err << "snnplan: "
-           << (e.lines_written || file
-                   ? messages::batch_interrupted(e.signal, e.lines_written, where)
-                   : messages::interrupted(e.signal, where))
+           << (e.lines_written ? messages::batch_interrupted(e.signal, *e.lines_written, where)
+                               : messages::interrupted(e.signal, where))
            << '\n';
     return interrupted_by(e.signal);
   } catch (const WriteFailed& e) {

@@ -6,6 +6,7 @@
 // -> write_failed, Interrupted -> interrupted_by(signal) (each one a line on stderr).
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include "snnplan/evaluation_result.hpp"
@@ -56,7 +57,8 @@ inline ExitCode interrupted_by(int signal) {
 /// as it was, a message says how far the run got, exit interrupted_by(signal).
 struct Interrupted {
   int signal;
-  std::size_t lines_written;  ///< complete output lines handed to the output before stopping
+  /// Complete output lines handed to the output before stopping; nullopt outside a batch.
+  std::optional<std::size_t> lines_written;
 };
 
 /// Thrown for a bad command line: "error: message", exit 2.
