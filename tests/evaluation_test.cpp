@@ -5,9 +5,11 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "core/runtime_value.hpp"
 #include "snnplan/evaluation.hpp"
+#include "snnplan/explain.hpp"
 #include "snnplan/rule_set.hpp"
 
 namespace {
@@ -245,4 +247,21 @@ TEST_CASE("a value store keeps its first chunks across resets and frees the memo
   store.reset();
   CHECK(store.chunk_bytes() == 508 * 1024);
   CHECK(store.keep("after") == "after");
+}
+
+TEST_CASE("the rule path names every fired rule as table/rule, through next and fallback, in firing order") {
+  const RuleSet& rules = RuleSet::builtin();
+  const snnplan::Explanation memory =
+      rules.explain({{"model", "vgg"}, {"world_size", 8}, {"prefer", "memory"}, {"batch_size", 64}});
+  CHECK(snnplan::fired_rule_path(memory.steps) ==
+        std::vector<std::string>{"recommend/by-preference-memory", "memory/fsdp2-tp"});
+  // Capacity with a batch smaller than the stages falls back to the memory table.
+  const snnplan::Explanation fallback = rules.explain(
+      {{"model", "spikformer"}, {"world_size", 8}, {"prefer", "capacity"}, {"batch_size", 1}});
+  const std::vector<std::string> path = snnplan::fired_rule_path(fallback.steps);
+  REQUIRE(path.size() == 3);
+  CHECK(path[0] == "recommend/by-preference-capacity");
+  CHECK(path[1] == "capacity/pipeline-batch-too-small");
+  CHECK(path[2].rfind("memory/", 0) == 0);
+  CHECK(snnplan::fired_rule_path({}).empty());
 }

@@ -37,4 +37,10 @@ struct Explanation {
 /// "enter_table", "rule_skipped", ... (stable names for JSON output).
 const char* to_string(TraceStep::Kind kind);
 
+/// The rule path of an evaluation: every fired rule as "table/rule", in the order the rules
+/// fired (the start table's rule, then those of the tables it reached through `next` or a
+/// fallback). What `--trace` batch lines, `snnplan diff` and `expect_rules:` in rule tests
+/// name, so all of them agree on one spelling.
+std::vector<std::string> fired_rule_path(const std::vector<TraceStep>& steps);
+
 }  // namespace snnplan
