@@ -11,9 +11,9 @@
 #include "api/rule_set_access.hpp"
 #include "check/checker.hpp"
 #include "compile/compiler.hpp"
+#include "core/messages.hpp"
 #include "evaluate/evaluator.hpp"
 #include "load/rule_file_loader.hpp"
-#include "core/messages.hpp"
 #include "snnplan/explain.hpp"
 
 namespace snnplan {
@@ -52,18 +52,22 @@ std::optional<std::string> read_file(const std::string& path) {
 class PipelineRun {
  public:
   /// `sources` collects the texts of used files that have diagnostics (for LoadError).
-  PipelineRun(const LoadOptions& options, std::vector<SourceText>& sources) : options_(options), sources_(sources) {}
+  PipelineRun(const LoadOptions& options, std::vector<SourceText>& sources)
+      : options_(options), sources_(sources) {}
 
   // A used file, loaded with the stack of files that led to it (for cycle detection).
-  std::shared_ptr<detail::CompiledRules> build_nested(const std::vector<std::string>& stack, std::string_view text,
-                                                      const std::string& file_name, const std::string& directory,
+  std::shared_ptr<detail::CompiledRules> build_nested(const std::vector<std::string>& stack,
+                                                      std::string_view text,
+                                                      const std::string& file_name,
+                                                      const std::string& directory,
                                                       std::vector<Diagnostic>& out) {
     stack_ = stack;
     return build(text, file_name, directory, out);
   }
 
   std::shared_ptr<detail::CompiledRules> build(std::string_view text, const std::string& file_name,
-                                               const std::string& directory, std::vector<Diagnostic>& out) {
+                                               const std::string& directory,
+                                               std::vector<Diagnostic>& out) {
     load::LoadedFile loaded = load::load_rule_file(text, file_name);
     std::vector<Diagnostic> diagnostics = std::move(loaded.diagnostics);
     std::map<std::string, std::shared_ptr<const detail::CompiledRules>> used;
@@ -98,10 +102,12 @@ class PipelineRun {
   }
 
  private:
-  std::shared_ptr<const detail::CompiledRules> build_used(const syntax::Use& use, const std::string& directory,
+  std::shared_ptr<const detail::CompiledRules> build_used(const syntax::Use& use,
+                                                          const std::string& directory,
                                                           std::vector<Diagnostic>& diagnostics) {
     auto fail = [&](std::string message) {
-      diagnostics.push_back(Diagnostic{Severity::error, use.file.location, "uses", std::move(message)});
+      diagnostics.push_back(
+          Diagnostic{Severity::error, use.file.location, "uses", std::move(message)});
       return nullptr;
     };
     if (stack_.size() >= kMaxUsesDepth) return fail(messages::uses_too_deep(kMaxUsesDepth));
@@ -125,7 +131,9 @@ class PipelineRun {
       return fail(messages::uses_not_found(use.file.value, directory, bare));
     }
     // The top file keeps the name it was given ("./a.yaml"); used files are named normalized.
-    const auto same_file = [&](const std::string& f) { return fs::path(f).lexically_normal().string() == name; };
+    const auto same_file = [&](const std::string& f) {
+      return fs::path(f).lexically_normal().string() == name;
+    };
     if (std::any_of(stack_.begin(), stack_.end(), same_file)) {
       std::string path;
       for (const std::string& f : stack_) path += f + " -> ";
@@ -133,7 +141,8 @@ class PipelineRun {
     }
     std::vector<Diagnostic> inner;
     // Files used by this one are checked for errors only; their own `check` analyses them.
-    auto rules = PipelineRun(LoadOptions{}, sources_).build_nested(stack_, text, name, next_directory, inner);
+    auto rules = PipelineRun(LoadOptions{}, sources_)
+                     .build_nested(stack_, text, name, next_directory, inner);
     if (!inner.empty()) sources_.push_back(SourceText{name, std::move(text)});
     diagnostics.insert(diagnostics.end(), inner.begin(), inner.end());
     if (!rules) return fail(messages::uses_has_errors(name, use.name.value));
@@ -157,8 +166,8 @@ class PipelineRun {
 
 }  // namespace
 
-static RuleSet build_or_throw(std::string_view text, const std::string& file_name, const std::string& directory,
-                              const LoadOptions& options) {
+static RuleSet build_or_throw(std::string_view text, const std::string& file_name,
+                              const std::string& directory, const LoadOptions& options) {
   std::vector<Diagnostic> diagnostics;
   std::vector<SourceText> sources;
   auto compiled = PipelineRun(options, sources).build(text, file_name, directory, diagnostics);
@@ -169,7 +178,8 @@ static RuleSet build_or_throw(std::string_view text, const std::string& file_nam
   return RuleSetAccess::wrap(std::move(compiled));
 }
 
-RuleSet RuleSet::from_string(std::string_view text, std::string file_name, const LoadOptions& options) {
+RuleSet RuleSet::from_string(std::string_view text, std::string file_name,
+                             const LoadOptions& options) {
   return build_or_throw(text, file_name, "", options);
 }
 
@@ -180,17 +190,22 @@ RuleSet RuleSet::from_file(const std::string& path, const LoadOptions& options) 
   const bool directory_given = fs::is_directory(path, ignored);
   auto text = directory_given ? std::nullopt : read_file(path);
   if (!text) {
-    throw LoadError({Diagnostic{Severity::error, SourceLocation{path, 0, 0}, "cannot-read",
-                                messages::cannot_read(path, directory_given ? "it is a directory"
-                                                                            : "no such file or not readable")}});
+    throw LoadError({Diagnostic{
+        Severity::error, SourceLocation{path, 0, 0}, "cannot-read",
+        messages::cannot_read(
+            path, directory_given ? "it is a directory" : "no such file or not readable")}});
   }
   const std::string directory = fs::path(path).parent_path().string();
   return build_or_throw(*text, path, directory.empty() ? "." : directory, options);
 }
 
-std::string_view RuleSet::builtin_text() noexcept { return *builtin_file("snn_distributed.yaml"); }
+std::string_view RuleSet::builtin_text() noexcept {
+  return *builtin_file("snn_distributed.yaml");
+}
 
-std::optional<std::string_view> RuleSet::builtin_text(std::string_view file_name) noexcept { return builtin_file(file_name); }
+std::optional<std::string_view> RuleSet::builtin_text(std::string_view file_name) noexcept {
+  return builtin_file(file_name);
+}
 
 const RuleSet& RuleSet::builtin() {
   // Built on first use; thread-safe by the rules for function-local statics.
@@ -198,7 +213,13 @@ const RuleSet& RuleSet::builtin() {
   return rules;
 }
 
-EvaluationResult RuleSet::evaluate(const Inputs& inputs) const { return evaluate::evaluate(*rules_, inputs); }
+EvaluationResult RuleSet::evaluate(const Inputs& inputs) const {
+  return evaluate::evaluate(*rules_, inputs);
+}
+
+std::optional<EvaluationError> RuleSet::check_inputs(const Inputs& inputs) const {
+  return evaluate::check_inputs(*rules_, inputs);
+}
 
 Explanation RuleSet::explain(const Inputs& inputs) const {
   std::vector<TraceStep> steps;
@@ -206,8 +227,14 @@ Explanation RuleSet::explain(const Inputs& inputs) const {
   return Explanation{std::move(result), std::move(steps)};
 }
 
-const std::vector<InputInfo>& RuleSet::inputs() const noexcept { return rules_->input_info; }
-const std::string& RuleSet::file_name() const noexcept { return rules_->file_name; }
-const std::vector<Diagnostic>& RuleSet::warnings() const noexcept { return rules_->warnings; }
+const std::vector<InputInfo>& RuleSet::inputs() const noexcept {
+  return rules_->input_info;
+}
+const std::string& RuleSet::file_name() const noexcept {
+  return rules_->file_name;
+}
+const std::vector<Diagnostic>& RuleSet::warnings() const noexcept {
+  return rules_->warnings;
+}
 
 }  // namespace snnplan
