@@ -7,14 +7,15 @@
 recommend_snn_distributed_strategy() is a drop-in for the reference Python function: same
 parameters, a frozen dataclass with the same 16 fields (so dataclasses.asdict/replace work),
 ValueError with the same messages. plan() gives the full distributed plan, as `snnplan plan`
-does, as a frozen SNNDistributedPlan. The value classes and the exception are plain Python
+does, as a frozen SNNDistributedPlan; it takes SpikingJelly's own plan() call too
+(snnplan/_plan.py), with SNNDistributedTopology and DistributedFeatureSet as upstream has them. The value classes and the exception are plain Python
 classes (snnplan/_types.py); the work is done by the C++ library (the extension
 snnplan._snnplan) with the GIL released, so evaluations in several Python threads run in
 parallel.
 """
-from ._types import (Diagnostic, DistributedFeatureSet, InputInfo, RuleLoadError, SNNDistributedPlan,
-                     SNNDistributedRecommendation, SNNDistributedTopology)
-from ._snnplan import (RULE_FORMAT_VERSION, RuleSet, __version__, plan, recommend_snn_distributed_strategy,
+from ._types import Diagnostic, InputInfo, RuleLoadError, SNNDistributedRecommendation
+from ._plan import DistributedFeatureSet, SNNDistributedPlan, SNNDistributedTopology, plan
+from ._snnplan import (RULE_FORMAT_VERSION, RuleSet, __version__, recommend_snn_distributed_strategy,
                        recommended_pipeline_microbatches)
 
 for _public in (RuleSet, plan, recommend_snn_distributed_strategy, recommended_pipeline_microbatches):
