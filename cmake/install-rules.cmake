@@ -71,7 +71,8 @@ set_target_properties(snnplan_shared PROPERTIES INSTALL_RPATH "$ORIGIN")
 install(TARGETS snnplan_exe RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT snnplan_runtime)
 install(FILES ${SNNPLAN_BUILTIN_RULE_FILES}
         DESTINATION ${SNNPLAN_INSTALL_RULESDIR} COMPONENT snnplan_runtime)
-# Upstream's earlier recommendation policies, one rule file per version (rules/history/).
+# Upstream's earlier recommendation policies, one rule file per version, and upstream HEAD's
+# plan (plan_HEAD.yaml) with its rule tests (rules/history/).
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/rules/history
         DESTINATION ${SNNPLAN_INSTALL_RULESDIR} COMPONENT snnplan_runtime
         FILES_MATCHING PATTERN "*.yaml" PATTERN "README.md")

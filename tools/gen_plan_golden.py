@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Writes tests/data/plan/upstream_a0209834.jsonl: `snnplan plan --batch` requests with the
-answer of SpikingJelly's own plan() at the seed's commit (../shared/reference/upstream/,
+"""Writes tests/data/plan/upstream_SNAPSHOT.jsonl: `snnplan plan --batch` requests with the
+answer of SpikingJelly's own plan() at one upstream commit (../shared/reference/upstream/,
 through its plan_parity.py mapping), so the project's tests hold plan parity without
-../shared.
+../shared. SNAPSHOT is the seed's commit (a0209834, the default; rules/snn_plan.yaml) or
+HEAD (afb13226; rules/history/plan_HEAD.yaml).
 
-  python3 tools/gen_plan_golden.py [--reference-dir ../shared/reference/upstream] [--out FILE]
+  python3 tools/gen_plan_golden.py [--snapshot HEAD] [--reference-dir ../shared/reference/upstream] [--out FILE]
   python3 tools/gen_plan_golden.py --refresh tests/data/plan/plan.jsonl   # new answers, same requests
 
 The requests are plan_parity.py's random cases over several seeds. Each case is put in a
@@ -13,7 +14,8 @@ gives (they decide the order of checks), or the plan's mode, optimizer strategy,
 notes, roots, dp dimension and mesh rank -- and every class keeps its first cases (up to
 --per-class), so rare errors and branches are all present; then a random sample of the rest
 fills up to --total. One line per case: {"input": request, "expected": upstream's plan as JSON or
-{"error": message}}; the plan's fields are upstream's, in its order.
+{"error": message}}; the plan's fields are upstream's, in its order (at HEAD, where mesh_shape,
+tp_mesh_dim and dp_mesh_dim are properties, they follow the fields, as plan_parity.py reads them).
 
 Left out: requests whose topology holds a world size of 2^63 or more (their sizes' product or
 the world_size given) where upstream raises a later error (objective, features, mode, ...):
@@ -48,7 +50,8 @@ def beyond_64_bits(case, expected):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--reference-dir", default=os.path.join(HERE, "..", "..", "shared", "reference", "upstream"))
-    ap.add_argument("--out", default=os.path.join(HERE, "..", "tests", "data", "plan", "upstream_a0209834.jsonl"))
+    ap.add_argument("--snapshot", default="a0209834", help="upstream commit: a0209834 (the seed's) or HEAD")
+    ap.add_argument("--out", help="default: tests/data/plan/upstream_SNAPSHOT.jsonl")
     ap.add_argument("--seeds", type=int, nargs="+", default=[101, 102, 103, 104, 105])
     ap.add_argument("--n", type=int, default=20000, help="random cases per seed")
     ap.add_argument("--per-class", type=int, default=6)
@@ -60,7 +63,8 @@ def main():
     import extract  # noqa: E402  (the reference's torch-free upstream modules)
     import plan_parity  # noqa: E402
 
-    snapshot = extract.PlanSnapshot(extract.SEED_COMMIT)
+    snapshot = extract.PlanSnapshot(args.snapshot)
+    out_path = args.out or os.path.join(HERE, "..", "tests", "data", "plan", f"upstream_{args.snapshot}.jsonl")
     if args.refresh:
         with open(args.refresh, encoding="utf-8") as f:
             requests = [json.loads(line)["input"] for line in f if line.strip()]
@@ -90,10 +94,10 @@ def main():
                 rest.append(entry)
     random.Random(0).shuffle(rest)
     kept += rest[:max(0, args.total - len(kept))]
-    with open(args.out, "w", encoding="utf-8") as out:
+    with open(out_path, "w", encoding="utf-8") as out:
         for entry in kept:
             out.write(json.dumps(entry, ensure_ascii=False) + "\n")
-    print(f"{len(kept)} cases in {len(classes)} classes -> {os.path.relpath(args.out)}")
+    print(f"{len(kept)} cases in {len(classes)} classes -> {os.path.relpath(out_path)}")
 
 
 if __name__ == "__main__":
