@@ -417,6 +417,10 @@ inline std::string test_expect_and_error() { return "a test may have expect or e
 inline std::string batch_format(std::string_view format) {
   return fmt::format("--format {} cannot be combined with --batch (batch output is JSON Lines)", format);
 }
+inline std::string trace_needs_batch(std::string_view command) {
+  return fmt::format("{} --trace needs --batch (the rule path is added to each batch line)",
+                     command);
+}
 inline std::string trace_format(std::string_view format) {
   return fmt::format("--trace cannot be combined with --format {} (the trace is part of the JSON output)", format);
 }

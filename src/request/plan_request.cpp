@@ -190,18 +190,24 @@ std::variant<PlanRequest, std::string> plan_request_from_json_line(const std::st
   }
 }
 
-PlannedLine plan_json_line(const std::string& line, const RuleSet& rules) {
+PlannedLine plan_json_line(const std::string& line, const RuleSet& rules, bool traced) {
   auto request = plan_request_from_json_line(line);
   if (auto* message = std::get_if<std::string>(&request))
-    return {PlannedLine::Kind::bad_input, std::move(*message)};
+    return {PlannedLine::Kind::bad_input, std::move(*message), {}};
   const PlanRequest& r = std::get<PlanRequest>(request);
+  // The steps of the evaluation plan() makes: the same rules and inputs.
+  std::vector<TraceStep> steps;
+  if (traced)
+    steps = rules.explain(plan_inputs(r.objective, r.topology, r.batch_size, r.options)).steps;
   try {
-    return {PlannedLine::Kind::ok, render::json_line(render::to_json(plan(
-                                       r.objective, r.topology, r.batch_size, r.options, rules)))};
+    nlohmann::ordered_json planned =
+        render::to_json(plan(r.objective, r.topology, r.batch_size, r.options, rules));
+    if (traced) render::add_rule_path(planned, steps);
+    return {PlannedLine::Kind::ok, render::json_line(planned), std::move(steps)};
   } catch (const RuleError& e) {
-    return {PlannedLine::Kind::rule_error, e.what()};
+    return {PlannedLine::Kind::rule_error, e.what(), std::move(steps)};
   } catch (const InputError& e) {
-    return {PlannedLine::Kind::bad_input, e.what()};
+    return {PlannedLine::Kind::bad_input, e.what(), std::move(steps)};
   }
 }
 
