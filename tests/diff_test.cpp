@@ -34,17 +34,10 @@ using snnplan::analyse::RuleDiff;
 using snnplan::detail::RValue;
 
 const fs::path kRules = fs::path(SNNPLAN_RULES_DIR);
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  REQUIRE_MESSAGE(in.good(), "cannot read " << path.string());
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using snnplan::testing::read_text;
 
 const std::string& default_text() {
-  static const std::string text = read_text(kRules / "snn_distributed.yaml");
+  static const std::string text = read_text((kRules / "snn_distributed.yaml").string());
   return text;
 }
 

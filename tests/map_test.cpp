@@ -15,6 +15,7 @@
 
 namespace {
 
+using snnplan::testing::read_text;
 using snnplan::testing::run_cli;
 using snnplan::testing::TempFile;
 using json = nlohmann::json;
@@ -25,13 +26,6 @@ std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;
   for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
   return n;
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 TEST_CASE(

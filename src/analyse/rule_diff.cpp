@@ -262,9 +262,11 @@ RuleDiff diff_rules(const detail::CompiledRules& old_rules, const detail::Compil
   std::map<RegionKey, std::size_t> groups_of;
   for (const ChangeGroup& c : out.changes)
     for (const RegionKey& region : c.regions) ++groups_of[region];
+  std::vector<RegionKey> partial;
   for (const RegionKey& region : changed)
-    if (unchanged.count(region) || groups_of[region] > 1)
-      out.undecided.push_back(messages::diff_partial_region(partition.describe({region})));
+    if (unchanged.count(region) || groups_of[region] > 1) partial.push_back(region);
+  if (!partial.empty())
+    out.undecided.push_back(messages::diff_partial_region(partition.describe(partial)));
   return out;
 }
 

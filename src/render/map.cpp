@@ -11,6 +11,7 @@
 #include "core/messages.hpp"
 #include "render/format.hpp"
 #include "render/json.hpp"
+#include "render/xml.hpp"
 
 namespace snnplan::render {
 namespace {
@@ -26,29 +27,6 @@ constexpr const char* kErrorColour = "#4d4d4d";
 constexpr const char* kUnchangedColour = "#eeeeee";
 // A legend longer than this ends with "... and N more".
 constexpr std::size_t kMaxLegend = 24;
-
-std::string escape_xml(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 std::string compact(const json& j) {
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
@@ -161,7 +139,7 @@ std::string svg_of(const DecisionMap& m) {
                              : "coloured by " + m.color_by;
   for (const auto& [name, value] : m.fixed) title += ", " + name + "=" + value_text(value);
   out += fmt::format("<text x=\"{:.0f}\" y=\"24\" font-size=\"15\">{}</text>\n", g.left,
-                     escape_xml(title));
+                     xml_escaped(title));
   // Cells: each row's runs of one colour, and a run that the next row repeats exactly (same
   // columns, same colour) grows down into it: one rectangle per block, not per cell.
   out += "<g id=\"cells\" shape-rendering=\"crispEdges\">\n";
@@ -248,23 +226,23 @@ std::string svg_of(const DecisionMap& m) {
   for (std::size_t x : ticks(g.nx))
     out += fmt::format("<text x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"middle\">{}</text>\n",
                        X(x) + g.cell / 2, g.top + g.plot_h + 18,
-                       escape_xml(value_text(m.x.values[x])));
+                       xml_escaped(value_text(m.x.values[x])));
   for (std::size_t y : ticks(g.ny))
     out += fmt::format("<text x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"end\">{}</text>\n",
-                       g.left - 6, Y(y) + g.cell / 2 + 4, escape_xml(value_text(m.y.values[y])));
+                       g.left - 6, Y(y) + g.cell / 2 + 4, xml_escaped(value_text(m.y.values[y])));
   out += fmt::format(
       "<text x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"middle\" font-size=\"15\">{}</text>\n",
-      g.left + g.plot_w / 2, g.top + g.plot_h + 42, escape_xml(m.x.name));
+      g.left + g.plot_w / 2, g.top + g.plot_h + 42, xml_escaped(m.x.name));
   out += fmt::format(
       "<text x=\"20\" y=\"{0:.2f}\" text-anchor=\"middle\" font-size=\"15\" transform=\"rotate(-90 "
       "20 {0:.2f})\">{1}</text>\n",
-      g.top + g.plot_h / 2, escape_xml(m.y.name));
+      g.top + g.plot_h / 2, xml_escaped(m.y.name));
   out += "</g>\n";
   // The legend.
   const double lx = g.left + g.plot_w + 30;
   out += "<g id=\"legend\">\n";
   out += fmt::format("<text x=\"{:.2f}\" y=\"{:.2f}\" font-size=\"15\">{}</text>\n", lx, g.top + 12,
-                     escape_xml(m.color_by));
+                     xml_escaped(m.color_by));
   for (std::size_t k = 0; k < legend.keys.size() && k < kMaxLegend; ++k) {
     const double ly = g.top + 24 + 24.0 * static_cast<double>(k);
     out += fmt::format(
@@ -272,12 +250,12 @@ std::string svg_of(const DecisionMap& m) {
         "stroke=\"#000000\"/>\n",
         lx, ly, legend.colour.at(legend.keys[k]));
     out += fmt::format("<text x=\"{:.2f}\" y=\"{:.2f}\">{}</text>\n", lx + 24, ly + 13,
-                       escape_xml(legend.keys[k]));
+                       xml_escaped(legend.keys[k]));
   }
   if (legend.keys.size() > kMaxLegend)
     out += fmt::format("<text x=\"{:.2f}\" y=\"{:.2f}\">{}</text>\n", lx,
                        g.top + 24 + 24.0 * static_cast<double>(kMaxLegend) + 13,
-                       escape_xml(messages::map_legend_more(legend.keys.size() - kMaxLegend)));
+                       xml_escaped(messages::map_legend_more(legend.keys.size() - kMaxLegend)));
   out += "</g>\n</svg>\n";
   return out;
 }
@@ -338,7 +316,7 @@ std::string map(const DecisionMap& m) {
       "padding:8px;max-width:1100px;min-height:6em}\n#decision-map{cursor:crosshair}\n</style>\n</"
       "head>\n<body>\n"
       "<h1 style=\"font-size:18px\">snnplan map: " +
-      escape_xml(m.y.name) + " &#215; " + escape_xml(m.x.name) + "</h1>\n<div id=\"map\">\n";
+      xml_escaped(m.y.name) + " &#215; " + xml_escaped(m.x.name) + "</h1>\n<div id=\"map\">\n";
   out += svg_of(m);
   out +=
       "</div>\n<p>Hover over a cell for its inputs, rule path and answer; click to keep it.</p>\n"

@@ -91,7 +91,7 @@ render::MapAxis parse_axis(const std::string& flag, const std::string& spec, con
 
 // What a cell is coloured by: "mode" and any record field by its value, "rule" by the path.
 std::string colour_key(const std::string& color_by, const render::MapAnswer& a) {
-  if (a.error) return messages::map_error_key(*a.error);
+  if (a.error) return messages::map_error_key();  // one legend entry; each cell has its message
   if (color_by == "rule") {
     std::string path;
     for (const std::string& r : a.rules) path += (path.empty() ? "" : " > ") + r;
