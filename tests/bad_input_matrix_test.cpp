@@ -368,8 +368,9 @@ std::vector<Row> recommend_rows() {
       {"--batch with --input", with(batch, {"-", "--input", "model=x"}), kBadInput,
        "error: --input cannot be combined with --batch (batch inputs come from the JSON lines)\n"});
   rows.push_back(
-      {"--batch with --trace", with(batch, {"-", "--trace"}), kBadInput,
-       "error: --trace cannot be combined with --batch (batch inputs come from the JSON lines)\n"});
+      {"--batch with --trace adds the rule path", with(batch, {"-", "--trace"}), kOk, "",
+       "\"rules\":[\"recommend/single-rank-speed\"]",
+       "{\"model\": \"m\", \"world_size\": 1, \"prefer\": \"speed\", \"batch_size\": 8}\n"});
   for (const std::string format : {"yaml", "text"}) {
     rows.push_back({"--batch with --format " + format, with(batch, {"-", "--format", format}),
                     kBadInput,

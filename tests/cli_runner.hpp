@@ -34,6 +34,14 @@ inline CliRun run_cli(const std::vector<std::string>& args, const std::string& s
   return run;
 }
 
+/// The whole text of a file ("" when it cannot be read).
+inline std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 /// A file in a per-process temporary directory, removed at the end of the test.
 class TempFile {
  public:

@@ -347,6 +347,46 @@ TEST_SUITE("cli") {
           "unexpected end of input; expected '[', '{', or a literal\n");
   }
 
+  TEST_CASE(
+      "batch mode with --trace adds the fired rule path and the trace to every line, error lines "
+      "too") {
+    const std::string input =
+        "{\"model\": \"resnet\", \"world_size\": 8, \"prefer\": \"capacity\", \"batch_size\": 4}\n"
+        "{\"model\": \"resnet\", \"world_size\": 4, \"prefer\": \"fast\", \"batch_size\": 8}\n"
+        "{\"model\": \"resnet\", \"world_size\": \n";
+    const CliRun plain = run_cli({"recommend", "--batch", "-"}, input);
+    const CliRun traced = run_cli({"recommend", "--batch", "-", "--trace"}, input);
+    CHECK(traced.code == plain.code);
+    CHECK(traced.err == plain.err);
+    const auto plain_lines = lines_of(plain.out);
+    const auto lines = lines_of(traced.out);
+    REQUIRE(lines.size() == 3);
+    REQUIRE(plain_lines.size() == 3);
+    // An answer: the record unchanged, then the path through the fallback, then the trace.
+    auto answer = nlohmann::ordered_json::parse(lines[0]);
+    CHECK(answer.at("rules") ==
+          nlohmann::json::array({"recommend/by-preference-capacity",
+                                 "capacity/pipeline-batch-too-small", "memory/fsdp2-tp"}));
+    const auto& steps = answer.at("trace");
+    CHECK(std::any_of(steps.begin(), steps.end(), [](const auto& step) {
+      return step.at("step") == "rule_fired" && step.at("rule") == "fsdp2-tp";
+    }));
+    answer.erase("rules");
+    answer.erase("trace");
+    CHECK(answer.dump() == nlohmann::ordered_json::parse(plain_lines[0]).dump());
+    // A refusal by the rules keeps its error and gains the (empty) path and the trace.
+    const auto refused = nlohmann::json::parse(lines[1]);
+    CHECK(refused.at("error") == nlohmann::json::parse(plain_lines[1]).at("error"));
+    CHECK(refused.at("rules") == nlohmann::json::array());
+    CHECK(refused.at("trace").back().at("step") == "error");
+    // A line that is not JSON: no rule fired.
+    const auto bad = nlohmann::json::parse(lines[2]);
+    CHECK(bad.at("line") == 3);
+    CHECK(bad.at("rules") == nlohmann::json::array());
+    // Without --trace nothing is added.
+    CHECK(plain.out.find("\"rules\"") == std::string::npos);
+  }
+
   TEST_CASE("batch lines with unusable values give error lines naming the problem") {
     const std::string input =
         "{\"model\": \"m\", \"world_size\": 99999999999999999999, \"prefer\": \"speed\", \"batch_size\": 8}\n"

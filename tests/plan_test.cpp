@@ -968,6 +968,42 @@ tables:
     CHECK(errors[1].rfind("<stdin>:4: error: not valid JSON: ", 0) == 0);
   }
 
+  TEST_CASE("plan --batch --trace adds the fired rule path and the trace, to refused lines too") {
+    const std::string input =
+        R"({"objective": "memory", "topology": {"dp": 4, "tp": 2}, "batch_size": 64})"
+        "\n"
+        R"({"objective": "speed", "topology": {"dp": 8}, "batch_size": 64, "mode": "pp"})"
+        "\n";
+    const CliRun plain = run_cli({"plan", "--batch", "-"}, input);
+    const CliRun traced = run_cli({"plan", "--batch", "-", "--trace"}, input);
+    CHECK(traced.code == plain.code);
+    const auto plain_lines = lines_of(plain.out);
+    const auto lines = lines_of(traced.out);
+    REQUIRE(lines.size() == 2);
+    auto planned = nlohmann::ordered_json::parse(lines[0]);
+    const auto rules = planned.at("rules");
+    REQUIRE_FALSE(rules.empty());
+    for (const auto& rule : rules) CHECK(rule.get<std::string>().find('/') != std::string::npos);
+    // The same path `explain` of the plan's inputs gives.
+    const snnplan::Explanation explained = snnplan::plan_rules().explain(snnplan::plan_inputs(
+        "memory", snnplan::Topology::parse("dp=4,tp=2"), 64, snnplan::FeatureSet::of(snnplan::plan_rules(), {})));
+    CHECK(rules == nlohmann::json(snnplan::fired_rule_path(explained.steps)));
+    planned.erase("rules");
+    planned.erase("trace");
+    CHECK(planned.dump() == nlohmann::ordered_json::parse(plain_lines[0]).dump());
+    const auto refused = json::parse(lines[1]);
+    CHECK(refused.at("error") == kPipelineRefusal);
+    CHECK(refused.contains("rules"));
+    CHECK(refused.at("trace").back().at("step") == "error");
+    CHECK(plain.out.find("\"rules\"") == std::string::npos);
+    // --trace is for batches only.
+    const CliRun single = run_cli(
+        {"plan", "--objective", "speed", "--topology", "dp=8", "--batch-size", "64", "--trace"});
+    CHECK(single.code == 2);
+    CHECK(single.err ==
+          "error: plan --trace needs --batch (the rule path is added to each batch line)\n");
+  }
+
   TEST_CASE("plan --batch exits 0 when every line plans and reads a file") {
     const TempFile file(
         "plans.jsonl",

@@ -109,7 +109,7 @@ CommandLine::CommandLine()
   app.require_subcommand(1);
   commands = {setup_recommend(app),  setup_explain(app), setup_microbatches(app), setup_check(app),
               setup_test(app),       setup_graph(app),   setup_plan(app),         setup_schema(app),
-              setup_completion(app), setup_help(app)};
+              setup_completion(app), setup_help(app),    setup_diff(app),         setup_map(app)};
   for (const Command& command : commands) refuse_flag_names_as_values(*command.app);
 }
 

@@ -38,7 +38,7 @@ ExitCode with_batch_input(
 }
 
 ExitCode run_batch_lines(std::istream& in, std::ostream& out, std::ostream& err,
-                         const std::string& source_name, const AnswerLine& answer) {
+                         const std::string& source_name, const AnswerLine& answer, bool traced) {
   ExitCode worst = ExitCode::ok;
   std::string line;
   std::string buffer;  // whole output lines only: what a signal or a failed write leaves is whole
@@ -53,13 +53,15 @@ ExitCode run_batch_lines(std::istream& in, std::ostream& out, std::ostream& err,
     lines_out += lines_ready;
     lines_ready = 0;
   };
-  auto fail = [&](EvaluationErrorKind kind, const std::string& message) {
+  auto fail = [&](EvaluationErrorKind kind, const std::string& message,
+                  const std::vector<TraceStep>& steps) {
     worst = worse(worst, exit_code_of(kind));
     nlohmann::ordered_json error_line = {{"error", message}};
     // A bad line is reported where operators look (stderr) and marked in the output, so both
     // streams stay line-for-line with the input.
     const bool bad_input = kind == EvaluationErrorKind::bad_input;
     if (bad_input) error_line["line"] = line_number;
+    if (traced) render::add_rule_path(error_line, steps);
     buffer += render::json_line(error_line);
     if (bad_input) err << fmt::format("{}:{}: error: {}\n", source_name, line_number, message);
   };
@@ -72,12 +74,12 @@ ExitCode run_batch_lines(std::istream& in, std::ostream& out, std::ostream& err,
     if (read == LineRead::end || interrupt::pending()) break;
     ++line_number;
     if (read == LineRead::too_long) {
-      fail(EvaluationErrorKind::bad_input, messages::batch_line_too_long(kMaxBatchLineBytes));
+      fail(EvaluationErrorKind::bad_input, messages::batch_line_too_long(kMaxBatchLineBytes), {});
     } else {
       const std::size_t start = buffer.size();
       if (const LineOutcome outcome = answer(line, buffer); !outcome.ok) {
         buffer.resize(start);  // nothing half-written by a failed answer
-        fail(outcome.kind, outcome.message);
+        fail(outcome.kind, outcome.message, outcome.steps);
       }
     }
     buffer += '\n';
@@ -93,14 +95,25 @@ ExitCode run_batch_lines(std::istream& in, std::ostream& out, std::ostream& err,
 namespace {
 
 // One recommendation per line into a reused Evaluation: nothing is allocated per line for
-// the fields.
+// the fields. With `traced` the line is explained instead (the same evaluation, with its
+// steps), and the record is followed by "rules" and "trace".
 LineOutcome recommend_line(const RuleSet& rules, Evaluation& evaluation, const std::string& line,
-                           std::string& output) {
+                           std::string& output, bool traced) {
   auto parsed = request::inputs_from_json_line(line, rules);
   auto* inputs = std::get_if<Inputs>(&parsed);
-  if (!inputs) return {false, EvaluationErrorKind::bad_input, std::get<std::string>(parsed)};
+  if (!inputs) return {false, EvaluationErrorKind::bad_input, std::get<std::string>(parsed), {}};
+  if (traced) {
+    Explanation explanation = rules.explain(*inputs);
+    if (!explanation.result.ok())
+      return {false, explanation.result.error().kind, explanation.result.error().message,
+              std::move(explanation.steps)};
+    nlohmann::ordered_json traced_line = render::to_json(explanation.result.record());
+    render::add_rule_path(traced_line, explanation.steps);
+    output += render::json_line(traced_line);
+    return {};
+  }
   if (!rules.evaluate(*inputs, evaluation))
-    return {false, evaluation.error().kind, evaluation.error().message};
+    return {false, evaluation.error().kind, evaluation.error().message, {}};
   render::append_json_line(output, evaluation);
   return {};
 }
@@ -108,24 +121,28 @@ LineOutcome recommend_line(const RuleSet& rules, Evaluation& evaluation, const s
 }  // namespace
 
 ExitCode run_batch(std::istream& in, std::ostream& out, std::ostream& err, const RuleSet& rules,
-                   const std::string& source_name) {
+                   const std::string& source_name, bool traced) {
   Evaluation evaluation;
-  return run_batch_lines(in, out, err, source_name,
-                         [&](const std::string& line, std::string& output) {
-                           return recommend_line(rules, evaluation, line, output);
-                         });
+  return run_batch_lines(
+      in, out, err, source_name,
+      [&](const std::string& line, std::string& output) {
+        return recommend_line(rules, evaluation, line, output, traced);
+      },
+      traced);
 }
 
 ExitCode run_batch(std::istream& in, std::ostream& out, std::ostream& err, LiveRuleSet& rules,
-                   const std::string& source_name) {
+                   const std::string& source_name, bool traced) {
   Evaluation evaluation;
   std::shared_ptr<const RuleSet> snapshot;
   return run_batch_lines(
-      in, out, err, source_name, [&](const std::string& line, std::string& output) {
+      in, out, err, source_name,
+      [&](const std::string& line, std::string& output) {
         rules.reload_if_changed();
         snapshot = rules.current();  // kept while `evaluation`'s views of it are in use
-        return recommend_line(*snapshot, evaluation, line, output);
-      });
+        return recommend_line(*snapshot, evaluation, line, output, traced);
+      },
+      traced);
 }
 
 }  // namespace snnplan::cli

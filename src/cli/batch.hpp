@@ -8,8 +8,10 @@
 #include <functional>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "cli/exit_code.hpp"
+#include "snnplan/explain.hpp"
 #include "snnplan/live_rule_set.hpp"
 #include "snnplan/rule_set.hpp"
 
@@ -28,6 +30,9 @@ struct LineOutcome {
   bool ok = true;
   EvaluationErrorKind kind = EvaluationErrorKind::bad_input;
   std::string message;
+  /// With --trace, the steps the rules took before refusing (empty when the line was not
+  /// evaluated): the error line then carries "rules" and "trace".
+  std::vector<TraceStep> steps;
 };
 using AnswerLine = std::function<LineOutcome(const std::string& line, std::string& output)>;
 
@@ -35,17 +40,20 @@ using AnswerLine = std::function<LineOutcome(const std::string& line, std::strin
 /// kMaxBatchLineBytes) yields {"error": message, "line": N} and a "source:N: error: ..."
 /// line on `err`; a line the rules refuse yields {"error": message}. Returns the worst
 /// outcome. Throws Interrupted when a signal asked to stop (after writing whole lines only)
-/// and WriteFailed when `out` fails (without reading further).
+/// and WriteFailed when `out` fails (without reading further). With `traced` (--trace) every
+/// error line also has "rules" (the fired table/rule path, empty for a line that was not
+/// evaluated) and "trace"; the answer writes its own successful lines with them.
 ExitCode run_batch_lines(std::istream& in, std::ostream& out, std::ostream& err,
-                         const std::string& source_name, const AnswerLine& answer);
+                         const std::string& source_name, const AnswerLine& answer,
+                         bool traced = false);
 
-/// `recommend --batch` with fixed rules.
+/// `recommend --batch` with fixed rules; `traced`: each line with its rule path and trace.
 ExitCode run_batch(std::istream& in, std::ostream& out, std::ostream& err, const RuleSet& rules,
-                   const std::string& source_name);
+                   const std::string& source_name, bool traced = false);
 
 /// The same with hot reload: before each line the file behind `rules` is re-read when it
 /// changed; a rejected edit is reported by `rules`' listener and the last good rules go on.
 ExitCode run_batch(std::istream& in, std::ostream& out, std::ostream& err, LiveRuleSet& rules,
-                   const std::string& source_name);
+                   const std::string& source_name, bool traced = false);
 
 }  // namespace snnplan::cli

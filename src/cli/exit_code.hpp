@@ -16,6 +16,7 @@ namespace snnplan::cli {
 enum class ExitCode : int {
   ok = 0,
   rule_error = 1,      // the rules raised an error for these inputs (reference ValueError)
+  differences = 1,     // `diff`: some input gets a different answer (as diff(1) says so)
   bad_input = 2,       // bad command line or bad input value
   rules_unusable = 3,  // the rule file failed to load or check
   write_failed = 4,    // the output could not be written (a full disk, a reader that went away)
@@ -30,7 +31,8 @@ struct ExitCodeRow {
 };
 inline constexpr ExitCodeRow kExitCodes[] = {
     {ExitCode::ok, "success"},
-    {ExitCode::rule_error, "the rules raised an error for these inputs, or rule tests failed"},
+    {ExitCode::rule_error,
+     "the rules raised an error for these inputs, rule tests failed, or diff found changes"},
     {ExitCode::bad_input, "bad command line or bad input value"},
     {ExitCode::rules_unusable, "the rule file failed to load or check"},
 };

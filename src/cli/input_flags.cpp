@@ -38,6 +38,30 @@ Value typed_value(const std::string& flag, const std::string& kind, const std::s
 
 }  // namespace
 
+void add_assignments(const std::vector<std::string>& assignments, const RuleSet& rule_set,
+                     Inputs& inputs, std::map<std::string, std::string>& given_by) {
+  for (const std::string& assignment : assignments) {
+    const auto eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw UsageError{messages::input_assignment(assignment)};
+    const std::string name = assignment.substr(0, eq);
+    // The same input twice (--model and --input model=..., or --input twice) is refused:
+    // silently keeping one of them would hide a mistake in a launcher's command line.
+    if (auto [at, fresh] = given_by.emplace(name, "--input " + name + "=..."); !fresh)
+      throw UsageError{messages::input_given_twice(name, at->second)};
+    inputs.emplace_back(name,
+                        input_value("--input " + name, rule_set, name, assignment.substr(eq + 1)));
+  }
+}
+
+Value input_value(const std::string& flag, const RuleSet& rule_set, const std::string& name,
+                  const std::string& text) {
+  std::string kind = "string";
+  for (const InputInfo& info : rule_set.inputs())
+    if (info.name == name) kind = info.type;
+  return typed_value(flag, kind, text);
+}
+
 void InputFlags::attach(CLI::App& command, render::Output output) {
   for (auto& f : flags)
     f.option = command.add_option(f.flag, f.value, f.help)->type_name(placeholder(f.kind));
@@ -69,20 +93,7 @@ Inputs InputFlags::collect(const RuleSet& rule_set) const {
       inputs.emplace_back(f.input, typed_value(f.flag, f.kind, f.value));
       given_by.emplace(f.input, f.flag);
     }
-  for (const std::string& assignment : extra_inputs) {
-    const auto eq = assignment.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw UsageError{messages::input_assignment(assignment)};
-    const std::string name = assignment.substr(0, eq);
-    // The same input twice (--model and --input model=..., or --input twice) is refused:
-    // silently keeping one of them would hide a mistake in a launcher's command line.
-    if (auto [at, fresh] = given_by.emplace(name, "--input " + name + "=..."); !fresh)
-      throw UsageError{messages::input_given_twice(name, at->second)};
-    std::string kind = "string";
-    for (const InputInfo& info : rule_set.inputs())
-      if (info.name == name) kind = info.type;
-    inputs.emplace_back(name, typed_value("--input " + name, kind, assignment.substr(eq + 1)));
-  }
+  add_assignments(extra_inputs, rule_set, inputs, given_by);
   return inputs;
 }
 

@@ -3,6 +3,7 @@
 // reference, `--input NAME=VALUE` for inputs of other rule files, `--rules` and `--format`.
 
 #include <CLI/CLI.hpp>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -68,5 +69,16 @@ struct InputFlags {
   /// names). Throws UsageError for a bad value or an input given twice.
   [[nodiscard]] Inputs collect(const RuleSet& rule_set) const;
 };
+
+/// Appends the inputs of `--input NAME=VALUE` assignments to `inputs`, typed as `rule_set`
+/// declares them (strings for undeclared names). `given_by` maps each input given so far to
+/// the flag that gave it; an input given twice throws UsageError, as does a bad assignment.
+void add_assignments(const std::vector<std::string>& assignments, const RuleSet& rule_set,
+                     Inputs& inputs, std::map<std::string, std::string>& given_by);
+
+/// `text` as a value of input `name` of `rule_set` (a string for an undeclared name); `flag`
+/// names it in the UsageError for a value of the wrong kind.
+Value input_value(const std::string& flag, const RuleSet& rule_set, const std::string& name,
+                  const std::string& text);
 
 }  // namespace snnplan::cli

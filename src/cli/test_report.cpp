@@ -6,50 +6,13 @@
 #include <nlohmann/json.hpp>
 
 #include "core/messages.hpp"
+#include "render/xml.hpp"
 
 namespace snnplan::cli {
 namespace {
 
 std::string rule_name(const std::pair<std::string, std::string>& rule) {
   return rule.first + "/" + rule.second;
-}
-
-// Text as XML character data or an attribute value. Characters XML 1.0 cannot hold at all
-// (control characters other than tab and line breaks) become U+FFFD.
-std::string xml_escaped(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\n':
-        out += "&#10;";
-        break;  // kept in attributes, where a raw line break is a space
-      case '\t':
-        out += "&#9;";
-        break;
-      case '\r':
-        out += "&#13;";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20)
-          out += "\xEF\xBF\xBD";
-        else
-          out += c;
-    }
-  }
-  return out;
 }
 
 // "FAIL name (file:line:column)" and a line per difference.
@@ -115,7 +78,7 @@ std::string json_test_report(const RuleTestReport& report) {
 }
 
 std::string junit_test_report(const RuleTestReport& report, std::string_view rules_name) {
-  const std::string suite = xml_escaped(rules_name);
+  const std::string suite = render::xml_escaped(rules_name);
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += fmt::format("<testsuites name=\"snnplan test\" tests=\"{}\" failures=\"{}\">\n",
                      report.results.size(), report.failed);
@@ -124,18 +87,19 @@ std::string junit_test_report(const RuleTestReport& report, std::string_view rul
       report.results.size(), report.failed);
   for (const RuleTestResult& result : report.results) {
     out += fmt::format("    <testcase name=\"{}\" classname=\"{}\" file=\"{}\" line=\"{}\"",
-                       xml_escaped(result.name), suite, xml_escaped(result.location.file),
-                       result.location.line);
+                       render::xml_escaped(result.name), suite,
+                       render::xml_escaped(result.location.file), result.location.line);
     if (result.passed()) {
       out += "/>\n";
       continue;
     }
     out += fmt::format(
         ">\n      <failure message=\"{}\" type=\"rule-test\">{}</failure>\n    </testcase>\n",
-        xml_escaped(result.problems.front()), xml_escaped(failure_text(result)));
+        render::xml_escaped(result.problems.front()), render::xml_escaped(failure_text(result)));
   }
-  out += fmt::format("    <system-out>{}</system-out>\n",
-                     xml_escaped(fmt::format("rule coverage {:.1f}%", report.coverage_percent())));
+  out += fmt::format(
+      "    <system-out>{}</system-out>\n",
+      render::xml_escaped(fmt::format("rule coverage {:.1f}%", report.coverage_percent())));
   out += "  </testsuite>\n</testsuites>\n";
   return out;
 }

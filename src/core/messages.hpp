@@ -533,6 +533,106 @@ inline std::string batch_format(std::string_view format) {
   return fmt::format("--format {} cannot be combined with --batch (batch output is JSON Lines)",
                      format);
 }
+// ---- snnplan diff and map ----
+inline std::string diff_inputs_differ(std::string_view old_file, std::string_view only_old,
+                                      std::string_view new_file, std::string_view only_new) {
+  std::string out = "the two rule files declare different inputs:";
+  if (!only_old.empty()) out += fmt::format(" only {} has {}", old_file, only_old);
+  if (!only_old.empty() && !only_new.empty()) out += ";";
+  if (!only_new.empty()) out += fmt::format(" only {} has {}", new_file, only_new);
+  return out;
+}
+inline std::string diff_too_many_defaults(std::size_t limit) {
+  return fmt::format(
+      "more than {} inputs have different defaults in the two files: only the first {} are also "
+      "tried left out",
+      limit, limit);
+}
+inline std::string diff_partial_region(std::string_view region) {
+  return fmt::format(
+      "values computed from the inputs change at some sampled inputs and not at others, or not in "
+      "the same way, where {}: there they are compared at sampled inputs only",
+      region);
+}
+inline std::string diff_dense_values(std::string_view rule, std::string_view why) {
+  return fmt::format("what rule '{}' sets is beyond the regions ({})", rule, why);
+}
+inline std::string diff_dense_sampling(std::string_view inputs, std::string_view lo,
+                                       std::string_view hi) {
+  return fmt::format(
+      "where such a rule fires, {} are also sampled densely ({}..{} each) besides the regions' own "
+      "points",
+      inputs, lo, hi);
+}
+inline std::string diff_condition_not_computable(std::string_view term) {
+  return fmt::format("{} cannot be computed", term);
+}
+inline std::string map_unknown_axis(std::string_view flag, std::string_view name,
+                                    std::string_view file) {
+  return fmt::format("{} {}: not an input of {}", flag, name.empty() ? "''" : name, file);
+}
+inline std::string map_axis_needs_values(std::string_view flag, std::string_view name) {
+  return fmt::format(
+      "{} {}: give its values, as NAME=A..B[:STEP] or NAME=V1,V2,... (only a bool input may go "
+      "without)",
+      flag, name);
+}
+inline std::string map_range_needs_int(std::string_view where, std::string_view type) {
+  return fmt::format(
+      "{}: a range A..B needs an int input, this one is {}; list its values as V1,V2,...", where,
+      type);
+}
+inline std::string map_range_step(std::string_view where, std::int64_t step) {
+  return fmt::format("{}: the step must be at least 1, got {}", where, step);
+}
+inline std::string map_range_empty(std::string_view where, std::string_view range) {
+  return fmt::format("{}: the range {} has no values", where, range);
+}
+inline std::string map_too_many_cells(double cells, std::size_t limit) {
+  return fmt::format("the map would have {:.0f} cells, more than the limit of {} (1024 x 1024)",
+                     cells, limit);
+}
+inline std::string map_same_axis(std::string_view name) {
+  return fmt::format("--x and --y are both {}: map two different inputs", name);
+}
+inline std::string map_input_required(std::string_view name) {
+  return fmt::format("input '{}' has no default: give it with --input {}=VALUE (or as an axis)",
+                     name, name);
+}
+inline std::string map_unknown_field(std::string_view field, std::string_view file) {
+  return fmt::format("--color-by {}: not a record field of {} (nor 'rule')", field, file);
+}
+inline std::string map_diff_with_rules() {
+  return "--diff OLD NEW names the rule files: --rules cannot be given too";
+}
+inline std::string map_error_key() {
+  return "error (the rules refuse these inputs)";
+}
+inline std::string map_unchanged_key() {
+  return "unchanged";
+}
+inline std::string map_changed_key(std::string_view key) {
+  return fmt::format("{} (changed)", key);
+}
+inline std::string map_legend_more(std::size_t more) {
+  return fmt::format("... and {} more", more);
+}
+inline std::string diff_unknown_input(std::string_view name) {
+  return fmt::format("--input {}: not an input of the rule files", name);
+}
+inline std::string diff_wrong_kind() {
+  return "the rule files do not take this value for it (its type)";
+}
+inline std::string diff_not_allowed() {
+  return "not one of its allowed values (one_of)";
+}
+inline std::string diff_input_refused(std::string_view name, std::string_view why) {
+  return fmt::format("--input {}: {}", name, why);
+}
+inline std::string trace_needs_batch(std::string_view command) {
+  return fmt::format("{} --trace needs --batch (the rule path is added to each batch line)",
+                     command);
+}
 inline std::string trace_format(std::string_view format) {
   return fmt::format(
       "--trace cannot be combined with --format {} (the trace is part of the JSON output)", format);

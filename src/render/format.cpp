@@ -23,6 +23,10 @@ bool renders(const FormatRow& row, Output output) {
       return row.diagnostics != nullptr;
     case Output::microbatches:
       return row.microbatches != nullptr;
+    case Output::diff:
+      return row.diff != nullptr;
+    case Output::map:
+      return row.map != nullptr;
   }
   return false;
 }
@@ -48,7 +52,10 @@ Format default_format(Output output) {
     case Output::explanation:
     case Output::diagnostics:
     case Output::microbatches:
+    case Output::diff:
       return Format::text;
+    case Output::map:
+      return Format::svg;
   }
   return Format::json;
 }
@@ -104,6 +111,14 @@ std::string render_diagnostics(const std::vector<Diagnostic>& diagnostics,
 
 std::string render_microbatches(std::int64_t count, Format format) {
   return renderer(format, &FormatRow::microbatches, Output::microbatches)(count);
+}
+
+std::string render_diff(const analyse::RuleDiff& diff, Format format) {
+  return renderer(format, &FormatRow::diff, Output::diff)(diff);
+}
+
+std::string render_map(const DecisionMap& map, Format format) {
+  return renderer(format, &FormatRow::map, Output::map)(map);
 }
 
 }  // namespace snnplan::render

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "analyse/rule_diff.hpp"
+#include "render/map.hpp"
 #include "snnplan/diagnostic.hpp"
 #include "snnplan/explain.hpp"
 #include "snnplan/plan.hpp"
@@ -18,7 +20,7 @@
 
 namespace snnplan::render {
 
-enum class Format { json, yaml, text };
+enum class Format { json, yaml, text, svg, html };
 
 /// What is rendered; each `--format` flag chooses a format for one of these.
 enum class Output {
@@ -28,6 +30,8 @@ enum class Output {
   plan,                   ///< a distributed plan (`plan`)
   diagnostics,            ///< what `check` found, with source lines
   microbatches,           ///< a microbatch count (`microbatches`)
+  diff,                   ///< the changed regions of two rule files (`diff`)
+  map,                    ///< a decision map over two inputs (`map`)
 };
 
 // Each renderer ends its output with a newline.
@@ -39,6 +43,8 @@ using PlanRenderer = std::string (*)(const Plan&);
 using DiagnosticsRenderer = std::string (*)(const std::vector<Diagnostic>& diagnostics,
                                             const std::vector<SourceText>& sources);
 using CountRenderer = std::string (*)(std::int64_t);
+using DiffRenderer = std::string (*)(const analyse::RuleDiff&);
+using MapRenderer = std::string (*)(const DecisionMap&);
 
 struct FormatRow {
   Format format;
@@ -52,6 +58,8 @@ struct FormatRow {
   PlanRenderer plan = nullptr;
   DiagnosticsRenderer diagnostics = nullptr;
   CountRenderer microbatches = nullptr;
+  DiffRenderer diff = nullptr;
+  MapRenderer map = nullptr;
 };
 
 // The renderers of each format (render/json.cpp, render/yaml.cpp, render/text.cpp).
@@ -63,6 +71,8 @@ std::string plan(const Plan& plan);
 std::string diagnostics(const std::vector<Diagnostic>& diagnostics,
                         const std::vector<SourceText>& sources);
 std::string microbatches(std::int64_t count);
+std::string diff(const analyse::RuleDiff& diff);  // render/diff.cpp
+std::string map(const DecisionMap& map);          // render/map.cpp
 }  // namespace json_format
 namespace yaml_format {
 std::string recommendation(const Record& record);
@@ -75,17 +85,29 @@ std::string plan(const Plan& plan);
 std::string diagnostics(const std::vector<Diagnostic>& diagnostics,
                         const std::vector<SourceText>& sources);
 std::string microbatches(std::int64_t count);
+std::string diff(const analyse::RuleDiff& diff);  // render/diff.cpp
 }  // namespace text_format
+namespace svg_format {
+std::string map(const DecisionMap& map);  // render/map.cpp
+}  // namespace svg_format
+namespace html_format {
+std::string map(const DecisionMap& map);  // render/map.cpp: the SVG with each cell's details
+}  // namespace html_format
 
 /// Every format, in the order choices are listed (after the output's default).
 inline constexpr FormatRow kFormats[] = {
     {Format::json, "json", &json_format::recommendation, &json_format::traced_recommendation,
      &json_format::explanation, true, &json_format::plan, &json_format::diagnostics,
-     &json_format::microbatches},
+     &json_format::microbatches, &json_format::diff, &json_format::map},
     {Format::yaml, "yaml", &yaml_format::recommendation, nullptr, nullptr, false,
-     &yaml_format::plan, nullptr, nullptr},
+     &yaml_format::plan, nullptr, nullptr, nullptr, nullptr},
     {Format::text, "text", &text_format::recommendation, nullptr, &text_format::explanation, false,
-     &text_format::plan, &text_format::diagnostics, &text_format::microbatches},
+     &text_format::plan, &text_format::diagnostics, &text_format::microbatches, &text_format::diff,
+     nullptr},
+    {Format::svg, "svg", nullptr, nullptr, nullptr, false, nullptr, nullptr, nullptr, nullptr,
+     &svg_format::map},
+    {Format::html, "html", nullptr, nullptr, nullptr, false, nullptr, nullptr, nullptr, nullptr,
+     &html_format::map},
 };
 
 /// The format an output gets when none is chosen.
@@ -113,5 +135,7 @@ std::string render_explanation(const Explanation& explanation, Format format);
 std::string render_diagnostics(const std::vector<Diagnostic>& diagnostics,
                                const std::vector<SourceText>& sources, Format format);
 std::string render_microbatches(std::int64_t count, Format format);
+std::string render_diff(const analyse::RuleDiff& diff, Format format);
+std::string render_map(const DecisionMap& map, Format format);
 
 }  // namespace snnplan::render

@@ -57,11 +57,6 @@ json optional_value(const std::optional<T>& v) {
   return json(*v);
 }
 
-// Indented by two, as the CLI prints one document.
-std::string pretty(const json& value) {
-  return value.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
-}
-
 }  // namespace
 
 json to_json(const Topology& topology) {
@@ -114,6 +109,16 @@ json to_json(const std::vector<TraceStep>& steps) {
     out.push_back(std::move(j));
   }
   return out;
+}
+
+// Indented by two, as the CLI prints one document.
+std::string pretty(const json& value) {
+  return value.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+void add_rule_path(json& line, const std::vector<TraceStep>& steps) {
+  line["rules"] = fired_rule_path(steps);
+  line["trace"] = to_json(steps);
 }
 
 json to_json(const Diagnostic& d) {

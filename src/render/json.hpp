@@ -29,8 +29,16 @@ nlohmann::ordered_json to_json(const Plan& plan);
 /// The steps as `explain --format json` and `recommend --trace` show them.
 nlohmann::ordered_json to_json(const std::vector<TraceStep>& steps);
 
+/// Adds "rules" (fired_rule_path(steps)) and "trace" (to_json(steps)) to a JSON object: what
+/// a `--trace` batch line carries after its record or error.
+void add_rule_path(nlohmann::ordered_json& line, const std::vector<TraceStep>& steps);
+
 /// {"file", "line", "column", "severity", "code", "message"}, as `check --format json` lists it.
 nlohmann::ordered_json to_json(const Diagnostic& diagnostic);
+
+/// Indented JSON text ending with a newline, as the json format prints documents; invalid
+/// UTF-8 is replaced rather than throwing.
+std::string pretty(const nlohmann::ordered_json& value);
 
 /// One JSON line (no newline); invalid UTF-8 is replaced rather than throwing.
 std::string json_line(const nlohmann::ordered_json& value);

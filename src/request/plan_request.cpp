@@ -194,18 +194,33 @@ std::variant<PlanRequest, std::string> plan_request_from_json_line(const std::st
   }
 }
 
-PlannedLine plan_json_line(const std::string& line, const RuleSet& rules) {
+PlannedLine plan_json_line(const std::string& line, const RuleSet& rules, bool traced) {
   auto request = plan_request_from_json_line(line);
   if (auto* message = std::get_if<std::string>(&request))
-    return {PlannedLine::Kind::bad_input, std::move(*message)};
+    return {PlannedLine::Kind::bad_input, std::move(*message), {}};
   const PlanRequest& r = std::get<PlanRequest>(request);
+  std::vector<TraceStep> steps;
   try {
-    return {PlannedLine::Kind::ok, render::json_line(render::to_json(plan(
-                                       r.objective, r.topology, r.batch_size, r.options, rules)))};
+    // The steps of the evaluation plan() makes: the same rules and inputs. A topology that
+    // plan() refuses before the rules run leaves them empty (the refusal follows below).
+    if (traced) {
+      try {
+        const Topology topology = std::holds_alternative<Topology>(r.topology)
+                                      ? std::get<Topology>(r.topology)
+                                      : Topology::from_mapping(std::get<TopologyMapping>(r.topology));
+        const FeatureSet features = FeatureSet::of(rules, r.options.features);
+        steps = rules.explain(plan_inputs(r.objective, topology, r.batch_size, features, r.options)).steps;
+      } catch (const InputError&) {
+      }
+    }
+    nlohmann::ordered_json planned =
+        render::to_json(plan(r.objective, r.topology, r.batch_size, r.options, rules));
+    if (traced) render::add_rule_path(planned, steps);
+    return {PlannedLine::Kind::ok, render::json_line(planned), std::move(steps)};
   } catch (const RuleError& e) {
-    return {PlannedLine::Kind::rule_error, e.what()};
+    return {PlannedLine::Kind::rule_error, e.what(), std::move(steps)};
   } catch (const InputError& e) {
-    return {PlannedLine::Kind::bad_input, e.what()};
+    return {PlannedLine::Kind::bad_input, e.what(), std::move(steps)};
   }
 }
 

@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "snnplan/explain.hpp"
 #include "snnplan/plan.hpp"
 
 namespace snnplan::request {
@@ -68,10 +69,14 @@ struct PlannedLine {
   Kind kind = Kind::ok;
   /// ok: the plan as one JSON line; otherwise the error message.
   std::string text;
+  /// With `traced`: the steps of the plan rules' evaluation (empty when the line could not
+  /// be read into a request). An ok line's text then ends with "rules" and "trace".
+  std::vector<TraceStep> steps;
 };
 
-/// Reads one line and plans it with `rules`. Throws only what the rules cannot help
+/// Reads one line and plans it with `rules`. With `traced` the plan rules are also explained
+/// for the same inputs (`plan --batch --trace`). Throws only what the rules cannot help
 /// (std::bad_alloc and the like).
-PlannedLine plan_json_line(const std::string& line, const RuleSet& rules);
+PlannedLine plan_json_line(const std::string& line, const RuleSet& rules, bool traced = false);
 
 }  // namespace snnplan::request

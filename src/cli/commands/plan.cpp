@@ -27,6 +27,7 @@ struct PlanFlags {
   std::vector<std::string> rule_roots;
   std::string format;
   std::string batch;
+  bool trace = false;
   CLI::Option* rules_option = nullptr;
   CLI::Option* batch_option = nullptr;
 };
@@ -138,19 +139,21 @@ class FlagFields final : public request::PlanFields {
 };
 
 ExitCode plan_batch(std::istream& in, std::ostream& out, std::ostream& err, const RuleSet& rules,
-                    const std::string& source_name) {
-  return run_batch_lines(in, out, err, source_name,
-                         [&](const std::string& line, std::string& output) -> LineOutcome {
-                           request::PlannedLine planned = request::plan_json_line(line, rules);
-                           if (planned.kind == request::PlannedLine::Kind::ok) {
-                             output += planned.text;
-                             return {};
-                           }
-                           const auto kind = planned.kind == request::PlannedLine::Kind::rule_error
-                                                 ? EvaluationErrorKind::rule_error
-                                                 : EvaluationErrorKind::bad_input;
-                           return {false, kind, std::move(planned.text)};
-                         });
+                    const std::string& source_name, bool traced) {
+  return run_batch_lines(
+      in, out, err, source_name,
+      [&](const std::string& line, std::string& output) -> LineOutcome {
+        request::PlannedLine planned = request::plan_json_line(line, rules, traced);
+        if (planned.kind == request::PlannedLine::Kind::ok) {
+          output += planned.text;
+          return {};
+        }
+        const auto kind = planned.kind == request::PlannedLine::Kind::rule_error
+                              ? EvaluationErrorKind::rule_error
+                              : EvaluationErrorKind::bad_input;
+        return {false, kind, std::move(planned.text), std::move(planned.steps)};
+      },
+      traced);
 }
 
 ExitCode plan_command(const PlanFlags& f, const Streams& io) {
@@ -161,6 +164,7 @@ ExitCode plan_command(const PlanFlags& f, const Streams& io) {
       if (option->count()) throw UsageError{messages::batch_with_flags(option->get_name())};
     if (format != render::Format::json) throw UsageError{messages::batch_format(f.format)};
   }
+  if (f.trace && !batch) throw UsageError{messages::trace_needs_batch("plan")};
   if (batch && *batch == "-" && given_value(f.rules_option, f.rules) == "-")
     throw UsageError{messages::stdin_read_twice("--rules -", "--batch -")};
   // Flags are checked before the rules are loaded, as for recommend.
@@ -173,7 +177,7 @@ ExitCode plan_command(const PlanFlags& f, const Streams& io) {
   if (batch) {
     return with_batch_input(*batch, io.in,
                             [&](std::istream& lines, const std::string& source_name) {
-                              return plan_batch(lines, io.out, io.err, rules, source_name);
+                              return plan_batch(lines, io.out, io.err, rules, source_name, f.trace);
                             });
   }
   io.out << render::render(
@@ -211,6 +215,9 @@ Command setup_plan(CLI::App& app) {
                     "--batch", f.batch,
                     "JSON Lines file of inputs, or - for stdin; writes one JSON line per input")
                 ->type_name(kFilePlaceholder);
+        command.add_flag("--trace", f.trace,
+                         "with --batch: each line also gets \"rules\" (the fired table/rule path) "
+                         "and the evaluation steps");
       },
       &plan_command);
 }

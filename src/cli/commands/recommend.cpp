@@ -27,7 +27,7 @@ struct RecommendFlags {
 };
 
 // --batch --watch: the rule file is re-read between lines when it changed.
-ExitCode watch(const std::string& batch, const InputFlags& flags, const Streams& io) {
+ExitCode watch(const std::string& batch, const InputFlags& flags, bool trace, const Streams& io) {
   const std::optional<std::string> path = rules_path(flags.rules_flag());
   if (!path) throw UsageError{messages::watch_needs_rules()};
   if (*path == "-") throw UsageError{messages::watch_stdin()};
@@ -37,7 +37,7 @@ ExitCode watch(const std::string& batch, const InputFlags& flags, const Streams&
     for (const Diagnostic& d : diagnostics) io.err << format(d) << '\n';
   });
   return with_batch_input(batch, io.in, [&](std::istream& lines, const std::string& source_name) {
-    return run_batch(lines, io.out, io.err, live, source_name);
+    return run_batch(lines, io.out, io.err, live, source_name, trace);
   });
 }
 
@@ -48,7 +48,6 @@ ExitCode recommend(const RecommendFlags& f, const Streams& io) {
   if (batch) {
     if (const char* flag = f.inputs.first_given())
       throw UsageError{messages::batch_with_flags(flag)};
-    if (f.trace) throw UsageError{messages::batch_with_flags("--trace")};
     if (format != render::Format::json) throw UsageError{messages::batch_format(f.inputs.format)};
   }
   if (batch && *batch == "-" && rules_path(f.inputs.rules_flag()) == "-")
@@ -57,13 +56,13 @@ ExitCode recommend(const RecommendFlags& f, const Streams& io) {
     throw UsageError{messages::trace_format(f.inputs.format)};
   if (f.watch) {
     if (!batch) throw UsageError{messages::watch_needs_batch()};
-    return watch(*batch, f.inputs, io);
+    return watch(*batch, f.inputs, f.trace, io);
   }
   const RuleSet rules = load_rules(f.inputs.rules_flag(), io.in, f.inputs.load_options());
   if (batch) {
     return with_batch_input(*batch, io.in,
                             [&](std::istream& lines, const std::string& source_name) {
-                              return run_batch(lines, io.out, io.err, rules, source_name);
+                              return run_batch(lines, io.out, io.err, rules, source_name, f.trace);
                             });
   }
   const Inputs inputs = f.inputs.collect(rules);
@@ -93,7 +92,8 @@ Command setup_recommend(CLI::App& app) {
                     "JSON Lines file of inputs, or - for stdin; writes one JSON line per input")
                 ->type_name(kFilePlaceholder);
         command.add_flag("--trace", f.trace,
-                         "add the evaluation steps (as `explain` shows them) to the JSON output");
+                         "add the evaluation steps (as `explain` shows them) to the JSON output; "
+                         "with --batch each line also gets \"rules\", the fired table/rule path");
         command.add_flag(
             "--watch", f.watch,
             "with --batch: re-read the rule file between lines when it or a file it uses changed");

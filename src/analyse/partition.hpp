@@ -1,0 +1,116 @@
+#pragma once
+// The partition of the declared input domain into regions: sets of inputs on which every
+// condition of every rule of one or more rule files has the same outcome, so every rule path
+// is constant on a region. Built from the table analysis' own pieces (shapes, domains,
+// search): a region is a class of each enumerated input (a bool, an allowed value, a compared
+// string constant, a tested prefix, "any other string") and a sign of each integer condition
+// of the sampled int inputs. For `snnplan diff` (two files: the regions of both, refined
+// together) and for whatever else needs a point in every region (generated rule tests).
+//
+// The regions are exact under the same subset table_analysis.cpp describes; where a
+// condition is beyond it, undecided() says so (the points are then samples, not one per
+// region) and the caller must say so too.
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analyse/model.hpp"
+#include "analyse/search.hpp"
+#include "compile/compiled_rules.hpp"
+#include "snnplan/value.hpp"
+
+namespace snnplan::analyse {
+
+/// Which region a point lies in: one class label per coordinate (an enumerated input, or a
+/// group of sampled int inputs), equal for two points exactly when they share a region.
+using RegionKey = std::vector<std::string>;
+
+/// Inputs whose defaults differ between the files that are also tried left out, at most
+/// (each doubles the points).
+inline constexpr std::size_t kMaxOmitted = 4;
+
+/// An input held at one value: the regions (and points) of that slice only.
+struct FixedInput {
+  std::string name;
+  Value value;
+};
+
+class Partition {
+ public:
+  /// `files` must declare the same input names (the first file's slot order is used for
+  /// points); the conditions of every rule of every file refine the regions. Throws
+  /// std::invalid_argument (with the message) for a fixed input that is not an input, or
+  /// whose value its file refuses (type, allowed values).
+  Partition(std::span<const detail::CompiledRules* const> files,
+            const std::vector<FixedInput>& fixed);
+  ~Partition();
+  Partition(const Partition&) = delete;
+  Partition& operator=(const Partition&) = delete;
+
+  /// A point: a value per input slot of the first file, and which inputs are left out (so
+  /// each file's default applies). Inputs are left out only where the files' defaults
+  /// differ: elsewhere leaving one out is the same as giving its default.
+  struct Point {
+    std::span<const RValue> values;
+    std::span<const bool> omitted;
+  };
+
+  /// Visits points of which at least one lies in every region; several may share one.
+  /// Returns Walk::done, or why it stopped (`why`).
+  Walk for_each_point(const std::function<bool(const Point&)>& visit, std::string& why) const;
+  /// The region of any point of the domain (visited or not).
+  [[nodiscard]] RegionKey region_of(const Point& point) const;
+  /// The union of `regions` as readable conditions, e.g. "prefer == 'speed' && world_size >=
+  /// 8": a disjunction of conjunctions, an input left out where the union covers all of its
+  /// classes (given the other conditions). "true" when the union is the whole domain.
+  [[nodiscard]] std::string describe(const std::vector<RegionKey>& regions) const;
+  /// Constructs beyond what the regions decide exactly, each once.
+  [[nodiscard]] const std::vector<Issue>& undecided() const { return undecided_; }
+
+  /// A value a rule sets that the regions do not decide (it calls an opaque builtin, say):
+  /// it may change at some inputs of a region and not at others, so callers sample the
+  /// inputs it reads densely where the rule fires.
+  struct UndecidedValue {
+    std::string rule;         // "table/rule", as fired_rule_path() names it
+    std::vector<int> inputs;  // the inputs it reads (first file's slots)
+    Issue issue;
+  };
+  [[nodiscard]] const std::vector<UndecidedValue>& undecided_values() const {
+    return undecided_values_;
+  }
+  /// The first file's model (input names, domains).
+  [[nodiscard]] const Model& model() const { return *model_; }
+
+ private:
+  // What a region's class is taken of: an enumerated input (its value's class), the sign of
+  // an integer condition (<, =, >), or the state of a sampled int input (given, null, left
+  // out).
+  struct Coordinate {
+    enum class Kind : std::uint8_t { input, atom, state };
+    Kind kind = Kind::input;
+    int input = -1;
+    const Atom* atom = nullptr;
+  };
+  [[nodiscard]] std::string label(const Coordinate& c, const Point& point) const;
+  /// The classes of one coordinate as a condition ("" when it says nothing).
+  [[nodiscard]] std::string condition(const Coordinate& c,
+                                      const std::set<std::string>& classes) const;
+
+  std::unique_ptr<Model> model_;
+  std::vector<std::unique_ptr<Model>> others_;
+  Facts facts_;
+  Space space_;
+  std::vector<Coordinate> coordinates_;
+  std::vector<int> defaults_differ_;  // inputs whose default is not the same in every file
+  std::vector<Issue> undecided_;
+  std::vector<UndecidedValue> undecided_values_;
+  mutable std::optional<std::set<RegionKey>> all_regions_;  // every region, found on first use
+};
+
+}  // namespace snnplan::analyse

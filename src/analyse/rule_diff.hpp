@@ -1,0 +1,69 @@
+#pragma once
+// What an edit of a rule file changes: the outcomes of two rule files compared over the whole
+// declared input domain, region by region (analyse/partition.hpp), each file evaluated by the
+// evaluator itself at every point the partition visits. Changes are grouped by the rule
+// paths (old -> new) that give them, each with a witness input at which both files were
+// evaluated and differ. For `snnplan diff` and `snnplan map --diff`.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyse/partition.hpp"
+#include "compile/compiled_rules.hpp"
+#include "snnplan/evaluation_result.hpp"
+#include "snnplan/value.hpp"
+
+namespace snnplan::analyse {
+
+/// What one file answers for one input: the fired rules and the record or the error.
+struct Answer {
+  std::vector<std::string> rules;  // fired_rule_path(): "table/rule", in firing order
+  std::optional<Record> record;
+  std::optional<std::string> error;
+};
+
+/// The evaluator's answer for `inputs`, with its rule path.
+Answer answer(const detail::CompiledRules& rules, const Inputs& inputs);
+/// Whether two answers differ in a record field (by name), a rationale line, an error text,
+/// or error vs. answer. The rule paths alone do not count: a new rule that gives the same
+/// record changes nothing a caller sees.
+bool answers_differ(const Answer& a, const Answer& b);
+
+/// One field that changes across a group: its old and new value, or none for "varies"
+/// (different values at different inputs of the group). A field missing from a record, and
+/// the record of an error, count as null; "error" is the error text as a field.
+struct FieldChange {
+  std::string field;
+  std::optional<Value> old_value, new_value;
+};
+
+/// The changes given by one pair of rule paths.
+struct ChangeGroup {
+  std::vector<std::string> old_rules, new_rules;
+  Answer old_answer, new_answer;  // at the witness
+  std::vector<FieldChange> fields;
+  Inputs witness;  // the inputs given (those left out get their defaults)
+  std::vector<RegionKey> regions;
+  std::string region;  // the regions as readable conditions
+};
+
+struct RuleDiff {
+  std::vector<ChangeGroup> changes;    // in order of first appearance in the search
+  std::vector<std::string> undecided;  // "file:line:column: what" of each construct the
+                                       // regions do not decide exactly, and of partial regions
+};
+
+/// The inputs a point of `partition` gives (left-out inputs absent).
+Inputs inputs_at(const Partition& partition, const Partition::Point& point);
+
+/// Compares `old_rules` and `new_rules` (which declare the same input names; the caller
+/// checks) over their input domain, `fixed` inputs held at one value each.
+RuleDiff diff_rules(const detail::CompiledRules& old_rules, const detail::CompiledRules& new_rules,
+                    const std::vector<FixedInput>& fixed);
+
+/// Names of inputs only one of the two files declares, as a message; empty when they match.
+std::string input_differences(const detail::CompiledRules& old_rules,
+                              const detail::CompiledRules& new_rules);
+
+}  // namespace snnplan::analyse

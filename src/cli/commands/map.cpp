@@ -1,0 +1,298 @@
+// `snnplan map --x NAME=SPEC --y NAME=SPEC`: the decision map, a grid over two inputs (the
+// others fixed by --input or their defaults), as SVG, HTML or JSON; `--diff OLD NEW` maps the
+// cells whose outcome changes. Cells are evaluated through the fast path
+// (RuleSet::evaluate(inputs, Evaluation&)); their rule paths come from the regions of the
+// table analysis (analyse/partition.hpp), on which a rule path is constant, with one traced
+// evaluation per region -- or a traced evaluation per cell where the regions are not exact.
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <ostream>
+#include <unordered_map>
+
+#include "analyse/partition.hpp"
+#include "api/rule_set_access.hpp"
+#include "cli/command.hpp"
+#include "cli/flags.hpp"
+#include "cli/input_flags.hpp"
+#include "cli/rule_files.hpp"
+#include "core/messages.hpp"
+#include "core/runtime_value.hpp"
+#include "render/format.hpp"
+#include "render/json.hpp"
+#include "snnplan/evaluation.hpp"
+#include "snnplan/explain.hpp"
+
+namespace snnplan::cli {
+namespace {
+
+struct MapFlags {
+  std::string x, y;
+  std::vector<std::string> inputs;
+  std::string rules;
+  CLI::Option* rules_option = nullptr;
+  std::vector<std::string> rule_roots;
+  std::vector<std::string> diff;
+  std::string color_by = "mode";
+  std::string format;
+};
+
+const InputInfo* find_input(const RuleSet& rules, const std::string& name) {
+  for (const InputInfo& info : rules.inputs())
+    if (info.name == name) return &info;
+  return nullptr;
+}
+
+// NAME=A..B[:STEP] (an int input), NAME=V1,V2,... (any input), or NAME alone (a bool input:
+// false, true).
+render::MapAxis parse_axis(const std::string& flag, const std::string& spec, const RuleSet& rules) {
+  const auto eq = spec.find('=');
+  const std::string name = spec.substr(0, eq);
+  const InputInfo* info = find_input(rules, name);
+  if (name.empty() || !info)
+    throw UsageError{messages::map_unknown_axis(flag, name, rules.file_name())};
+  render::MapAxis axis{name, {}};
+  if (eq == std::string::npos) {
+    if (info->type != "bool") throw UsageError{messages::map_axis_needs_values(flag, name)};
+    axis.values = {Value(false), Value(true)};
+    return axis;
+  }
+  const std::string values = spec.substr(eq + 1);
+  const std::string where = flag + " " + name;
+  if (const auto dots = values.find(".."); dots != std::string::npos) {
+    if (info->type != "int") throw UsageError{messages::map_range_needs_int(where, info->type)};
+    const auto colon = values.find(':', dots);
+    const std::int64_t from = parse_int(where, values.substr(0, dots));
+    const std::int64_t to = parse_int(
+        where,
+        values.substr(dots + 2, colon == std::string::npos ? std::string::npos : colon - dots - 2));
+    const std::int64_t step =
+        colon == std::string::npos ? 1 : parse_int(where, values.substr(colon + 1));
+    if (step < 1) throw UsageError{messages::map_range_step(where, step)};
+    if (to < from) throw UsageError{messages::map_range_empty(where, values)};
+    // Counted in 128 bits: the range may span the whole int64 domain.
+    const detail::Wide count = (static_cast<detail::Wide>(to) - from) / step + 1;
+    if (count > static_cast<detail::Wide>(render::kMaxMapCells))
+      throw UsageError{
+          messages::map_too_many_cells(static_cast<double>(count), render::kMaxMapCells)};
+    for (detail::Wide v = from; v <= to; v += step)
+      axis.values.emplace_back(static_cast<std::int64_t>(v));
+    return axis;
+  }
+  std::size_t begin = 0;
+  while (begin <= values.size()) {
+    const std::size_t comma = std::min(values.find(',', begin), values.size());
+    axis.values.push_back(input_value(where, rules, name, values.substr(begin, comma - begin)));
+    begin = comma + 1;
+  }
+  return axis;
+}
+
+// What a cell is coloured by: "mode" and any record field by its value, "rule" by the path.
+std::string colour_key(const std::string& color_by, const render::MapAnswer& a) {
+  if (a.error) return messages::map_error_key();  // one legend entry; each cell has its message
+  if (color_by == "rule") {
+    std::string path;
+    for (const std::string& r : a.rules) path += (path.empty() ? "" : " > ") + r;
+    return path;
+  }
+  const Value* v = a.record->find(color_by);
+  if (!v) return "null";
+  return v->is_string() ? v->as_string() : render::json_line(render::to_json(*v));
+}
+
+std::string path_key(const std::vector<std::string>& rules) {
+  std::string key;
+  for (const std::string& r : rules) key += r + '\x1f';
+  return key;
+}
+
+// One rule file over the grid: per cell, the index of its distinct answer.
+class CellEvaluator {
+ public:
+  explicit CellEvaluator(const RuleSet& rules)
+      : rules_(rules),
+        compiled_(RuleSetAccess::compiled(rules)),
+        files_{&compiled_},
+        partition_(files_, {}),
+        exact_(partition_.undecided().empty()),
+        values_(compiled_.inputs.size()),
+        omitted_(new bool[compiled_.inputs.size()]()) {}
+
+  // The answer's index for `inputs` (which give every input the map sets).
+  std::uint32_t evaluate(const Inputs& inputs) {
+    const bool ok = rules_.evaluate(inputs, evaluation_);
+    std::vector<std::string> path;
+    if (exact_) {
+      store_.reset();
+      for (std::size_t k = 0; k < compiled_.inputs.size(); ++k)
+        values_[k] = compiled_.inputs[k].default_value.value_or(detail::RValue{});
+      for (const auto& [name, value] : inputs)
+        values_[static_cast<std::size_t>(compiled_.input_slots.at(name))] =
+            detail::from_public(value, store_);
+      const analyse::RegionKey region =
+          partition_.region_of({values_, {omitted_.get(), values_.size()}});
+      auto it = paths_.find(region);
+      if (it == paths_.end())
+        it = paths_.emplace(region, fired_rule_path(rules_.explain(inputs).steps)).first;
+      path = it->second;
+    } else {
+      path = fired_rule_path(rules_.explain(inputs).steps);
+    }
+    key_ = path_key(path);
+    if (ok)
+      render::append_json_line(key_, evaluation_);
+    else
+      key_ += "error:" + evaluation_.error().message;
+    auto [it, fresh] = ids_.try_emplace(key_, static_cast<std::uint32_t>(answers_.size()));
+    if (fresh) {
+      render::MapAnswer a;
+      a.rules = std::move(path);
+      if (ok)
+        a.record = evaluation_.to_record();
+      else
+        a.error = evaluation_.error().message;
+      answers_.push_back(std::move(a));
+    }
+    return it->second;
+  }
+  [[nodiscard]] const std::vector<render::MapAnswer>& answers() const { return answers_; }
+
+ private:
+  const RuleSet& rules_;
+  const detail::CompiledRules& compiled_;
+  const detail::CompiledRules* files_[1];
+  analyse::Partition partition_;
+  bool exact_;
+  Evaluation evaluation_;
+  detail::ValueStore store_;
+  std::vector<detail::RValue> values_;
+  std::unique_ptr<bool[]> omitted_;
+  std::map<analyse::RegionKey, std::vector<std::string>> paths_;
+  std::unordered_map<std::string, std::uint32_t> ids_;
+  std::vector<render::MapAnswer> answers_;
+  std::string key_;
+};
+
+ExitCode map_command(const MapFlags& f, const Streams& io) {
+  const render::Format format = render::parse_format(f.format, render::Output::map);
+  const bool diff = !f.diff.empty();
+  if (diff && f.rules_option->count()) throw UsageError{messages::map_diff_with_rules()};
+  const LoadOptions options{.rule_roots = f.rule_roots};
+  std::vector<RuleSet> files;
+  if (diff) {
+    if (f.diff[0] == "-" && f.diff[1] == "-")
+      throw UsageError{messages::stdin_read_twice("-", "-")};
+    for (const std::string& path : f.diff) files.push_back(load_rule_file(path, io.in, options));
+  } else {
+    files.push_back(load_rules(given_value(f.rules_option, f.rules), io.in, options));
+  }
+  const RuleSet& rules = files.back();
+  render::DecisionMap m;
+  m.diff = diff;
+  m.color_by = f.color_by;
+  m.x = parse_axis("--x", f.x, rules);
+  m.y = parse_axis("--y", f.y, rules);
+  if (m.x.name == m.y.name) throw UsageError{messages::map_same_axis(m.x.name)};
+  const std::size_t cells = m.x.values.size() * m.y.values.size();
+  if (m.x.values.size() > render::kMaxMapCells || cells > render::kMaxMapCells)
+    throw UsageError{messages::map_too_many_cells(
+        static_cast<double>(m.x.values.size()) * static_cast<double>(m.y.values.size()),
+        render::kMaxMapCells)};
+  std::map<std::string, std::string> given_by = {{m.x.name, "--x"}, {m.y.name, "--y"}};
+  add_assignments(f.inputs, rules, m.fixed, given_by);
+  for (const RuleSet& file : files) {
+    for (const auto& [name, value] : m.fixed)
+      if (!find_input(file, name))
+        throw UsageError{messages::map_unknown_axis("--input", name, file.file_name())};
+    for (const InputInfo& info : file.inputs())
+      if (info.required && !given_by.count(info.name))
+        throw UsageError{messages::map_input_required(info.name)};
+  }
+  if (f.color_by != "rule" && f.color_by != "mode") {
+    const auto& names = *RuleSetAccess::compiled(rules).field_names;
+    if (std::find(names.begin(), names.end(), f.color_by) == names.end())
+      throw UsageError{messages::map_unknown_field(f.color_by, rules.file_name())};
+  }
+
+  std::vector<std::unique_ptr<CellEvaluator>> evaluators;
+  for (const RuleSet& file : files) evaluators.push_back(std::make_unique<CellEvaluator>(file));
+  Inputs inputs = m.fixed;
+  inputs.emplace_back(m.x.name, Value());
+  inputs.emplace_back(m.y.name, Value());
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> outcome_of;  // (old, new) ids
+  m.cells.reserve(cells);
+  for (const Value& y : m.y.values) {
+    inputs[inputs.size() - 1].second = y;
+    for (const Value& x : m.x.values) {
+      inputs[inputs.size() - 2].second = x;
+      const std::uint32_t now = evaluators.back()->evaluate(inputs);
+      const std::uint32_t was = diff ? evaluators.front()->evaluate(inputs) : now;
+      auto [it, fresh] =
+          outcome_of.try_emplace({was, now}, static_cast<std::uint32_t>(m.outcomes.size()));
+      if (fresh) {
+        render::MapOutcome o;
+        o.answer = evaluators.back()->answers()[now];
+        const std::string key = colour_key(f.color_by, o.answer);
+        o.colour_key = key;
+        o.outline_key = path_key(o.answer.rules);
+        if (diff) {
+          const render::MapAnswer& old_answer = evaluators.front()->answers()[was];
+          const std::string old_key = colour_key(f.color_by, old_answer);
+          const bool same =
+              old_answer.error == o.answer.error &&
+              (!old_answer.record || (old_answer.record->names() == o.answer.record->names() &&
+                                      old_answer.record->values() == o.answer.record->values()));
+          o.outline_key = path_key(old_answer.rules) + "->" + o.outline_key;
+          if (same) {
+            o.colour_key = messages::map_unchanged_key();
+          } else {
+            o.previous = old_answer;
+            o.colour_key = old_key == key ? messages::map_changed_key(key) : old_key + " -> " + key;
+          }
+        }
+        m.outcomes.push_back(std::move(o));
+      }
+      m.cells.push_back(it->second);
+    }
+  }
+  io.out << render::render_map(m, format);
+  return ExitCode::ok;
+}
+
+}  // namespace
+
+Command setup_map(CLI::App& app) {
+  return make_command<MapFlags>(
+      app, "map",
+      "The decision map: what each combination of two inputs gets, as SVG, HTML or JSON.",
+      [](CLI::App& command, MapFlags& f) {
+        command
+            .add_option("--x", f.x,
+                        "NAME=A..B[:STEP], NAME=V1,V2,... or a bool NAME: the horizontal axis")
+            ->required()
+            ->type_name("AXIS");
+        command.add_option("--y", f.y, "the vertical axis, as --x")->required()->type_name("AXIS");
+        command
+            .add_option("--input", f.inputs,
+                        "NAME=VALUE for another input (repeatable; else its default)")
+            ->type_name("NAME=VALUE");
+        f.rules_option = add_rules_option(
+            command, f.rules, "rule file (default: $SNNPLAN_RULES, else the built-in table)");
+        add_rules_root_option(command, f.rule_roots);
+        command
+            .add_option("--diff", f.diff,
+                        "OLD NEW: map the cells whose outcome changes between two rule files")
+            ->expected(2)
+            ->type_name("FILE");
+        command
+            .add_option("--color-by", f.color_by,
+                        "mode, rule (the fired rule path) or a record field")
+            ->type_name("FIELD");
+        add_format_option(command, f.format, render::Output::map);
+      },
+      &map_command);
+}
+
+}  // namespace snnplan::cli
