@@ -227,8 +227,9 @@ TEST_SUITE("plan") {
     features.set("allow_experimental_conv_tp", true);
     CHECK(features.allow_experimental_conv_tp);
     CHECK(input_error([&] { features.set("allow_zero", true); }) ==
-          "unknown feature 'allow_zero' (the features are allow_experimental_conv_tp, allow_experimental_spikformer_tp, "
-          "allow_pipeline, allow_zero_optimizer)");
+          "unknown feature 'allow_zero' (the features are allow_experimental_conv_tp, "
+          "allow_experimental_spikformer_tp, "
+          "allow_pipeline, allow_zero_optimizer); did you mean 'allow_zero_optimizer'?");
     CHECK(input_error([&] { (void)features.get("allow_pipline"); }) ==
           "unknown feature 'allow_pipline' (the features are allow_experimental_conv_tp, allow_experimental_spikformer_tp, "
           "allow_pipeline, allow_zero_optimizer); did you mean 'allow_pipeline'?");
@@ -670,8 +671,9 @@ tables:
     CHECK(error_of("{" + base + R"(, "topology": {"dp": 4}, "features": {"allow_pipeline": "no"}})") ==
           R"(feature 'allow_pipeline' must be true or false, got "no")");
     CHECK(error_of("{" + base + R"(, "topology": {"dp": 4}, "features": {"allow_zero": false}})") ==
-          "unknown feature 'allow_zero' (the features are allow_experimental_conv_tp, allow_experimental_spikformer_tp, "
-          "allow_pipeline, allow_zero_optimizer)");
+          "unknown feature 'allow_zero' (the features are allow_experimental_conv_tp, "
+          "allow_experimental_spikformer_tp, "
+          "allow_pipeline, allow_zero_optimizer); did you mean 'allow_zero_optimizer'?");
     CHECK(error_of("{" + base + R"(, "topology": {"dp": 4}, "tp_roots": "a,b"})") ==
           "input 'tp_roots' must be an array of strings, got a string");
     CHECK(error_of("{" + base + R"(, "topology": {"dp": 4}, "notes": ["a", 1]})") ==

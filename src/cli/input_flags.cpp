@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "api/rule_set_access.hpp"
 #include "cli/flags.hpp"
 #include "cli/rule_files.hpp"
 #include "core/messages.hpp"
@@ -78,9 +79,20 @@ Inputs InputFlags::collect(const RuleSet& rule_set) const {
     // silently keeping one of them would hide a mistake in a launcher's command line.
     if (auto [at, fresh] = given_by.emplace(name, "--input " + name + "=..."); !fresh)
       throw UsageError{messages::input_given_twice(name, at->second)};
-    std::string kind = "string";
-    for (const InputInfo& info : rule_set.inputs())
+    std::string kind;
+    std::vector<std::string> declared;
+    for (const InputInfo& info : rule_set.inputs()) {
       if (info.name == name) kind = info.type;
+      declared.push_back(info.name);
+    }
+    if (kind.empty()) {
+      // Not a typo of one of the built-in rules' inputs: probably meant for another rule file.
+      const bool builtin =
+          &RuleSetAccess::compiled(rule_set) == &RuleSetAccess::compiled(RuleSet::builtin());
+      if (builtin && messages::closest_match(name, declared).empty())
+        throw UsageError{messages::input_not_in_builtin_rules(name)};
+      kind = "string";  // the evaluator refuses it, with a did-you-mean
+    }
     inputs.emplace_back(name, typed_value("--input " + name, kind, assignment.substr(eq + 1)));
   }
   return inputs;
