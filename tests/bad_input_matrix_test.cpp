@@ -306,9 +306,10 @@ void add_input_flag_rows(std::vector<Row>& rows, const std::vector<std::string>&
         {"--input '" + bad + "' is not NAME=VALUE", with(base, {"--input", bad}), kBadInput,
          bad == " model=x" ? "error: unknown input ' model' (did you mean 'model'?)\n"
                            : "error: --input: expected NAME=VALUE, got '" + bad + "'\n"});
-  rows.push_back({"--input naming an input the rules do not have",
+  rows.push_back({"--input naming an input the built-in rules do not have suggests --rules",
                   with(base, {"--input", "colour=red"}), kBadInput,
-                  "error: unknown input 'colour'\n"});
+                  "error: unknown input 'colour': the built-in rules do not declare it (for "
+                  "another rule file's inputs, give that file with --rules FILE)\n"});
   rows.push_back({"--input with a misspelt input name gets a suggestion",
                   with(base, {"--input", "batchsize=8"}), kBadInput,
                   "error: unknown input 'batchsize' (did you mean 'batch_size'?)\n"});
@@ -472,13 +473,13 @@ std::vector<Row> check_rows_for_subcommand() {
                   {"check", ""},
                   kRulesUnusable,
                   "",
-                  "error: cannot read rule file '': No such file or directory\n"});
+                  "error: cannot read rule file '': No such file or directory [cannot-read]\n"});
   rows.push_back({"check of a missing file",
                   {"check", kMissing},
                   kRulesUnusable,
                   "",
                   kMissing + ": error: cannot read rule file '" + kMissing +
-                      "': No such file or directory\n"});
+                      "': No such file or directory [cannot-read]\n"});
   rows.push_back({"check of a good and a missing file still fails", {"check", kRules, kMissing}, kRulesUnusable, "",
                   "cannot read rule file '" + kMissing + "'"});
   rows.push_back({"check without a file", {"check"}, kBadInput, usage_error("files is required")});
@@ -488,6 +489,20 @@ std::vector<Row> check_rows_for_subcommand() {
                   kRulesUnusable, "", "yes: error: cannot read rule file 'yes'"});
   rows.push_back(
       {"--strict given twice is the same as once", with(base, {"--strict", "--strict"}), kOk, ""});
+  rows.push_back({"--error with an unknown code", with(base, {"--error", "shadowed"}), kBadInput,
+                  "error: --error shadowed: unknown diagnostic code 'shadowed' (did you mean "
+                  "'shadowed-rule'?)\n"});
+  rows.push_back(
+      {"--error with a code list", with(base, {"--error", "unreachable-rule,table-gap"}), kOk, ""});
+  rows.push_back({"--ignore with an error's code", with(base, {"--ignore", "type-mismatch"}),
+                  kBadInput,
+                  "error: --ignore type-mismatch: 'type-mismatch' is an error and cannot be "
+                  "ignored (only warnings and notes can)\n"});
+  rows.push_back(
+      {"--ignore with an empty code", with(base, {"--ignore", ""}), kBadInput,
+       "error: --ignore : unknown diagnostic code '' (the codes are listed in docs/rules.md)\n"});
+  rows.push_back({"--show-allowed=maybe", with(base, {"--show-allowed=maybe"}), kBadInput,
+                  usage_error("Could not convert: --show-allowed = maybe")});
   add_choice_rows(rows, with(base, {"--format", "text"}), "--format", {"text", "json"});
   for (const std::string bad : {"--bogus", "--world_size", "-x"})
     rows.push_back({"unknown flag " + bad, with(base, {bad}), kBadInput,
@@ -973,6 +988,7 @@ std::vector<LineRow> plan_line_rows() {
 struct BrokenFile {
   std::string path;
   std::string first_error;  // "<path>:LINE:COL: error: MESSAGE"
+  std::string code;         // its diagnostic code, which `check` prints after the message
 };
 
 std::string read_text(const fs::path& path) {
@@ -990,12 +1006,16 @@ std::vector<BrokenFile> broken_files() {
     if (entry.path().extension() != ".yaml") continue;
     const std::string name = entry.path().filename().string();
     const std::string path = entry.path().string();
-    std::string expected = read_text(fs::path(entry.path()).replace_extension(".expected"));
-    expected = expected.substr(0, expected.find('\n'));
+    const std::string text = read_text(fs::path(entry.path()).replace_extension(".expected"));
+    std::string expected = text.substr(0, text.find('\n'));
     for (auto at = expected.find(name); at != std::string::npos;
          at = expected.find(name, at + path.size()))
       expected.replace(at, name.size(), path);
-    files.push_back({path, expected});
+    // The second line: "code: CODE".
+    std::string code = text.substr(std::min(text.size(), text.find('\n') + 1));
+    code = code.substr(0, code.find('\n'));
+    if (code.rfind("code: ", 0) == 0) code.erase(0, 6);
+    files.push_back({path, expected, code});
   }
   std::sort(files.begin(), files.end(),
             [](const BrokenFile& a, const BrokenFile& b) { return a.path < b.path; });
@@ -1125,7 +1145,7 @@ TEST_SUITE("bad-input matrix") {
       const CliRun run = run_cli({"check", file.path});
       INFO("stdout: ", run.out);
       CHECK(run.code == kRulesUnusable);
-      CHECK(first_error_line(run.out) == file.first_error);
+      CHECK(first_error_line(run.out) == file.first_error + " [" + file.code + "]");
       CHECK(run.err.empty());
 
       const CliRun json = run_cli({"check", "--format", "json", file.path});
@@ -1314,11 +1334,12 @@ tables:
                kRulesUnusable,
                "",
                used.path() +
-                   ":5:31: error: expression: expected a value, found 'end of expression'\n"
+                   ":5:31: error: expression: expected a value, found 'end of expression' "
+                   "[expression-syntax]\n"
                    "    out: {type: int, init: = x *}\n"
                    "                                ^\n" +
                    user.path() + ":3:10: error: rule file '" + used.path() +
-                   "' (used as 'other') has errors\n"
+                   "' (used as 'other') has errors [uses]\n"
                    "    other: broken_used.yaml\n"
                    "           ^\n"});
   }
@@ -1471,9 +1492,10 @@ tables:
     CHECK(run.code == kRulesUnusable);
     CHECK(run.out == dotted + ":3:10: error: rule files use each other in a cycle: " + dotted +
                          " -> " + self.path() +
-                         "\n"
+                         " [uses]\n"
                          "    again: self.yaml\n"
-                         "           ^\n");
+                         "           ^\n" +
+                         dotted + ": failed \u2014 1 error, 0 warnings\n");
   }
 
   TEST_CASE(

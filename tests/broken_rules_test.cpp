@@ -1,9 +1,10 @@
 // A corpus of broken rule files, each with the exact first error it must produce.
 //
-// tests/data/broken/<case>.yaml sits beside <case>.expected, which holds one line:
-// `<case>.yaml:LINE:COL: error: MESSAGE`. To add a case, write the .yaml, run
+// tests/data/broken/<case>.yaml sits beside <case>.expected, which holds two lines:
+// `<case>.yaml:LINE:COL: error: MESSAGE` and `code: CODE`. To add a case, write the .yaml, run
 // `snnplan check <case>.yaml` from that directory, and check that the position points at the
-// offending token before saving the first error line as <case>.expected.
+// offending token before saving the first error line (without the ` [CODE]` `check` ends it
+// with) and its code as <case>.expected.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -30,6 +31,10 @@ std::string read_text(const fs::path& path) {
 }
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+std::string second_line(const std::string& text) {
+  const auto end = text.find('\n');
+  return end == std::string::npos ? "" : first_line(text.substr(end + 1));
+}
 
 std::vector<fs::path> files_with_extension(const std::string& extension) {
   std::vector<fs::path> files;
@@ -75,13 +80,15 @@ TEST_SUITE("broken rules") {
       CAPTURE(name);
       const fs::path expected_path = fs::path(yaml).replace_extension(".expected");
       if (!fs::exists(expected_path)) continue;  // reported by the test above
-      const std::string expected = first_line(read_text(expected_path));
+      const std::string text = read_text(expected_path);
+      const std::string expected = first_line(text);
       REQUIRE_FALSE(expected.empty());
       CHECK(expected.rfind(name + ":", 0) == 0);
 
       const auto error = first_error(read_text(yaml), name);
       REQUIRE_MESSAGE(error.has_value(), name << " loaded without errors");
       CHECK(snnplan::format(*error) == expected);
+      CHECK("code: " + error->code == second_line(text));
       CHECK(error->location.file == name);
       CHECK(error->location.line >= 1);
       CHECK(error->location.column >= 1);

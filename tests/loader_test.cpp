@@ -106,9 +106,10 @@ TEST_SUITE("loader") {
           "test.yaml:3:18: error: unknown key 'defualt' in input 'x' (did you mean 'default'?)");
     CHECK(first_error(edited("      set: {out: = y}", "      wen: {x: 1}\n      set: {out: = y}")) ==
           "test.yaml:13:7: error: unknown key 'wen' in rule 'only' (did you mean 'when'?)");
-    CHECK(first_error(edited("      set: {out: = y}", "      when: {x: {gte: 1}}\n      set: {out: = y}")) ==
+    CHECK(first_error(edited("      set: {out: = y}",
+                             "      when: {x: {gte: 1}}\n      set: {out: = y}")) ==
           "test.yaml:13:18: error: unknown matcher 'gte' (expected eq, ne, lt, le, gt, ge, one_of, "
-          "not_one_of); did you mean 'gt'?");
+          "not_one_of); did you mean 'ge'?");
   }
 
   TEST_CASE("a rule format version other than 1 is refused at the version number") {
@@ -137,7 +138,10 @@ TEST_SUITE("loader") {
   TEST_CASE("a YAML syntax error is reported with its line and column") {
     const auto errors = load_errors(edited("start: main", "start: main: x"));
     REQUIRE(errors.size() == 1);
-    CHECK(snnplan::format(errors[0]) == "test.yaml:9:12: error: YAML syntax error: illegal map value");
+    CHECK(snnplan::format(errors[0]) ==
+          "test.yaml:9:12: error: YAML syntax error: a ': ' inside an unquoted text starts a "
+          "mapping here; quote the "
+          "text (because: \"... : ...\")");
     CHECK(errors[0].code == "yaml-syntax");
   }
 
@@ -180,7 +184,7 @@ TEST_SUITE("loader") {
     CHECK(first_error(edited("x: {type: int}", "x: [int]")) == "test.yaml:3:6: error: input 'x' must be a mapping");
     CHECK(first_error(edited("start: main", "start: [main]")) == "test.yaml:9:8: error: start must be a string");
     CHECK(first_error(edited("  main:\n", "  main: {}\n  other:\n")) ==
-          "test.yaml:11:9: error: table 'main' must be a list");
+          "test.yaml:11:9: error: table 'main' must be a list of rules, or a mapping with rules");
   }
 
   TEST_CASE("an unknown type name is refused with the list of types") {
@@ -231,7 +235,8 @@ TEST_SUITE("loader") {
   }
 
   TEST_CASE("an unknown table is reported for start, next and fallback") {
-    CHECK(first_error(edited("start: main", "start: mian")) == "test.yaml:9:8: error: unknown table 'mian'");
+    CHECK(first_error(edited("start: main", "start: mian")) ==
+          "test.yaml:9:8: error: unknown table 'mian' (did you mean 'main'?)");
     CHECK(first_error(edited("      because: \"x={x}\"", "      next: other")) ==
           "test.yaml:14:13: error: unknown table 'other'");
     CHECK(first_error(edited("      because: \"x={x}\"", "      fallback: {table: mains}")) ==
@@ -479,7 +484,8 @@ tables:
     const auto errors = load_errors(text);
     REQUIRE_FALSE(errors.empty());
     CHECK(snnplan::format_with_source(errors[0], text) ==
-          "test.yaml:9:8: error: unknown table 'mian'\n  start: mian\n         ^");
+          "test.yaml:9:8: error: unknown table 'mian' (did you mean 'main'?)\n  start: mian\n      "
+          "   ^");
   }
 
   TEST_CASE("format_with_source puts the caret under characters, not bytes, and leaves out what is not shown") {

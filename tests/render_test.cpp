@@ -155,8 +155,9 @@ TEST_SUITE("render") {
       check(Output::diagnostics, [&] { return snnplan::render::render_diagnostics(diagnostics, sources, row.format); });
       check(Output::microbatches, [&] { return snnplan::render::render_microbatches(32, row.format); });
     }
-    CHECK(snnplan::render::render_diagnostics(diagnostics, sources, snnplan::render::Format::text) ==
-          "a.yaml:2:3: warning: message\n  two three\n    ^\n");
+    CHECK(
+        snnplan::render::render_diagnostics(diagnostics, sources, snnplan::render::Format::text) ==
+        "a.yaml:2:3: warning: message [code]\n  two three\n    ^\n");
   }
 }
 

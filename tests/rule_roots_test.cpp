@@ -222,10 +222,10 @@ tables:
       const std::string named = tree.path("root/" + used);
       CHECK(run.out == named + ": error: '" + named +
                            "' is not a rule file (not YAML, or not a mapping with the key "
-                           "snnplan); its content is not shown\n" +
+                           "snnplan); its content is not shown [not-a-rule-file]\n" +
                            user + ":3:10: error: rule file '" + named +
-                           "' (used as 'other') has errors\n    other: " + used +
-                           "\n           ^\n");
+                           "' (used as 'other') has errors [uses]\n    other: " + used +
+                           "\n           ^\n" + user + ": failed \u2014 2 errors, 0 warnings\n");
       for (const std::string secret :
            {"root:x", "bash", "hunter2", "password", "s3cret", "token", "secret-value"})
         CHECK(run.out.find(secret) == std::string::npos);

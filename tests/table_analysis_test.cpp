@@ -14,21 +14,16 @@
 #include <string>
 #include <vector>
 
+#include "golden_cases.hpp"
 #include "snnplan/snnplan.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
+using snnplan::testing::default_rules_with;
+using snnplan::testing::read_text;
 
 const fs::path kCases = fs::path(SNNPLAN_TEST_DATA) / "analysis";
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  REQUIRE_MESSAGE(in.good(), "cannot read " << path.string());
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
@@ -66,48 +61,21 @@ void check_case(const std::string& name) {
   CHECK(actual == expected);
 }
 
-std::vector<std::string> case_names() {
-  std::vector<std::string> names;
-  for (const auto& entry : fs::directory_iterator(kCases))
-    if (entry.is_regular_file() && entry.path().extension() == ".yaml") names.push_back(entry.path().stem().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
 // A small rule file around one table `main` (no catch-all unless the rules give one).
 std::string one_table(const std::string& inputs, const std::string& rules, const std::string& lets = "") {
   return "snnplan: 1\ninputs:\n" + inputs + (lets.empty() ? "" : "let:\n" + lets) +
          "record:\n  out: {type: string, default: none}\nstart: main\ntables:\n  main:\n" + rules;
 }
 
-// The default rules with one piece of text replaced (which must be there).
-std::string default_rules_with(const std::string& from, const std::string& to) {
-  std::string text(snnplan::RuleSet::builtin_text());
-  const auto at = text.find(from);
-  REQUIRE_MESSAGE(at != std::string::npos, "the default rules do not contain: " << from);
-  text.replace(at, from.size(), to);
-  return text;
-}
-
 }  // namespace
 
 TEST_SUITE("table analysis") {
   TEST_CASE("every analysis case has an expected file and every expected file has its case") {
-    const auto names = case_names();
-    CHECK(names.size() >= 12);
-    for (const std::string& name : names) {
-      CAPTURE(name);
-      CHECK(fs::exists(kCases / (name + ".expected")));
-    }
-    for (const auto& entry : fs::directory_iterator(kCases)) {
-      if (entry.path().extension() != ".expected") continue;
-      CAPTURE(entry.path().string());
-      CHECK(fs::exists(fs::path(entry.path()).replace_extension(".yaml")));
-    }
+    snnplan::testing::check_cases_are_paired(kCases, 12);
   }
 
   TEST_CASE("every analysis case produces exactly its expected diagnostics") {
-    for (const std::string& name : case_names()) check_case(name);
+    for (const std::string& name : snnplan::testing::case_names(kCases)) check_case(name);
   }
 
   TEST_CASE("a rule covered by one earlier rule is reported as shadowed by it") {

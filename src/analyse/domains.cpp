@@ -103,6 +103,38 @@ Model::Model(const CompiledRules& compiled) : rules(compiled) {
   }
 }
 
+bool Model::valid_start(const std::vector<RValue>& pt) const {
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    if (pt[i].kind == RValue::Kind::null && !inputs[i].default_null) return false;
+  return true;
+}
+
+std::string Model::describe_point(const std::vector<int>& vars,
+                                  const std::vector<RValue>& pt) const {
+  std::string out;
+  for (int v : vars) {
+    if (!out.empty()) out += ", ";
+    out += inputs[static_cast<std::size_t>(v)].name + "=" +
+           detail::repr(pt[static_cast<std::size_t>(v)]);
+  }
+  return out;
+}
+
+Wide Model::niceness(const std::vector<int>& vars, const std::vector<RValue>& pt) const {
+  Wide score = 0;
+  for (int v : vars) {
+    const RValue& x = pt[static_cast<std::size_t>(v)];
+    if (x.kind == RValue::Kind::integer)
+      score += wide_abs(x.i);
+    else if (x.kind == RValue::Kind::null)
+      score += 1;
+    else if (x.kind == RValue::Kind::string &&
+             !inputs[static_cast<std::size_t>(v)].constants.count(std::string(x.s())))
+      score += 1;
+  }
+  return score;
+}
+
 std::vector<RValue> Model::placeholders() const {
   std::vector<RValue> out;
   for (const InputDomain& in : inputs) out.push_back(in.placeholder);

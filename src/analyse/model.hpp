@@ -106,6 +106,13 @@ struct Model {
 
   [[nodiscard]] const std::string& slot_name(int slot) const { return rules.slot_name(slot); }
   [[nodiscard]] std::vector<RValue> placeholders() const;
+  /// Whether `pt` can start an evaluation: null only for inputs whose default is null.
+  [[nodiscard]] bool valid_start(const std::vector<RValue>& pt) const;
+  /// "x=3, flag=True": the inputs `vars` at `pt`, for a witness.
+  [[nodiscard]] std::string describe_point(const std::vector<int>& vars,
+                                           const std::vector<RValue>& pt) const;
+  /// Smaller is a nicer witness: small integers, compared constants.
+  [[nodiscard]] Wide niceness(const std::vector<int>& vars, const std::vector<RValue>& pt) const;
 };
 
 /// "'a', 'b' and 'c'".

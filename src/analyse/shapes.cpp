@@ -100,6 +100,9 @@ std::vector<Alt> Shapes::capped(std::vector<Alt> alts, const SourceLocation& at,
 std::vector<Alt> Shapes::of_slot(int s, const SourceLocation& at, Facts& f) {
   const std::size_t n = m_.inputs.size();
   if (static_cast<std::size_t>(s) < n) return of_input(static_cast<std::size_t>(s), at, f);
+  // A record field (read by an invariant): what rules set it to is among the regions already
+  // (analyse/invariants.cpp); here it is a value of any shape.
+  if (static_cast<std::size_t>(s) >= m_.rules.slot_count()) return {Alt{}};
   const std::size_t k = static_cast<std::size_t>(s) - n;
   if (!lets_[k]) {
     LetShape shape;

@@ -75,6 +75,7 @@
 #include <vector>
 
 #include "analyse/domains.hpp"
+#include "analyse/invariants.hpp"
 #include "analyse/model.hpp"
 #include "analyse/search.hpp"
 #include "analyse/shapes.hpp"
@@ -98,9 +99,13 @@ class Analysis {
       for (RuleModel& rule : table.rules)
         for (const detail::CompiledMatcher& matcher : rule.rule->when)
           rule.facts.merge(shapes.matcher(matcher));
+    InvariantProof invariants(m_);
+    invariants.gather(shapes);
     resolve_overrides(m_, shapes, probe_);
     finish_inputs(m_);
     for (std::size_t t = 0; t < m_.tables.size(); ++t) analyse(static_cast<int>(t));
+    std::vector<Diagnostic> proved = invariants.prove();
+    out_.insert(out_.end(), proved.begin(), proved.end());
     for (const auto& [key, entry] : notes_) {
       const std::string subject =
           (entry.tables.size() == 1 ? "table " : "tables ") + quote_list(entry.tables);
@@ -189,12 +194,6 @@ class Analysis {
     return out;
   }
 
-  bool valid_start(const std::vector<RValue>& pt) const {
-    for (std::size_t i = 0; i < m_.inputs.size(); ++i)
-      if (pt[i].kind == RValue::Kind::null && !m_.inputs[i].default_null) return false;
-    return true;
-  }
-
   // Does rule `r` of table `t` fire at `pt`?
   Tri fires(int t, int r, const std::vector<RValue>& pt) {
     const TableModel& table = m_.tables[static_cast<std::size_t>(t)];
@@ -213,7 +212,7 @@ class Analysis {
 
   // Is table `t` entered with inputs `pt`? `why` collects why an answer is unknown.
   Tri entered(int t, const std::vector<RValue>& pt, std::string& why) {
-    if (t == m_.rules.start && valid_start(pt)) return Tri::yes;
+    if (t == m_.rules.start && m_.valid_start(pt)) return Tri::yes;
     Tri result = Tri::no;
     for (const Path& path : m_.callers[static_cast<std::size_t>(t)]) {
       Tri r = Tri::no;
@@ -277,32 +276,6 @@ class Analysis {
       entry.tables.push_back(table);
   }
 
-  std::string describe_point(const std::vector<int>& vars, const std::vector<RValue>& pt) const {
-    std::string out;
-    for (int v : vars) {
-      if (!out.empty()) out += ", ";
-      out += m_.inputs[static_cast<std::size_t>(v)].name + "=" +
-             detail::repr(pt[static_cast<std::size_t>(v)]);
-    }
-    return out;
-  }
-
-  // Smaller is a nicer witness: small integers, compared constants.
-  Wide niceness(const std::vector<int>& vars, const std::vector<RValue>& pt) const {
-    Wide score = 0;
-    for (int v : vars) {
-      const RValue& x = pt[static_cast<std::size_t>(v)];
-      if (x.kind == RValue::Kind::integer)
-        score += wide_abs(x.i);
-      else if (x.kind == RValue::Kind::null)
-        score += 1;
-      else if (x.kind == RValue::Kind::string &&
-               !m_.inputs[static_cast<std::size_t>(v)].constants.count(std::string(x.s())))
-        score += 1;
-    }
-    return score;
-  }
-
   void analyse(int t) {
     const TableModel& table = m_.tables[static_cast<std::size_t>(t)];
     const std::string& name = table.table->name;
@@ -343,7 +316,7 @@ class Analysis {
             matched[k] = true;
             if (first && *first < k) by[k].insert(*first);
             if (failed && *failed < k && blocked[k].empty())
-              blocked[k] = describe_point(space.vars, pt) + ": " + reason[*failed];
+              blocked[k] = m_.describe_point(space.vars, pt) + ": " + reason[*failed];
           }
           return true;
         },
@@ -401,7 +374,7 @@ class Analysis {
             if (probe_.matches(*table.rules[k].rule) != Outcome::no) return true;
           std::string unknown_why;
           const Tri e = entered(t, pt, unknown_why);
-          const Wide score = niceness(space.vars, pt);
+          const Wide score = m_.niceness(space.vars, pt);
           if (e == Tri::yes && (!gap || score < gap_score)) {
             gap = pt;
             gap_score = score;
@@ -414,7 +387,7 @@ class Analysis {
         },
         why);
     auto inputs = [&](const std::vector<RValue>& pt) {
-      return shown.empty() ? messages::any_input_reaching_it() : describe_point(shown, pt);
+      return shown.empty() ? messages::any_input_reaching_it() : m_.describe_point(shown, pt);
     };
     if (!gap && (walk == Walk::too_many || walk == Walk::failed))
       note(Issue{at, walk == Walk::too_many ? messages::analysis_entry_too_many_points(kMaxPoints)

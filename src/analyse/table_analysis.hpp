@@ -14,7 +14,8 @@
 namespace snnplan::analyse {
 
 /// Warnings "shadowed-rule" and "table-gap", notes "analysis-incomplete" (and "table-gap"
-/// notes where the way a table is entered was not modelled), in no particular order.
+/// notes where the way a table is entered was not modelled), errors "invariant-violated"
+/// (analyse/invariants.hpp), in no particular order.
 std::vector<Diagnostic> analyse_tables(const detail::CompiledRules& rules);
 
 }  // namespace snnplan::analyse

@@ -16,6 +16,7 @@
 
 #include "analyse/table_analysis.hpp"
 #include "api/rule_set_access.hpp"
+#include "check/allowances.hpp"
 #include "check/checker.hpp"
 #include "compile/compiler.hpp"
 #include "core/messages.hpp"
@@ -173,10 +174,20 @@ class PipelineRun {
         std::vector<Diagnostic> analysis = analyse::analyse_tables(*compiled);
         found.insert(found.end(), analysis.begin(), analysis.end());
         check::sort_by_position(found);
+        // A broken invariant is an error like any other: the rules are refused.
+        if (has_errors(analysis)) compiled.reset();
       }
     }
     diagnostics.insert(diagnostics.end(), found.begin(), found.end());
-    if (compiled) compiled->warnings = diagnostics;
+    check::drop_repeats(diagnostics);
+    // Findings accepted in place leave the warnings; `check` only knows every finding that
+    // could be accepted when the whole analysis ran, so only then is an unused allow reported.
+    std::vector<check::AllowedDiagnostic> allowed = check::apply_allowances(
+        loaded.file, diagnostics, options_.analyse_tables && compiled != nullptr);
+    if (compiled) {
+      compiled->warnings = diagnostics;
+      compiled->allowed = std::move(allowed);
+    }
     out.insert(out.end(), diagnostics.begin(), diagnostics.end());
     return compiled;
   }

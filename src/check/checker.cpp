@@ -4,10 +4,11 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 
 #include "check/dependency_graph.hpp"
-#include "language/builtins.hpp"
 #include "core/messages.hpp"
+#include "language/builtins.hpp"
 
 namespace snnplan::check {
 namespace {
@@ -49,6 +50,7 @@ class Checker {
     check_record();
     if (file_.rationale_header) check_template(*file_.rationale_header);
     check_tables();
+    check_invariants();
     warn_unused();
     sort_by_position(out_);
     return std::move(out_);
@@ -283,36 +285,39 @@ class Checker {
     }
   }
 
-  void check_rule(const Rule& rule) {
-    for (const Matcher& m : rule.when) {
-      use(m.fact.value);
-      auto it = facts_.find(m.fact.value);
-      const KindSet operand = infer(m.operand);
-      if (it == facts_.end()) {
-        error(m.fact.location, "unknown-name",
-              messages::unknown_name("fact", m.fact.value, messages::closest_match(m.fact.value, fact_names())));
-        continue;
-      }
-      const KindSet fact = it->second;
-      // Each item of a list operand, or the one operand, is compared with the fact by order
-      // or by equality, as the matcher's row says.
-      const language::MatcherInfo& info = language::matcher(m.op);
-      auto comparable = [&](KindSet k) { return info.orders ? orderable(fact, k) : comparable_for_equality(fact, k); };
-      if (info.operand == language::OperandShape::list) {
-        for (const Expr& item : m.operand.children) {
-          const KindSet k = infer(item);
-          if (!comparable(k)) error(item.location, "type-mismatch", messages::incomparable(info.name, describe(fact), describe(k)));
-        }
-      } else if (!comparable(operand)) {
-        error(m.operand.location, "type-mismatch", messages::incomparable(info.name, describe(fact), describe(operand)));
-      }
+  // `ensure`: conditions and values over the facts and the record's fields (a field's name
+  // means the field there, even where an input has the same name).
+  void check_invariants() {
+    if (file_.invariants.empty()) return;
+    const std::map<std::string, KindSet> facts = facts_;
+    for (const FieldDecl& field : file_.fields)
+      if (!field.type.value.is_rationale) facts_[field.name.value] = field.type.value.kinds;
+    std::map<std::string, SourceLocation> names;
+    for (const Invariant& invariant : file_.invariants) {
+      auto [it, inserted] = names.emplace(invariant.name.value, invariant.name.location);
+      if (!inserted)
+        error(invariant.name.location, "duplicate-name",
+              messages::duplicate_name("invariant", invariant.name.value, to_string(it->second)));
+      check_when(invariant.when);
+      const KindSet k = infer(invariant.require);
+      if (!(k & kBool))
+        error(invariant.require.location, "type-mismatch",
+              messages::type_mismatch(
+                  fmt::format("the require of invariant '{}'", invariant.name.value), "bool",
+                  describe(k)));
+      check_template(invariant.message);
     }
+    facts_ = facts;
+  }
+
+  void check_rule(const Rule& rule) {
+    check_when(rule.when);
     for (const Assignment& a : rule.set) check_field_assignment(a);
     for (const Template& t : rule.because) check_template(t);
     if (!rule.because.empty() && std::none_of(file_.fields.begin(), file_.fields.end(),
                                                [](const FieldDecl& f) { return f.type.value.is_rationale; })) {
       error(rule.because.front().location, "no-rationale-field",
-            "`because` needs a record field of type rationale to collect its lines");
+            messages::because_needs_rationale_field());
     }
     if (rule.error) check_template(*rule.error);
     if (rule.fallback) {
@@ -333,6 +338,38 @@ class Checker {
           error(keep.location, "unknown-name",
                 messages::unknown_name("record field", keep.value, messages::closest_match(keep.value, field_names())));
         }
+      }
+    }
+  }
+
+  void check_when(const std::vector<Matcher>& when) {
+    for (const Matcher& m : when) {
+      use(m.fact.value);
+      auto it = facts_.find(m.fact.value);
+      const KindSet operand = infer(m.operand);
+      if (it == facts_.end()) {
+        error(m.fact.location, "unknown-name",
+              messages::unknown_name("fact", m.fact.value,
+                                     messages::closest_match(m.fact.value, fact_names())));
+        continue;
+      }
+      const KindSet fact = it->second;
+      // Each item of a list operand, or the one operand, is compared with the fact by order
+      // or by equality, as the matcher's row says.
+      const language::MatcherInfo& info = language::matcher(m.op);
+      auto comparable = [&](KindSet k) {
+        return info.orders ? orderable(fact, k) : comparable_for_equality(fact, k);
+      };
+      if (info.operand == language::OperandShape::list) {
+        for (const Expr& item : m.operand.children) {
+          const KindSet k = infer(item);
+          if (!comparable(k))
+            error(item.location, "type-mismatch",
+                  messages::incomparable(info.name, describe(fact), describe(k)));
+        }
+      } else if (!comparable(operand)) {
+        error(m.operand.location, "type-mismatch",
+              messages::incomparable(info.name, describe(fact), describe(operand)));
       }
     }
   }
@@ -522,6 +559,14 @@ std::optional<std::vector<int>> let_order(const RuleFile& file) {
 void sort_by_position(std::vector<Diagnostic>& diagnostics) {
   std::stable_sort(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return std::tie(a.location.line, a.location.column) < std::tie(b.location.line, b.location.column);
+  });
+}
+
+void drop_repeats(std::vector<Diagnostic>& diagnostics) {
+  std::set<std::tuple<std::string, std::uint32_t, std::uint32_t, std::string, std::string>> seen;
+  std::erase_if(diagnostics, [&](const Diagnostic& d) {
+    return !seen.emplace(d.location.file, d.location.line, d.location.column, d.code, d.message)
+                .second;
   });
 }
 

@@ -31,6 +31,11 @@ std::vector<Diagnostic> check_rule_file(const syntax::RuleFile& file,
 /// Source order (line, then column); diagnostics at one position keep their order.
 void sort_by_position(std::vector<Diagnostic>& diagnostics);
 
+/// Keeps the first of diagnostics that say the same at the same place: a YAML alias makes the
+/// loader and the checker read the aliased text once per use, and each problem in it is one
+/// problem.
+void drop_repeats(std::vector<Diagnostic>& diagnostics);
+
 /// Indices of file.lets with dependencies first, or std::nullopt when they form a cycle
 /// (check_rule_file reports the cycle).
 std::optional<std::vector<int>> let_order(const syntax::RuleFile& file);

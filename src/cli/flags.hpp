@@ -32,6 +32,8 @@ std::optional<std::string> given_value(const CLI::Option* option, const std::str
 // choice placeholder ("{json,yaml,text}") its choices.
 inline constexpr const char* kFilePlaceholder = "FILE";
 inline constexpr const char* kBoolPlaceholder = "BOOL";
+/// Diagnostic codes, comma-separated (`check --error`, `--ignore`).
+inline constexpr const char* kCodesPlaceholder = "CODE,...";
 /// The placeholder of a value of an input of `kind` ("int" -> "INT", "list[int]" -> "LIST").
 std::string placeholder(std::string_view kind);
 /// The choices an option's placeholder lists ("{json,yaml,text}"); empty for other options.

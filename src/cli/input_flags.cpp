@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "api/rule_set_access.hpp"
 #include "cli/flags.hpp"
 #include "cli/rule_files.hpp"
 #include "core/messages.hpp"
@@ -56,9 +57,20 @@ void add_assignments(const std::vector<std::string>& assignments, const RuleSet&
 
 Value input_value(const std::string& flag, const RuleSet& rule_set, const std::string& name,
                   const std::string& text) {
-  std::string kind = "string";
-  for (const InputInfo& info : rule_set.inputs())
+  std::string kind;
+  std::vector<std::string> declared;
+  for (const InputInfo& info : rule_set.inputs()) {
     if (info.name == name) kind = info.type;
+    declared.push_back(info.name);
+  }
+  if (kind.empty()) {
+    // Not a typo of one of the built-in rules' inputs: probably meant for another rule file.
+    const bool builtin =
+        &RuleSetAccess::compiled(rule_set) == &RuleSetAccess::compiled(RuleSet::builtin());
+    if (builtin && messages::closest_match(name, declared).empty())
+      throw UsageError{messages::input_not_in_builtin_rules(name)};
+    kind = "string";  // the evaluator refuses it, with a did-you-mean
+  }
   return typed_value(flag, kind, text);
 }
 

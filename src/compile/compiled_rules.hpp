@@ -6,14 +6,15 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <memory>
 #include <functional>
+#include <memory>
 #include <optional>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "check/allowances.hpp"
 #include "core/runtime_value.hpp"
 #include "language/builtins.hpp"
 #include "language/matchers.hpp"
@@ -151,6 +152,16 @@ struct CompiledCall {
   std::vector<CompiledAssignment> with;  // target: the callee's input slot
 };
 
+/// An `ensure` entry. Its conditions and values read the record's fields as slots after the
+/// facts (CompiledRules::field_slot), which the evaluator fills once the record is complete.
+struct CompiledInvariant {
+  std::string name;
+  SourceLocation location;  // of its name
+  CompiledRule condition;   // `when`, as a rule's conditions
+  Node require;
+  CompiledTemplate message;
+};
+
 struct CompiledField {
   std::string name;
   syntax::TypeSpec type;
@@ -183,14 +194,27 @@ struct CompiledRules {
   std::optional<CompiledTemplate> header;
   int start = 0;
   std::vector<CompiledTable> tables;
+  std::vector<CompiledInvariant> invariants;
   std::vector<InputInfo> input_info;
   std::vector<Diagnostic> warnings;
+  std::vector<check::AllowedDiagnostic> allowed;  // warnings and notes accepted by `allow:`
   std::string source_text;
 
   [[nodiscard]] std::size_t slot_count() const { return inputs.size() + lets.size(); }
+  /// The slots of an evaluation's frame: the facts, then (only when there are invariants to
+  /// check) one per record field.
+  [[nodiscard]] std::size_t frame_slots() const {
+    return slot_count() + (invariants.empty() ? 0 : fields.size());
+  }
+  /// The slot an invariant reads record field `field` from.
+  [[nodiscard]] int field_slot(std::size_t field) const {
+    return static_cast<int>(slot_count() + field);
+  }
   [[nodiscard]] const std::string& slot_name(int slot) const {
-    return slot < static_cast<int>(inputs.size()) ? inputs[static_cast<std::size_t>(slot)].name
-                                                  : let_names[static_cast<std::size_t>(slot) - inputs.size()];
+    const auto k = static_cast<std::size_t>(slot);
+    if (k < inputs.size()) return inputs[k].name;
+    if (k < slot_count()) return let_names[k - inputs.size()];
+    return fields[k - slot_count()].name;
   }
 };
 

@@ -96,6 +96,7 @@ class Compiler {
       compiled.index = build_rule_index(compiled);
       out_.tables.push_back(std::move(compiled));
     }
+    compile_invariants();
   }
 
  private:
@@ -103,6 +104,25 @@ class Compiler {
     for (std::size_t k = 0; k < file_.fields.size(); ++k)
       if (file_.fields[k].name.value == name) return static_cast<int>(k);
     throw std::logic_error("compile: unknown record field " + name);  // the checker rules this out
+  }
+
+  // In `ensure`, a record field's name means the field (checker.cpp says the same).
+  void compile_invariants() {
+    if (file_.invariants.empty()) return;
+    const std::map<std::string, int> facts = slots_;
+    for (std::size_t k = 0; k < file_.fields.size(); ++k)
+      if (!file_.fields[k].type.value.is_rationale)
+        slots_[file_.fields[k].name.value] = out_.field_slot(k);
+    for (const Invariant& invariant : file_.invariants) {
+      Rule condition;
+      condition.name = invariant.name;
+      condition.when = invariant.when;
+      detail::CompiledInvariant compiled{invariant.name.value, invariant.name.location,
+                                         compile_rule(condition), expr(invariant.require),
+                                         text(invariant.message)};
+      out_.invariants.push_back(std::move(compiled));
+    }
+    slots_ = facts;
   }
 
   detail::CompiledRule compile_rule(const Rule& rule) {

@@ -18,8 +18,19 @@ namespace snnplan::messages {
 inline std::string rule_file_too_large(std::size_t limit) {
   return fmt::format("rule file is larger than the limit of {} bytes", limit);
 }
+/// yaml-cpp's text, explained for the two commonest slips.
 inline std::string yaml_syntax(std::string_view what) {
+  if (what == "illegal map value")
+    return "YAML syntax error: a ': ' inside an unquoted text starts a mapping here; quote the "
+           "text (because: \"... : ...\")";
+  if (what == "end of map not found" || what == "end of sequence not found")
+    return "YAML syntax error: this line is indented differently from the keys above it; line a "
+           "key up with the keys of its own mapping";
   return fmt::format("YAML syntax error: {}", what);
+}
+inline std::string text_made_a_mapping(std::string_view what, std::string_view key) {
+  return fmt::format(
+      "{} must be a string, but the ': ' after '{}' made it a mapping; quote the text", what, key);
 }
 inline std::string yaml_unclosed_flow(bool is_map) {
   return is_map ? "the flow mapping '{' that starts here is not closed with '}'"
@@ -216,6 +227,9 @@ inline std::string not_an_input(std::string_view name) {
 inline std::string rationale_field_set(std::string_view name) {
   return fmt::format("'{}' collects rationale lines; use `because` instead of setting it", name);
 }
+inline std::string because_needs_rationale_field() {
+  return "`because` needs a record field of type rationale to collect its lines";
+}
 inline std::string one_rationale_field() {
   return "a record may have at most one field of type rationale";
 }
@@ -247,6 +261,15 @@ inline std::string missing_input(std::string_view name) {
 inline std::string unknown_input(std::string_view name, std::string_view suggestion) {
   if (suggestion.empty()) return fmt::format("unknown input '{}'", name);
   return fmt::format("unknown input '{}' (did you mean '{}'?)", name, suggestion);
+}
+inline std::string input_refused(std::string_view name, std::string_view value) {
+  return fmt::format("input '{}' = {} is not one of the values its one_of allows", name, value);
+}
+inline std::string input_not_in_builtin_rules(std::string_view name) {
+  return fmt::format(
+      "unknown input '{}': the built-in rules do not declare it (for another rule file's inputs, "
+      "give that file with --rules FILE)",
+      name);
 }
 inline std::string input_type(std::string_view name, std::string_view expected,
                               std::string_view got) {
@@ -459,6 +482,69 @@ inline std::string table_may_have_gap(std::string_view table, std::string_view i
 }
 inline std::string any_input_reaching_it() {
   return "any input that reaches it";
+}
+inline std::string any_input() {
+  return "any input";
+}
+inline std::string invariant_violated(std::string_view name, std::string_view inputs,
+                                      std::string_view message, std::string_view path) {
+  return fmt::format("invariant '{}' does not hold for {}: {} (rule path: {})", name, inputs,
+                     message, path);
+}
+inline std::string invariant_not_proved(std::string_view name, std::string_view what) {
+  return fmt::format(
+      "invariant '{}' checked only at representatives: {}; a violation between them may go "
+      "unreported",
+      name, what);
+}
+inline std::string invariant_compares_field_with_inputs() {
+  return "it compares a record field with a value computed from the inputs";
+}
+inline std::string invariant_reads_computed_field(std::string_view field) {
+  return fmt::format("it reads record field '{}', which a rule computes from the inputs here",
+                     field);
+}
+
+// ---- check: diagnostic codes, `allow:` and the warning policy --------------------------------
+inline std::string unknown_code(std::string_view code, std::string_view suggestion) {
+  if (suggestion.empty())
+    return fmt::format("unknown diagnostic code '{}' (the codes are listed in docs/rules.md)",
+                       code);
+  return fmt::format("unknown diagnostic code '{}' (did you mean '{}'?)", code, suggestion);
+}
+inline std::string allow_error(std::string_view code) {
+  return fmt::format("'{}' is an error and cannot be allowed (allow accepts warnings and notes)",
+                     code);
+}
+inline std::string ignore_error(std::string_view code) {
+  return fmt::format(
+      "--ignore {}: '{}' is an error and cannot be ignored (only warnings and notes can)", code,
+      code);
+}
+inline std::string unused_allow(std::string_view code) {
+  return fmt::format(
+      "'{}' is allowed here but nothing here is reported with it; remove it from allow", code);
+}
+inline std::string allowed_finding(std::string_view severity, std::string_view message,
+                                   std::string_view reason) {
+  return fmt::format("allowed {}: {} (reason: {})", severity, message, reason);
+}
+inline std::string count_of(std::size_t n, std::string_view what) {
+  return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s");
+}
+/// `check`'s summary line of a file it accepts.
+inline std::string check_ok(std::string_view file, std::size_t rules, std::size_t tables,
+                            std::size_t warnings, std::size_t allowed) {
+  std::string line = fmt::format("{}: ok \u2014 {} in {}, {}", file, count_of(rules, "rule"),
+                                 count_of(tables, "table"), count_of(warnings, "warning"));
+  if (allowed != 0) line += fmt::format(" ({} allowed)", allowed);
+  return line;
+}
+/// `check`'s summary line of a file it refuses.
+inline std::string check_failed(std::string_view file, std::size_t errors, std::size_t warnings,
+                                bool strict) {
+  return fmt::format("{}: failed \u2014 {}, {}{}", file, count_of(errors, "error"),
+                     count_of(warnings, "warning"), strict && errors == 0 ? " (--strict)" : "");
 }
 
 // ---- records as the C++ API reads them (Recommendation, Plan) ---------------------------------

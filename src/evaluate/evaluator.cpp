@@ -42,10 +42,10 @@ class Frame {
  public:
   Frame(const CompiledRules& rules, detail::ValueStore& store)
       : rules_(&rules),
-        values_(store.values(rules.slot_count())),
-        state_(static_cast<std::uint8_t*>(store.allocate_bytes(rules.slot_count() + 1, 1))) {
-    std::uninitialized_fill_n(values_, rules.slot_count(), RValue{});
-    std::fill_n(state_, rules.slot_count(), kPending);
+        values_(store.values(rules.frame_slots())),
+        state_(static_cast<std::uint8_t*>(store.allocate_bytes(rules.frame_slots() + 1, 1))) {
+    std::uninitialized_fill_n(values_, rules.frame_slots(), RValue{});
+    std::fill_n(state_, rules.frame_slots(), kPending);
   }
 
   void set_input(int slot, const RValue& value) {
@@ -124,6 +124,13 @@ class Evaluator {
     return false;
   }
 
+  // For the proof of `ensure`: which invariant the record for `inputs` breaks, if any.
+  std::optional<BrokenInvariant> run_for_invariants(std::span<const RValue> inputs) {
+    WorkingRecord record(store_);
+    if (produce_by_slot(inputs, record) || broken_invariant_ < 0) return std::nullopt;
+    return BrokenInvariant{broken_invariant_, std::move(failure_->message)};
+  }
+
   // For Probe: a rule's conditions and an expression's value in `frame`, without a trace
   // (both may throw EvaluationFailure).
   bool rule_matches(const detail::CompiledRule& rule, Frame& frame) {
@@ -176,7 +183,39 @@ class Evaluator {
   bool run_frame(Frame& frame, WorkingRecord& record, int depth) {
     if (!new_record(frame, record)) return false;
     if (rules_.header) record.rationale.push_back(render(*rules_.header, frame));
-    return run_table(rules_.start, frame, record, depth);
+    return run_table(rules_.start, frame, record, depth) && check_invariants(frame, record);
+  }
+
+  // `ensure`: the finished record against every invariant that applies to it. An invariant
+  // whose condition or value fails to evaluate is broken too: it could not be shown to hold.
+  bool check_invariants(Frame& frame, const WorkingRecord& record) {
+    if (rules_.invariants.empty()) return true;
+    for (std::size_t k = 0; k < rules_.fields.size(); ++k)
+      frame.set_input(rules_.field_slot(k),
+                      static_cast<int>(k) == rules_.rationale_field ? RValue{} : record.fields[k]);
+    for (std::size_t k = 0; k < rules_.invariants.size(); ++k) {
+      const detail::CompiledInvariant& invariant = rules_.invariants[k];
+      bool holds = false;
+      {
+        // Invariants are not rules: their conditions leave no steps in a trace.
+        struct Untraced {
+          std::vector<TraceStep>*& trace;
+          std::vector<TraceStep>* saved = std::exchange(trace, nullptr);
+          ~Untraced() { trace = saved; }
+        } untraced{trace_};
+        try {
+          if (!fires(invariant.condition, frame, kNoTable)) continue;
+          const RValue v = value(invariant.require, frame);
+          holds = v.kind == Kind::boolean && v.b;
+        } catch (const EvaluationFailure&) {
+          holds = false;
+        }
+      }
+      if (holds) continue;
+      broken_invariant_ = static_cast<int>(k);
+      return fail(EvaluationErrorKind::rule_error, std::string(render(invariant.message, frame)));
+    }
+    return true;
   }
 
   // ---- inputs --------------------------------------------------------------------------
@@ -324,6 +363,10 @@ class Evaluator {
     const RValue& v = lookup(static_cast<int>(k), frame);
     for (const RValue& option : input.one_of)
       if (detail::values_equal(v, option)) return true;
+    // explain names the input and the line of the rule file that refused it.
+    if (trace_)
+      note(TraceStep::Kind::error, "", "", input.one_of_location,
+           messages::input_refused(input.name, detail::repr(v)));
     if (input.error)
       return fail(EvaluationErrorKind::rule_error, std::string(render(*input.error, frame)));
     return fail(EvaluationErrorKind::rule_error,
@@ -835,6 +878,7 @@ class Evaluator {
   detail::ValueStore& store_;
   std::optional<EvaluationError> failure_;
   int depth_ = 0;
+  int broken_invariant_ = -1;  // the invariant the record broke (index into rules_.invariants)
 };
 
 }  // namespace
@@ -901,6 +945,18 @@ bool evaluate_views_by_slot(const detail::CompiledRules& rules, std::span<const 
     error = EvaluationError{failure.kind, std::move(failure.message)};
     out.clear();
     return false;
+  }
+}
+
+std::optional<BrokenInvariant> broken_invariant(const detail::CompiledRules& rules,
+                                                std::span<const detail::RValue> inputs,
+                                                std::vector<TraceStep>* trace) {
+  alignas(detail::RValue) std::byte buffer[kEvaluationStackBytes];
+  detail::ValueStore store(buffer, sizeof buffer);
+  try {
+    return Evaluator(rules, trace, store).run_for_invariants(inputs);
+  } catch (const EvaluationFailure&) {
+    return std::nullopt;
   }
 }
 

@@ -41,6 +41,21 @@ bool evaluate_views(const detail::CompiledRules& rules, const Inputs& inputs,
 bool evaluate_views_by_slot(const detail::CompiledRules& rules, std::span<const detail::RValue> inputs,
                             detail::ValueStore& store, std::vector<ValueView>& out, EvaluationError& error);
 
+/// An invariant (`ensure`) a record breaks: its index in CompiledRules::invariants and the
+/// message the evaluation fails with.
+struct BrokenInvariant {
+  int invariant = -1;
+  std::string message;
+};
+
+/// For the proof of `ensure` (analyse/invariants.cpp): evaluates `rules` at `inputs` (by slot,
+/// as evaluate_views_by_slot takes them) exactly as evaluate() does and returns the invariant
+/// the record breaks; std::nullopt when it breaks none or the evaluation fails for another
+/// reason. With `trace`, the evaluation's steps are appended to it (for the rule path).
+std::optional<BrokenInvariant> broken_invariant(const detail::CompiledRules& rules,
+                                                std::span<const detail::RValue> inputs,
+                                                std::vector<TraceStep>* trace = nullptr);
+
 /// The evaluator's own semantics at one point of a rule set's input domain, for the table
 /// analysis: inputs given by slot (already normalised and validated, as the analysis'
 /// representatives are), derived values computed on first use exactly as evaluate() computes

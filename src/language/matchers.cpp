@@ -87,4 +87,38 @@ const MatcherInfo* find_matcher(std::string_view name) {
   return nullptr;
 }
 
+const MatcherInfo* matcher_meant_by(std::string_view alias) {
+  // What other languages call them. Edit distance would offer `gt` for `gte`: an off-by-one
+  // at the threshold.
+  struct Alias {
+    std::string_view alias;
+    MatchOp op;
+  };
+  static constexpr Alias kAliases[] = {
+      {"gte", MatchOp::ge},
+      {"geq", MatchOp::ge},
+      {">=", MatchOp::ge},
+      {"=>", MatchOp::ge},
+      {"lte", MatchOp::le},
+      {"leq", MatchOp::le},
+      {"<=", MatchOp::le},
+      {"=<", MatchOp::le},
+      {">", MatchOp::gt},
+      {"<", MatchOp::lt},
+      {"neq", MatchOp::ne},
+      {"!=", MatchOp::ne},
+      {"<>", MatchOp::ne},
+      {"==", MatchOp::eq},
+      {"=", MatchOp::eq},
+      {"equals", MatchOp::eq},
+      {"in", MatchOp::one_of},
+      {"any_of", MatchOp::one_of},
+      {"not_in", MatchOp::not_one_of},
+      {"nin", MatchOp::not_one_of},
+  };
+  for (const Alias& a : kAliases)
+    if (a.alias == alias) return &matcher(a.op);
+  return nullptr;
+}
+
 }  // namespace snnplan::language

@@ -49,5 +49,8 @@ std::span<const MatcherInfo> matchers();
 const MatcherInfo& matcher(MatchOp op);
 /// The matcher written `name` in a rule file, or nullptr.
 const MatcherInfo* find_matcher(std::string_view name);
+/// The matcher an unknown name is another language's word for (`gte`, `>=` -> ge; `in` ->
+/// one_of), or nullptr: the did-you-mean for matchers.
+const MatcherInfo* matcher_meant_by(std::string_view alias);
 
 }  // namespace snnplan::language

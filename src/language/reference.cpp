@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/diagnostic_codes.hpp"
 #include "language/builtins.hpp"
 #include "language/matchers.hpp"
 
@@ -26,10 +27,24 @@ std::string builtin_reference() {
   return out;
 }
 
+std::string diagnostic_code_reference() {
+  std::string out = "| code | severity | what it means | example |\n| --- | --- | --- | --- |\n";
+  for (const detail::DiagnosticCodeInfo& c : detail::diagnostic_codes()) {
+    std::string example = c.example();
+    // A '|' would end the cell.
+    for (auto at = example.find('|'); at != std::string::npos; at = example.find('|', at + 2))
+      example.replace(at, 1, "\\|");
+    out +=
+        fmt::format("| `{}` | {} | {} | {} |\n", c.code, to_string(c.severity), c.summary, example);
+  }
+  return out;
+}
+
 std::string with_generated_reference(std::string_view document) {
   std::string out(document);
   for (const auto& [name, table] :
-       {std::pair{"matchers", matcher_reference()}, std::pair{"builtins", builtin_reference()}}) {
+       {std::pair{"matchers", matcher_reference()}, std::pair{"builtins", builtin_reference()},
+        std::pair{"codes", diagnostic_code_reference()}}) {
     const std::string begin = fmt::format("<!-- {}:begin -->\n", name);
     const std::string end = fmt::format("<!-- {}:end -->", name);
     const auto from = out.find(begin);

@@ -1,7 +1,8 @@
 #pragma once
-// The generated parts of docs/rules.md: the matcher and builtin tables, written from their
-// rows (matchers.cpp, builtins.cpp) so the documentation cannot drift from the language.
-// tools/rules_reference rewrites docs/rules.md with them; a test fails when they differ.
+// The generated parts of docs/rules.md: the matcher, builtin and diagnostic-code tables,
+// written from their rows (matchers.cpp, builtins.cpp, core/diagnostic_codes.cpp) so the
+// documentation cannot drift from the language. tools/rules_reference rewrites docs/rules.md with
+// them; a test fails when they differ.
 
 #include <string>
 #include <string_view>
@@ -12,6 +13,9 @@ namespace snnplan::language {
 std::string matcher_reference();
 /// The markdown table of every builtin.
 std::string builtin_reference();
+
+/// The markdown table of every diagnostic code (core/diagnostic_codes.cpp).
+std::string diagnostic_code_reference();
 
 /// `document` with the text between each `<!-- NAME:begin -->` / `<!-- NAME:end -->` pair of
 /// markers (NAME = matchers, builtins) replaced by the generated table. Markers missing: the

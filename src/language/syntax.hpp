@@ -86,6 +86,13 @@ struct Located {
 
 // ---- declarations --------------------------------------------------------------------------
 
+/// `allow: [code, ...]` with `reason:` on an input, a rule or a table: warnings and notes with
+/// these codes reported inside it are accepted (check::apply_allowances).
+struct Allowance {
+  std::vector<Located<std::string>> codes;
+  Located<std::string> reason;
+};
+
 struct InputDecl {
   Located<std::string> name;
   Located<TypeSpec> type;
@@ -93,6 +100,7 @@ struct InputDecl {
   bool lower = false;
   std::optional<Located<std::vector<Value>>> one_of;
   std::optional<Template> error;
+  std::optional<Allowance> allow;
 };
 
 struct Assignment {
@@ -144,6 +152,7 @@ struct Fallback {
 };
 
 struct Rule {
+  SourceLocation location;  // where the rule's mapping starts
   Located<std::string> name;
   std::vector<Matcher> when;
   std::vector<Assignment> set;
@@ -151,11 +160,23 @@ struct Rule {
   std::optional<Template> error;
   std::optional<Located<std::string>> next;
   std::optional<Fallback> fallback;
+  std::optional<Allowance> allow;
 };
 
 struct Table {
   Located<std::string> name;
   std::vector<Rule> rules;
+  std::optional<Allowance> allow;
+};
+
+/// An entry of `ensure`: where `when` holds (facts and record fields), `require` must be true
+/// of the record an evaluation returns; otherwise the evaluation fails with `message`.
+struct Invariant {
+  SourceLocation location;  // where its mapping starts
+  Located<std::string> name;
+  std::vector<Matcher> when;
+  Expr require;
+  Template message;
 };
 
 struct RuleFile {
@@ -168,6 +189,7 @@ struct RuleFile {
   std::optional<Template> rationale_header;
   std::optional<Located<std::string>> start;
   std::vector<Table> tables;
+  std::vector<Invariant> invariants;
 };
 
 }  // namespace snnplan::syntax

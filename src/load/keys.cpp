@@ -19,7 +19,10 @@ constexpr KeyRow kRuleFileKeys[] = {
     {"record", named_sections, Section::record_field, true, "the output fields and their defaults"},
     {"rationale_header", scalar, kNone, false, "the first rationale line, with {name} placeholders"},
     {"start", scalar, kNone, true, "the table evaluation starts with"},
-    {"tables", named_section_lists, Section::rule, true, "ordered tables of rules: the first rule whose `when` holds fires"},
+    {"ensure", sections, Section::invariant, false,
+     "invariants every record must satisfy: check proves them, recommend refuses a record that breaks one"},
+    {"tables", named_tables, Section::table, true,
+     "ordered tables of rules (a list, or a mapping with rules, allow and reason): the first rule whose `when` holds fires"},
 };
 constexpr KeyRow kInputKeys[] = {
     {"type", input_type, kNone, true, "string, int, bool, float, list[...]; '?' for nullable"},
@@ -28,6 +31,8 @@ constexpr KeyRow kInputKeys[] = {
     {"one_of", scalars, kNone, false, "the values allowed"},
     {"error", scalar, kNone, false, "the error message for a value not in one_of, with {name} placeholders"},
     {"description", any, kNone, false, "what the input means"},
+    {"allow", scalars, kNone, false, "warning or note codes accepted for this input (unused); needs reason"},
+    {"reason", scalar, kNone, false, "why the findings named in allow are accepted"},
 };
 constexpr KeyRow kRecordFieldKeys[] = {
     {"type", field_type, kNone, true, "a type name, or rationale for the field that collects the rationale"},
@@ -48,11 +53,26 @@ constexpr KeyRow kRuleKeys[] = {
     {"error", scalar, kNone, false, "refuse the inputs with this message"},
     {"next", scalar, kNone, false, "continue with this table"},
     {"fallback", section, Section::fallback, false, "continue with another table and changed inputs"},
+    {"allow", scalars, kNone, false, "warning or note codes accepted for this rule (docs/rules.md lists them); needs reason"},
+    {"reason", scalar, kNone, false, "why the findings named in allow are accepted"},
 };
 constexpr KeyRow kFallbackKeys[] = {
     {"table", scalar, kNone, true, "the table to continue with"},
     {"with", named_values, kNone, false, "input -> value or '= expression' for that table"},
     {"keep", scalars, kNone, false, "record fields that keep this rule's values"},
+};
+constexpr KeyRow kTableKeys[] = {
+    {"rules", sections, Section::rule, true, "the table's rules, in order"},
+    {"allow", scalars, kNone, false, "warning or note codes accepted for this table (docs/rules.md lists them); needs reason"},
+    {"reason", scalar, kNone, false, "why the findings named in allow are accepted"},
+    {"description", any, kNone, false, "what the table decides"},
+};
+constexpr KeyRow kInvariantKeys[] = {
+    {"name", scalar, kNone, true, "the invariant's name, unique in the file"},
+    {"description", any, kNone, false, "what the invariant says"},
+    {"when", conditions, kNone, false, "where it applies: fact or record field -> matcher, as a rule's when"},
+    {"require", value, kNone, true, "what must hold there: an expression over inputs, derived values and record fields"},
+    {"message", scalar, kNone, true, "the error when it does not hold, with {name} placeholders"},
 };
 constexpr KeyRow kTestFileKeys[] = {
     {"tests", sections, Section::test, true, "the rule tests"},
@@ -78,6 +98,8 @@ constexpr SectionRow kSections[] = {
     {Section::let_call, kLetCallKeys, "a call of another rule set"},
     {Section::rule, kRuleKeys, "a rule"},
     {Section::fallback, kFallbackKeys, "where a rule continues"},
+    {Section::table, kTableKeys, "a table with findings accepted in place"},
+    {Section::invariant, kInvariantKeys, "a property every record must have"},
     {Section::test_file, kTestFileKeys, "an snnplan rule-test file"},
     {Section::test, kTestKeys, "a rule test: inputs and the expected record or error"},
 };

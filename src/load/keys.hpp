@@ -25,6 +25,8 @@ enum class Section : std::uint8_t {
   let_call,      ///< a `let` entry that calls another rule set
   rule,          ///< a rule of a table
   fallback,      ///< a rule's `fallback`
+  table,         ///< a table written as a mapping (`rules` with `allow`/`reason`)
+  invariant,     ///< an entry of `ensure`
   test_file,     ///< the top level of a rule-test file
   test,          ///< an entry of a test file's `tests`
   none,          ///< for rows whose value holds no section
@@ -45,6 +47,7 @@ enum class Shape : std::uint8_t {
   sections,             ///< a list of such mappings
   named_sections,       ///< user-chosen names -> mappings of the row's section
   named_section_lists,  ///< user-chosen names -> lists of mappings of the row's section
+  named_tables,         ///< user-chosen names -> a list of rules, or a mapping of the row's section
   named_scalars,        ///< user-chosen names -> scalars (uses)
   named_values,         ///< user-chosen names -> values (set, with, a test's input)
   named_lets,  ///< names -> a value (an expression without '=') or a mapping of the section

@@ -3,19 +3,20 @@
 #include <yaml-cpp/depthguard.h>  // YAML::DeepRecursion
 #include <yaml-cpp/exceptions.h>
 
-#include <functional>
 #include <cstdlib>
+#include <functional>
 #include <span>
-#include <unordered_set>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <variant>
 
+#include "core/diagnostic_codes.hpp"
+#include "core/messages.hpp"
+#include "load/expression_parser.hpp"
 #include "load/keys.hpp"
 #include "load/literals.hpp"
-#include "load/expression_parser.hpp"
 #include "load/yaml_document.hpp"
-#include "core/messages.hpp"
 #include "snnplan/version.hpp"
 
 namespace snnplan::load {
@@ -450,7 +451,13 @@ class Loader {
 
   std::optional<syntax::Template> template_of(const yaml::Node& node, const What& what) {
     if (!node.IsScalar()) {
-      error(at(node), "wrong-kind", messages::expected_kind(what.text(), "a string"));
+      // `- Use dp because: it is fast` reads as a mapping with one key that is a sentence.
+      const auto entries = node.IsMap() ? node.entries() : std::span<const yaml::Entry>();
+      if (entries.size() == 1 && entries[0].first.Scalar().find(' ') != std::string::npos)
+        error(at(node), "wrong-kind",
+              messages::text_made_a_mapping(what.text(), entries[0].first.Scalar()));
+      else
+        error(at(node), "wrong-kind", messages::expected_kind(what.text(), "a string"));
       return std::nullopt;
     }
     syntax::Template t;
@@ -535,6 +542,7 @@ class Loader {
     else error(SourceLocation{file(), 1, 1}, "missing-key", messages::missing_key("start", "the rule file"));
     if (auto n = root["tables"]) read_tables(n);
     else error(SourceLocation{file(), 1, 1}, "missing-key", messages::missing_key("tables", "the rule file"));
+    if (auto n = root["ensure"]) read_ensure(n);
   }
 
   void read_inputs(const yaml::Node& node) {
@@ -565,6 +573,7 @@ class Loader {
         }
       }
       if (auto e = spec["error"]) input.error = template_of(e, "error");
+      input.allow = read_allowance(spec, where);
       result_.file.inputs.push_back(std::move(input));
     }
   }
@@ -643,8 +652,21 @@ class Loader {
     for (const auto& kv : node.entries()) {
       syntax::Table table;
       table.name = key_of(kv.first);
-      if (!expect_sequence(kv.second, What("table", kv.first.Scalar()))) continue;
-      for (const auto& rule_node : kv.second.items()) {
+      const What where("table", kv.first.Scalar());
+      // A table is its list of rules, or a mapping that adds `allow` and `reason` to them.
+      yaml::Node rules = kv.second;
+      if (kv.second.IsMap()) {
+        check_keys(kv.second, Section::table, where);
+        rules = kv.second["rules"];
+        if (!rules) {
+          error(at(kv.second), "wrong-kind",
+                messages::expected_kind(where.text(), "a list of rules, or a mapping with rules"));
+          continue;
+        }
+        table.allow = read_allowance(kv.second, where);
+      }
+      if (!expect_sequence(rules, kv.second.IsMap() ? What("rules") : where)) continue;
+      for (const auto& rule_node : rules.items()) {
         if (auto rule = read_rule(rule_node)) table.rules.push_back(std::move(*rule));
       }
       result_.file.tables.push_back(std::move(table));
@@ -654,6 +676,7 @@ class Loader {
   std::optional<syntax::Rule> read_rule(const yaml::Node& node) {
     if (!expect_map(node, "a rule")) return std::nullopt;
     syntax::Rule rule;
+    rule.location = at(node);
     const yaml::Node name = node["name"];
     if (!name) {
       error(at(node), "missing-key", messages::missing_key("name", "a rule"));
@@ -664,7 +687,7 @@ class Loader {
     rule.name = *n;
     const What where("rule", name.Scalar());
     check_keys(node, Section::rule, where);
-    if (auto w = node["when"]) read_when(w, rule);
+    if (auto w = node["when"]) read_when(w, rule.when);
     if (auto s = node["set"]) rule.set = read_assignments(s, "set");
     if (auto b = node["because"]) {
       if (b.IsSequence()) {
@@ -677,6 +700,7 @@ class Loader {
     if (auto e = node["error"]) rule.error = template_of(e, "error");
     if (auto x = node["next"]) rule.next = string_of(x, "next");
     if (auto fb = node["fallback"]) rule.fallback = read_fallback(fb);
+    rule.allow = read_allowance(node, where);
     const int outcomes = (node["error"] ? 1 : 0) + (node["next"] ? 1 : 0) + (node["fallback"] ? 1 : 0);
     if (outcomes > 1) error(at(node), "conflicting-actions", messages::conflicting_actions(rule.name.value));
     if (outcomes == 0 && !node["set"] && !node["because"]) {
@@ -685,7 +709,38 @@ class Loader {
     return rule;
   }
 
-  void read_when(const yaml::Node& node, syntax::Rule& rule) {
+  void read_ensure(const yaml::Node& node) {
+    if (!expect_sequence(node, "ensure")) return;
+    for (const auto& item : node.items()) {
+      if (!expect_map(item, "an invariant")) continue;
+      syntax::Invariant invariant;
+      invariant.location = at(item);
+      const yaml::Node name = item["name"];
+      if (!name) {
+        error(at(item), "missing-key", messages::missing_key("name", "an invariant"));
+        continue;
+      }
+      auto n = string_of(name, "an invariant's name");
+      if (!n) continue;
+      invariant.name = *n;
+      const What where("invariant", name.Scalar());
+      check_keys(item, Section::invariant, where);
+      if (auto w = item["when"]) read_when(w, invariant.when);
+      const yaml::Node require = item["require"];
+      const yaml::Node message = item["message"];
+      if (!require) error(at(item), "missing-key", messages::missing_key("require", where.text()));
+      if (!message) error(at(item), "missing-key", messages::missing_key("message", where.text()));
+      if (!require || !message) continue;
+      auto r = value_of(require, "require", /*expression_by_default=*/true);
+      auto m = template_of(message, "message");
+      if (!r || !m) continue;
+      invariant.require = std::move(*r);
+      invariant.message = std::move(*m);
+      result_.file.invariants.push_back(std::move(invariant));
+    }
+  }
+
+  void read_when(const yaml::Node& node, std::vector<syntax::Matcher>& when) {
     if (!expect_map(node, "when")) return;
     check_duplicates(node);
     for (const auto& kv : node.entries()) {
@@ -699,7 +754,10 @@ class Loader {
           if (!info) {
             std::vector<std::string> names;
             for (const auto& known : language::matchers()) names.push_back(known.name);
-            error(at(op_kv.first), "unknown-key", messages::unknown_match_op(op, messages::closest_match(op, names)));
+            const language::MatcherInfo* meant = language::matcher_meant_by(op);
+            error(at(op_kv.first), "unknown-key",
+                  messages::unknown_match_op(
+                      op, meant ? std::string(meant->name) : messages::closest_match(op, names)));
             continue;
           }
           if (info->operand == language::OperandShape::list &&
@@ -708,13 +766,16 @@ class Loader {
             continue;
           }
           if (auto operand = value_of(op_kv.second, op)) {
-            rule.when.push_back(syntax::Matcher{fact, info->op, std::move(*operand), written(op_kv.second)});
+            when.push_back(
+                syntax::Matcher{fact, info->op, std::move(*operand), written(op_kv.second)});
           }
         }
       } else if (m.IsSequence()) {
-        if (auto operand = value_of(m, "one_of")) rule.when.push_back(syntax::Matcher{fact, syntax::MatchOp::one_of, std::move(*operand), written(m)});
+        if (auto operand = value_of(m, "one_of"))
+          when.push_back(
+              syntax::Matcher{fact, syntax::MatchOp::one_of, std::move(*operand), written(m)});
       } else if (auto operand = value_of(m, "a matcher")) {
-        rule.when.push_back(syntax::Matcher{fact, syntax::MatchOp::eq, std::move(*operand), written(m)});
+        when.push_back(syntax::Matcher{fact, syntax::MatchOp::eq, std::move(*operand), written(m)});
       }
     }
   }
@@ -745,6 +806,44 @@ class Loader {
         out.push_back(syntax::Assignment{key_of(kv.first), std::move(*v)});
       }
     }
+    return out;
+  }
+
+  // `allow: [code, ...]` and `reason:` of a rule or table mapping: known codes of warnings or
+  // notes, and a reason (an accepted finding should say why it is accepted).
+  std::optional<syntax::Allowance> read_allowance(const yaml::Node& node, const What& where) {
+    const yaml::Node allow = node["allow"];
+    const yaml::Node reason = node["reason"];
+    if (!allow && !reason) return std::nullopt;
+    if (!allow) {
+      error(at(reason), "missing-key",
+            messages::missing_key("allow", fmt::format("{}, which has a reason", where.text())));
+      return std::nullopt;
+    }
+    syntax::Allowance out;
+    if (expect_sequence(allow, "allow")) {
+      for (const auto& item : allow.items()) {
+        auto code = string_of(item, "allow entries");
+        if (!code) continue;
+        const detail::DiagnosticCodeInfo* row = detail::find_diagnostic_code(code->value);
+        if (row == nullptr) {
+          error(code->location, "unknown-code",
+                messages::unknown_code(
+                    code->value,
+                    messages::closest_match(code->value, detail::diagnostic_code_names())));
+        } else if (row->severity == Severity::error) {
+          error(code->location, "allow-error", messages::allow_error(code->value));
+        } else {
+          out.codes.push_back(std::move(*code));
+        }
+      }
+    }
+    if (!reason) {
+      error(at(allow), "missing-key",
+            messages::missing_key("reason", fmt::format("{}, which has allow", where.text())));
+      return std::nullopt;
+    }
+    if (auto r = string_of(reason, "reason")) out.reason = std::move(*r);
     return out;
   }
 

@@ -40,6 +40,10 @@ std::string def_name(Section section) {
       return "let_call";
     case Section::rule:
       return "rule";
+    case Section::table:
+      return "table";
+    case Section::invariant:
+      return "invariant";
     case Section::fallback:
       return "fallback";
     case Section::test_file:
@@ -119,6 +123,8 @@ json shape_schema(const KeyRow& row) {
       return map_of(ref(section));
     case Shape::named_section_lists:
       return map_of(array_of(ref(section)));
+    case Shape::named_tables:
+      return map_of(json{{"anyOf", {array_of(ref("rule")), ref(section)}}});
     case Shape::named_scalars:
       return map_of(ref("scalar"));
     case Shape::named_values:
@@ -194,9 +200,9 @@ std::optional<SchemaKind> parse_schema_name(std::string_view name) {
 }
 
 json rule_file_schema() {
-  return file_schema(
-      "rules", Section::rule_file,
-      {Section::input, Section::record_field, Section::let_call, Section::rule, Section::fallback});
+  return file_schema("rules", Section::rule_file,
+                     {Section::input, Section::record_field, Section::let_call, Section::rule,
+                      Section::fallback, Section::table, Section::invariant});
 }
 
 json rule_test_schema() {

@@ -52,7 +52,10 @@ std::string trace(const std::vector<TraceStep>& steps) {
         derived += fmt::format("  {}\n", step.detail);
         break;
       case TraceStep::Kind::error:
-        out += fmt::format("error: {}\n", step.detail);
+        if (step.location.known())
+          out += fmt::format("error: {} ({})\n", step.detail, to_string(step.location));
+        else
+          out += fmt::format("error: {}\n", step.detail);
         break;
     }
   }
@@ -132,8 +135,12 @@ std::string plan(const Plan& p) {
 std::string diagnostics(const std::vector<Diagnostic>& diagnostics,
                         const std::vector<SourceText>& sources) {
   std::string out;
-  for (const Diagnostic& d : diagnostics)
-    out += format_with_source(d, find_source(sources, d.location.file)) + "\n";
+  for (const Diagnostic& d : diagnostics) {
+    // The code at the end of the line: what `allow:`, --error and --ignore name.
+    Diagnostic coded = d;
+    if (!d.code.empty()) coded.message += fmt::format(" [{}]", d.code);
+    out += format_with_source(coded, find_source(sources, d.location.file)) + "\n";
+  }
   return out;
 }
 
