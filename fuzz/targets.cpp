@@ -1,7 +1,6 @@
 // The fuzz targets (see targets.hpp). Internal headers are used on purpose: the batch paths
 // and the expression parser are not public API, but they are what hostile text reaches.
 
-#include "api/rule_set_access.hpp"
 #include "targets.hpp"
 
 #include <cmath>
@@ -12,6 +11,7 @@
 #include <utility>
 #include <variant>
 
+#include "api/rule_set_access.hpp"
 #include "load/expression_parser.hpp"
 #include "render/dot.hpp"
 #include "render/render.hpp"
@@ -26,8 +26,8 @@ namespace {
 
 // An invariant the library promises was broken: stop here so the input is kept.
 [[noreturn]] void broken(const char* what, std::string_view detail = {}) {
-  std::fprintf(stderr, "snnplan fuzz: invariant broken: %s\n%.*s\n", what, static_cast<int>(detail.size()),
-               detail.data());
+  std::fprintf(stderr, "snnplan fuzz: invariant broken: %s\n%.*s\n", what,
+               static_cast<int>(detail.size()), detail.data());
   std::abort();
 }
 
@@ -38,7 +38,8 @@ std::string text_of(const std::uint8_t* data, std::size_t size) {
 // A record as one JSON line: the form results are compared in (NaN-safe, unlike Value's ==).
 std::string rendered(const EvaluationResult& result) {
   if (!result.ok()) {
-    return std::string(result.error().kind == EvaluationErrorKind::bad_input ? "bad input: " : "rule error: ") +
+    return std::string(result.error().kind == EvaluationErrorKind::bad_input ? "bad input: "
+                                                                             : "rule error: ") +
            result.error().message;
   }
   return render::json_line(render::to_json(result.record()));
@@ -74,16 +75,22 @@ Value sample(const std::string& type, int variant) {
   if (type.rfind("bool", 0) == 0) return Value(variant % 2 == 0);
   if (type.rfind("list[int]", 0) == 0) {
     switch (variant % 3) {
-      case 0: return Value(Value::List{Value(4), Value(2)});
-      case 1: return Value(Value::List{Value(kMax), Value(kMin)});
-      default: return Value(Value::List{});
+      case 0:
+        return Value(Value::List{Value(4), Value(2)});
+      case 1:
+        return Value(Value::List{Value(kMax), Value(kMin)});
+      default:
+        return Value(Value::List{});
     }
   }
   if (type.rfind("list[string]", 0) == 0) {
     switch (variant % 3) {
-      case 0: return Value(Value::List{Value("dp"), Value("tp")});
-      case 1: return Value(Value::List{Value("")});
-      default: return Value(Value::List{});
+      case 0:
+        return Value(Value::List{Value("dp"), Value("tp")});
+      case 1:
+        return Value(Value::List{Value("")});
+      default:
+        return Value(Value::List{});
     }
   }
   static const char* strings[] = {"spikformer_8_384", "MEMORY", "", "\xc4\xb0\xce\xa3", "speed"};
@@ -94,13 +101,15 @@ void evaluate_samples(const RuleSet& rules) {
   evaluate_checked(rules, {});
   for (int variant = 0; variant < 4; ++variant) {
     Inputs inputs;
-    for (const InputInfo& info : rules.inputs()) inputs.emplace_back(info.name, sample(info.type, variant));
+    for (const InputInfo& info : rules.inputs())
+      inputs.emplace_back(info.name, sample(info.type, variant));
     evaluate_checked(rules, inputs);
   }
   // A value of a type no input has, and a name no input has.
   evaluate_checked(rules, {{"no_such_input", Value(1)}});
   if (!rules.inputs().empty()) {
-    evaluate_checked(rules, {{rules.inputs().front().name, Value(Value::List{Value(Value::List{})})}});
+    evaluate_checked(rules,
+                     {{rules.inputs().front().name, Value(Value::List{Value(Value::List{})})}});
   }
 }
 
@@ -111,14 +120,16 @@ std::shared_ptr<RuleSet> load(const std::string& text, const LoadOptions& option
   } catch (const LoadError& e) {
     if (!has_errors(e.diagnostics())) broken("LoadError without an error diagnostic", e.what());
     for (const Diagnostic& d : e.diagnostics()) {
-      if (d.message.empty() || d.code.empty()) broken("a diagnostic without code or message", format(d));
+      if (d.message.empty() || d.code.empty())
+        broken("a diagnostic without code or message", format(d));
       (void)format_with_source(d, text);
     }
     return nullptr;
   }
 }
 
-void plan_checked(const std::string& objective, const Topology& topology, std::int64_t batch_size,
+void plan_checked(const std::string& objective,
+                  const std::variant<Topology, TopologyMapping>& topology, std::int64_t batch_size,
                   const PlanOptions& options) {
   try {
     const Plan p = plan(objective, topology, batch_size, options);
@@ -181,25 +192,27 @@ int expression(const std::uint8_t* data, std::size_t size) {
 
   // The same text as a derived value, whose value every evaluation renders into the rationale.
   const std::string file = std::string(
-      "snnplan: 1\n"
-      "inputs:\n"
-      "  i: {type: int, default: 6}\n"
-      "  j: {type: int, default: -3}\n"
-      "  s: {type: string, default: Spikformer_8}\n"
-      "  b: {type: bool, default: true}\n"
-      "  f: {type: float, default: 0.5}\n"
-      "  li: {type: 'list[int]', default: [4, 2]}\n"
-      "  ls: {type: 'list[string]', default: [dp, tp]}\n"
-      "  n: {type: 'int?', default: null}\n"
-      "let:\n"
-      "  x: ") + yaml_quoted(text) + "\n"
-      "record:\n"
-      "  out: {type: rationale}\n"
-      "start: t\n"
-      "tables:\n"
-      "  t:\n"
-      "    - name: r\n"
-      "      because: 'x={x}'\n";
+                               "snnplan: 1\n"
+                               "inputs:\n"
+                               "  i: {type: int, default: 6}\n"
+                               "  j: {type: int, default: -3}\n"
+                               "  s: {type: string, default: Spikformer_8}\n"
+                               "  b: {type: bool, default: true}\n"
+                               "  f: {type: float, default: 0.5}\n"
+                               "  li: {type: 'list[int]', default: [4, 2]}\n"
+                               "  ls: {type: 'list[string]', default: [dp, tp]}\n"
+                               "  n: {type: 'int?', default: null}\n"
+                               "let:\n"
+                               "  x: ") +
+                           yaml_quoted(text) +
+                           "\n"
+                           "record:\n"
+                           "  out: {type: rationale}\n"
+                           "start: t\n"
+                           "tables:\n"
+                           "  t:\n"
+                           "    - name: r\n"
+                           "      because: 'x={x}'\n";
   const auto rules = load(file);
   if (!rules) {
     // Text the parser accepts must not be refused as an expression inside a rule file
@@ -259,20 +272,36 @@ int topology(const std::uint8_t* data, std::size_t size) {
   } catch (const InputError& e) {
     if (std::string_view(e.what()).empty()) broken("a refused topology without a message");
   }
+  // A topology beyond 64 bits is held with stand-in sizes and refused for a plan: nothing
+  // below (which compares sizes) holds for it.
+  if (parsed && !parsed->fits_64_bits()) {
+    try {
+      parsed->require_64_bits();
+      broken("a topology beyond 64 bits passes require_64_bits()", text);
+    } catch (const InputError& e) {
+      if (std::string_view(e.what()).empty()) broken("a 64-bit refusal without a message");
+    }
+    return 0;
+  }
   // A given world size must be checked the same way: only its own product is accepted.
-  for (const std::int64_t world : {std::int64_t{8}, std::int64_t{-1}, std::numeric_limits<std::int64_t>::max()}) {
+  for (const std::int64_t world :
+       {std::int64_t{8}, std::int64_t{-1}, std::numeric_limits<std::int64_t>::max()}) {
     try {
       const Topology t = Topology::parse(text, world);
-      if (!parsed || t != *parsed || t.world_size() != world) broken("parse with a world size accepts other text", text);
+      if (!parsed || t != *parsed || t.world_size() != world)
+        broken("parse with a world size accepts other text", text);
     } catch (const InputError&) {
-      if (parsed && parsed->world_size() == world) broken("parse refuses the world size its sizes multiply to", text);
+      if (parsed && parsed->world_size() == world)
+        broken("parse refuses the world size its sizes multiply to", text);
     }
   }
   if (!parsed) return 0;
   const Topology& t = *parsed;
   try {
-    if (Topology::parse(t.to_string()) != t) broken("to_string() reads back as another topology", t.to_string());
-    if (Topology::parse(text, t.world_size()) != t) broken("parse with its own world size differs", text);
+    if (Topology::parse(t.to_string()) != t)
+      broken("to_string() reads back as another topology", t.to_string());
+    if (Topology::parse(text, t.world_size()) != t)
+      broken("parse with its own world size differs", text);
   } catch (const InputError& e) {
     broken("to_string() does not read back", e.what());
   }
@@ -281,15 +310,17 @@ int topology(const std::uint8_t* data, std::size_t size) {
   (void)render::json_line(render::to_json(t));
   plan_checked("memory", t, 64, {});
   PlanOptions options;
-  options.features.allow_experimental_spikformer_tp = true;
+  options.features = {{"allow_experimental_spikformer_tp", true}};
   options.model_family = "spikformer";
   plan_checked("capacity", t, std::numeric_limits<std::int64_t>::max(), options);
   return 0;
 }
 
 const std::vector<Target>& targets() {
-  static const std::vector<Target> all = {
-      {"rule_file", &rule_file}, {"expression", &expression}, {"json_line", &json_line}, {"topology", &topology}};
+  static const std::vector<Target> all = {{"rule_file", &rule_file},
+                                          {"expression", &expression},
+                                          {"json_line", &json_line},
+                                          {"topology", &topology}};
   return all;
 }
 

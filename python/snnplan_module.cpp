@@ -45,11 +45,15 @@ struct Classes {
 };
 Classes classes;
 
-py::object cls(PyObject* c) { return py::reinterpret_borrow<py::object>(c); }
+py::object cls(PyObject* c) {
+  return py::reinterpret_borrow<py::object>(c);
+}
 
 // ---- Python -> C++ ---------------------------------------------------------------------
 
-std::string type_name(py::handle obj) { return Py_TYPE(obj.ptr())->tp_name; }
+std::string type_name(py::handle obj) {
+  return Py_TYPE(obj.ptr())->tp_name;
+}
 
 [[noreturn]] void wrong_type(std::string_view what, std::string_view expected, py::handle got) {
   throw py::type_error(snnplan::messages::py_wrong_type(what, expected, type_name(got)));
@@ -68,7 +72,9 @@ std::int64_t as_int64(py::handle obj, const std::string& what) {
   if (!PyLong_Check(obj.ptr())) wrong_type(what, "int", obj);
   int overflow = 0;
   const long long v = PyLong_AsLongLongAndOverflow(obj.ptr(), &overflow);
-  if (overflow != 0) throw py::value_error(snnplan::messages::py_int_too_large(what, py::str(obj).cast<std::string>()));
+  if (overflow != 0)
+    throw py::value_error(
+        snnplan::messages::py_int_too_large(what, py::str(obj).cast<std::string>()));
   if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
   return static_cast<std::int64_t>(v);
 }
@@ -78,10 +84,12 @@ snnplan::Value as_value(py::handle obj, const std::string& name) {
   if (PyBool_Check(obj.ptr())) return snnplan::Value(obj.ptr() == Py_True);
   if (PyLong_Check(obj.ptr())) return snnplan::Value(as_int64(obj, "input '" + name + "'"));
   if (PyFloat_Check(obj.ptr())) return snnplan::Value(PyFloat_AsDouble(obj.ptr()));
-  if (PyUnicode_Check(obj.ptr())) return snnplan::Value(as_string(obj, ("input '" + name + "'").c_str()));
+  if (PyUnicode_Check(obj.ptr()))
+    return snnplan::Value(as_string(obj, ("input '" + name + "'").c_str()));
   if (PyList_Check(obj.ptr()) || PyTuple_Check(obj.ptr())) {
     snnplan::Value::List items;
-    for (py::handle item : py::reinterpret_borrow<py::sequence>(obj)) items.push_back(as_value(item, name));
+    for (py::handle item : py::reinterpret_borrow<py::sequence>(obj))
+      items.push_back(as_value(item, name));
     return snnplan::Value(std::move(items));
   }
   wrong_type("input '" + name + "'", "str, int, float, bool, None or a list of those", obj);
@@ -124,8 +132,9 @@ py::object optional_int(const std::optional<std::int64_t>& v) {
 }
 
 py::object to_python(const snnplan::Diagnostic& d) {
-  return cls(classes.diagnostic)(snnplan::to_string(d.severity), to_str(d.location.file), d.location.line,
-                                 d.location.column, to_str(d.code), to_str(d.message));
+  return cls(classes.diagnostic)(snnplan::to_string(d.severity), to_str(d.location.file),
+                                 d.location.line, d.location.column, to_str(d.code),
+                                 to_str(d.message));
 }
 
 py::list diagnostics_list(const std::vector<snnplan::Diagnostic>& diagnostics) {
@@ -140,11 +149,16 @@ void translate_exception(std::exception_ptr p) {
     if (p) std::rethrow_exception(p);
   } catch (const snnplan::LoadError& e) {
     try {
-      py::object error = cls(classes.load_error)(to_str(e.what()), diagnostics_list(e.diagnostics()));
+      py::object error =
+          cls(classes.load_error)(to_str(e.what()), diagnostics_list(e.diagnostics()));
       PyErr_SetObject(classes.load_error, error.ptr());
     } catch (py::error_already_set& failure) {
       failure.restore();
     }
+  } catch (const snnplan::PlanInputError& e) {  // upstream's own exception class
+    PyErr_SetString(e.python() == snnplan::PlanInputError::Python::type_error ? PyExc_TypeError
+                                                                              : PyExc_ValueError,
+                    e.what());
   } catch (const snnplan::RuleError& e) {
     PyErr_SetString(PyExc_ValueError, e.what());
   } catch (const snnplan::InputError& e) {
@@ -157,14 +171,16 @@ void translate_exception(std::exception_ptr p) {
 // The `rules=` argument: a RuleSet, or None for `fallback`.
 const snnplan::RuleSet& rules_or(py::handle rules, const snnplan::RuleSet& fallback) {
   if (rules.is_none()) return fallback;
-  if (!py::isinstance<snnplan::RuleSet>(rules)) wrong_type("rules", "a snnplan.RuleSet or None", rules);
+  if (!py::isinstance<snnplan::RuleSet>(rules))
+    wrong_type("rules", "a snnplan.RuleSet or None", rules);
   return rules.cast<const snnplan::RuleSet&>();
 }
 
 // Rule errors are the reference's ValueError; bad inputs (unknown, missing, wrong type) are
 // what Python reports as TypeError. The message keeps any NUL characters it holds.
 [[noreturn]] void raise_evaluation_error(const snnplan::EvaluationError& error) {
-  PyObject* type = error.kind == snnplan::EvaluationErrorKind::rule_error ? PyExc_ValueError : PyExc_TypeError;
+  PyObject* type =
+      error.kind == snnplan::EvaluationErrorKind::rule_error ? PyExc_ValueError : PyExc_TypeError;
   PyErr_SetObject(type, to_str(error.message).ptr());
   throw py::error_already_set();
 }
@@ -203,7 +219,8 @@ py::dict evaluate(const snnplan::RuleSet& rules, const py::kwargs& kwargs) {
   if (!result->ok()) raise_evaluation_error(result->error());
   const snnplan::Record& record = result->record();
   py::dict out;
-  for (std::size_t k = 0; k < record.names().size(); ++k) out[to_str(record.names()[k])] = to_python(record.values()[k]);
+  for (std::size_t k = 0; k < record.names().size(); ++k)
+    out[to_str(record.names()[k])] = to_python(record.values()[k]);
   return out;
 }
 
@@ -221,7 +238,8 @@ py::list input_infos(const snnplan::RuleSet& rules) {
 // with the CLI's message; arguments of the wrong Python type raise TypeError.
 
 bool is_mapping(py::handle obj) {
-  return PyDict_Check(obj.ptr()) || py::isinstance(obj, py::module_::import("collections.abc").attr("Mapping"));
+  return PyDict_Check(obj.ptr()) ||
+         py::isinstance(obj, py::module_::import("collections.abc").attr("Mapping"));
 }
 
 // A list or tuple of str (a bare str is refused: it would be read as its characters).
@@ -230,7 +248,8 @@ std::optional<std::vector<std::string>> optional_strings(py::handle obj, const c
   if (!PyList_Check(obj.ptr()) && !PyTuple_Check(obj.ptr()))
     wrong_type(what, "a list or tuple of str", obj);
   std::vector<std::string> out;
-  for (py::handle item : py::reinterpret_borrow<py::sequence>(obj)) out.push_back(as_string(item, what));
+  for (py::handle item : py::reinterpret_borrow<py::sequence>(obj))
+    out.push_back(as_string(item, what));
   return out;
 }
 
@@ -240,53 +259,50 @@ std::optional<bool> optional_bool(py::handle obj, const char* what) {
   return obj.ptr() == Py_True;
 }
 
-// A topology size or world size handed to Topology::from_values, which words the refusals of
-// the JSON form (0, 4.5, true, "4", None); only values no JSON line could hold are refused here.
-snnplan::Value topology_value(py::handle obj, const std::string& what) {
+// A topology size or world size as Topology::from_mapping reads it, which words the refusals
+// (upstream's TypeErrors, naming the Python type). An int beyond 64 bits is read as the
+// nearest float, as the JSON form reads one.
+snnplan::Value topology_value(py::handle obj) {
   if (obj.is_none()) return snnplan::Value();
   if (PyBool_Check(obj.ptr())) return snnplan::Value(obj.ptr() == Py_True);
-  if (PyLong_Check(obj.ptr())) return snnplan::Value(as_int64(obj, what));
+  if (PyLong_Check(obj.ptr())) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(obj.ptr(), &overflow);
+    if (overflow == 0) return snnplan::Value(static_cast<std::int64_t>(v));
+    return snnplan::Value(PyLong_AsDouble(obj.ptr()));
+  }
   if (PyFloat_Check(obj.ptr())) return snnplan::Value(PyFloat_AsDouble(obj.ptr()));
-  if (PyUnicode_Check(obj.ptr())) return snnplan::Value(as_string(obj, what.c_str()));
-  wrong_type(what, "int", obj);
+  if (PyUnicode_Check(obj.ptr())) return snnplan::Value(as_string(obj, "a topology size"));
+  return snnplan::Value(snnplan::Value::List{});  // refused by from_mapping as a non-integer
 }
 
-// "dp=4,tp=2" as `--topology` reads it (world_size an int, as `--world-size`), or a mapping
-// of sizes as the JSON line's "topology" object (world_size as its "world_size").
-snnplan::Topology topology_of(py::handle topology, py::handle world_size) {
+// "dp=4,tp=2" as `--topology` reads it, or a mapping of sizes as the JSON line's "topology".
+snnplan::TopologyMapping topology_mapping(py::handle topology) {
   try {
-    if (PyUnicode_Check(topology.ptr())) {
-      std::optional<std::int64_t> world;
-      if (!world_size.is_none()) {
-        if (!PyLong_Check(world_size.ptr()) || PyBool_Check(world_size.ptr()))
-          wrong_type("world_size", "int or None with a str topology", world_size);
-        world = as_int64(world_size, "world_size");
-      }
-      return snnplan::Topology::parse(as_string(topology, "topology"), world);
-    }
-    if (is_mapping(topology)) {
-      std::vector<std::pair<std::string, snnplan::Value>> dims;
-      for (py::handle item : topology.attr("items")()) {
-        const auto pair = py::reinterpret_borrow<py::tuple>(item);
-        std::string name = as_string(pair[0], "a topology dimension name");
-        snnplan::Value size = topology_value(pair[1], "topology size for '" + name + "'");
-        dims.emplace_back(std::move(name), std::move(size));
-      }
-      return snnplan::Topology::from_values(dims, topology_value(world_size, "world_size"));
-    }
+    if (PyUnicode_Check(topology.ptr()))
+      return snnplan::Topology::parse_mapping(as_string(topology, "topology"));
   } catch (const snnplan::InputError& e) {
     throw py::value_error(e.what());
   }
-  wrong_type("topology", "a str such as 'dp=4,tp=2' or a dict of dimension sizes", topology);
+  if (!is_mapping(topology))
+    wrong_type("topology", "a str such as 'dp=4,tp=2' or a dict of dimension sizes", topology);
+  snnplan::TopologyMapping dims;
+  for (py::handle item : topology.attr("items")()) {
+    const auto pair = py::reinterpret_borrow<py::tuple>(item);
+    dims.emplace_back(as_string(pair[0], "a topology dimension name"), topology_value(pair[1]));
+  }
+  return dims;
 }
 
-// A dict (or other mapping) of feature flags, or a DistributedFeatureSet.
-snnplan::FeatureSet features_of(py::handle features) {
-  snnplan::FeatureSet out;
+// A dict (or other mapping) of feature flags, or a DistributedFeatureSet (its fields).
+snnplan::FeatureFlags features_of(py::handle features) {
+  snnplan::FeatureFlags out;
   if (features.is_none()) return out;
   if (py::isinstance(features, cls(classes.feature_set))) {
-    for (const std::string& name : snnplan::FeatureSet::names())
-      out.set(name, py::cast<bool>(features.attr(name.c_str())));
+    for (py::handle field : py::module_::import("dataclasses").attr("fields")(features)) {
+      const std::string name = as_string(field.attr("name"), "a feature name");
+      out.emplace_back(name, py::cast<bool>(features.attr(name.c_str())));
+    }
     return out;
   }
   if (!is_mapping(features))
@@ -294,14 +310,8 @@ snnplan::FeatureSet features_of(py::handle features) {
   for (py::handle item : features.attr("items")()) {
     const auto pair = py::reinterpret_borrow<py::tuple>(item);
     const std::string name = as_string(pair[0], "a feature name");
-    try {
-      (void)out.get(name);  // an unknown name is the first thing to report, as in the JSON form
-    } catch (const snnplan::InputError& e) {
-      throw py::value_error(e.what());
-    }
-    if (!PyBool_Check(pair[1].ptr()))
-      wrong_type("feature '" + name + "'", "bool", pair[1]);
-    out.set(name, pair[1].ptr() == Py_True);
+    if (!PyBool_Check(pair[1].ptr())) wrong_type("feature '" + name + "'", "bool", pair[1]);
+    out.emplace_back(name, pair[1].ptr() == Py_True);
   }
   return out;
 }
@@ -312,16 +322,43 @@ py::tuple str_tuple(const std::vector<std::string>& items) {
   return out;
 }
 
+py::dict dims_dict(const snnplan::Topology& t) {
+  py::dict dims;
+  for (const snnplan::Topology::Dimension& d : t.dims()) dims[to_str(d.name)] = py::int_(d.size);
+  return dims;
+}
+
 py::object to_python(const snnplan::Topology& t) {
-  py::tuple dims(t.dims().size());
-  for (std::size_t k = 0; k < t.dims().size(); ++k)
-    dims[k] = py::make_tuple(to_str(t.dims()[k].name), py::int_(t.dims()[k].size));
-  return cls(classes.topology)(py::int_(t.world_size()), std::move(dims), int_tuple(t.mesh_shape()));
+  return cls(classes.topology)(py::arg("world_size") = py::int_(t.world_size()),
+                               py::arg("dims") = dims_dict(t));
+}
+
+// SNNDistributedTopology.__post_init__: the fields checked as upstream checks them; returns
+// the ordered dimension names.
+py::tuple topology_fields(py::handle world_size, py::handle dims) {
+  snnplan::TopologyMapping mapping;
+  for (py::handle item : dims.attr("items")()) {
+    const auto pair = py::reinterpret_borrow<py::tuple>(item);
+    if (!PyUnicode_Check(pair[0].ptr()))
+      throw py::type_error(snnplan::messages::topology_name_type(Py_TYPE(pair[0].ptr())->tp_name));
+    mapping.emplace_back(as_string(pair[0], "a topology dimension name"), topology_value(pair[1]));
+  }
+  return str_tuple(
+      snnplan::Topology::from_fields(mapping, topology_value(world_size)).ordered_dim_names());
+}
+
+// SNNDistributedTopology.from_mapping: (world_size, dims) of the checked topology.
+py::tuple topology_from_mapping(py::handle dims, py::handle world_size) {
+  const snnplan::Topology t =
+      snnplan::Topology::from_mapping(topology_mapping(dims), topology_value(world_size));
+  t.require_64_bits();  // its sizes would be stand-ins, which a Python object must not show
+  return py::make_tuple(py::int_(t.world_size()), dims_dict(t));
 }
 
 py::object to_python(const snnplan::FeatureSet& f) {
   py::dict flags;
-  for (const std::string& name : snnplan::FeatureSet::names()) flags[to_str(name)] = py::bool_(f.get(name));
+  for (const snnplan::FeatureSet::Flag& flag : f.flags())
+    flags[to_str(flag.name)] = py::bool_(flag.value);
   return cls(classes.feature_set)(**flags);
 }
 
@@ -337,8 +374,9 @@ py::object to_python(const snnplan::Plan& p) {
   fields["memopt_level"] = py::int_(p.memopt_level);
   fields["rationale"] = str_tuple(p.rationale);
   fields["notes"] = str_tuple(p.notes);
-  fields["tensor_parallel_roots"] =
-      p.tensor_parallel_roots ? py::object(str_tuple(*p.tensor_parallel_roots)) : py::object(py::none());
+  fields["tensor_parallel_roots"] = p.tensor_parallel_roots
+                                        ? py::object(str_tuple(*p.tensor_parallel_roots))
+                                        : py::object(py::none());
   fields["mesh_shape"] = int_tuple(p.mesh_shape);
   fields["tp_mesh_dim"] = py::int_(p.tp_mesh_dim);
   fields["dp_mesh_dim"] = optional_int(p.dp_mesh_dim);
@@ -355,17 +393,26 @@ py::object to_python(const snnplan::Plan& p) {
 // order `snnplan plan --batch` reads a line's keys, so the first problem reported is the same).
 class ArgumentFields final : public snnplan::request::PlanFields {
  public:
-  explicit ArgumentFields(std::vector<std::pair<std::string_view, py::handle>> arguments) : arguments_(std::move(arguments)) {}
+  explicit ArgumentFields(std::vector<std::pair<std::string_view, py::handle>> arguments)
+      : arguments_(std::move(arguments)) {}
 
   bool given(std::string_view key) override { return !argument(key).is_none(); }
-  std::string text(std::string_view key) override { return as_string(argument(key), std::string(key).c_str()); }
-  std::vector<std::string> texts(std::string_view key) override {
-    return optional_strings(argument(key), std::string(key).c_str()).value_or(std::vector<std::string>{});
+  std::string text(std::string_view key) override {
+    return as_string(argument(key), std::string(key).c_str());
   }
-  std::int64_t integer(std::string_view key) override { return as_int64(argument(key), std::string(key)); }
-  bool flag(std::string_view key) override { return optional_bool(argument(key), std::string(key).c_str()).value_or(false); }
-  snnplan::Topology topology() override { return topology_of(argument("topology"), argument("world_size")); }
-  snnplan::FeatureSet features() override { return features_of(argument("features")); }
+  std::vector<std::string> texts(std::string_view key) override {
+    return optional_strings(argument(key), std::string(key).c_str())
+        .value_or(std::vector<std::string>{});
+  }
+  std::int64_t integer(std::string_view key) override {
+    return as_int64(argument(key), std::string(key));
+  }
+  bool flag(std::string_view key) override {
+    return optional_bool(argument(key), std::string(key).c_str()).value_or(false);
+  }
+  snnplan::TopologyMapping topology() override { return topology_mapping(argument("topology")); }
+  snnplan::Value world_size() override { return topology_value(argument("world_size")); }
+  snnplan::FeatureFlags features() override { return features_of(argument("features")); }
 
  private:
   py::handle argument(std::string_view key) const {
@@ -377,37 +424,29 @@ class ArgumentFields final : public snnplan::request::PlanFields {
   std::vector<std::pair<std::string_view, py::handle>> arguments_;
 };
 
-py::object plan(py::handle objective, py::handle topology, py::handle batch_size, py::handle world_size,
-                py::handle backend, py::handle model_family, py::handle mode, py::handle tp_roots,
-                py::handle tp_candidates, py::handle features, py::handle notes, py::handle rules) {
-  ArgumentFields fields({{"objective", objective}, {"topology", topology}, {"batch_size", batch_size},
-                         {"world_size", world_size}, {"backend", backend}, {"model_family", model_family},
-                         {"mode", mode}, {"tp_roots", tp_roots}, {"tp_candidates", tp_candidates},
-                         {"features", features}, {"notes", notes}});
+py::object plan(py::handle objective, py::handle topology, py::handle batch_size,
+                py::handle world_size, py::handle backend, py::handle model_family, py::handle mode,
+                py::handle tp_roots, py::handle tp_candidates, py::handle features,
+                py::handle notes, py::handle rules) {
+  ArgumentFields fields({{"objective", objective},
+                         {"topology", topology},
+                         {"batch_size", batch_size},
+                         {"world_size", world_size},
+                         {"backend", backend},
+                         {"model_family", model_family},
+                         {"mode", mode},
+                         {"tp_roots", tp_roots},
+                         {"tp_candidates", tp_candidates},
+                         {"features", features},
+                         {"notes", notes}});
   const snnplan::request::PlanRequest request = snnplan::request::read_plan_request(fields);
   const snnplan::RuleSet& rule_set = rules_or(rules, snnplan::plan_rules());
-  // What snnplan::plan() does, keeping the rules' message as a std::string (it may hold NUL
-  // characters from the inputs, which what() would cut off).
-  std::optional<snnplan::EvaluationResult> result;
   std::optional<snnplan::Plan> planned;
-  std::string unusable_record;
   {
     py::gil_scoped_release unlocked;
-    result = rule_set.evaluate(snnplan::plan_inputs(request.objective, request.topology, request.batch_size, request.options));
-    if (result->ok()) {
-      try {
-        planned = snnplan::to_plan(result->record(), request.topology, request.options);
-      } catch (const snnplan::InputError& e) {  // rules whose record is not a plan's
-        unusable_record = e.what();
-      }
-    }
+    planned = snnplan::plan(request.objective, request.topology, request.batch_size,
+                            request.options, rule_set);
   }
-  if (!result->ok()) {
-    // Refusals by the rules and inputs the rules cannot take (rules of another schema) alike.
-    PyErr_SetObject(PyExc_ValueError, to_str(result->error().message).ptr());
-    throw py::error_already_set();
-  }
-  if (!planned) throw py::value_error(unusable_record);
   return to_python(*planned);
 }
 
@@ -442,12 +481,13 @@ PYBIND11_MODULE(_snnplan, m) {
   m.attr("__version__") = snnplan::version;
   m.attr("RULE_FORMAT_VERSION") = snnplan::rule_format_version;
   const py::module_ types = py::module_::import("snnplan._types");
+  const py::module_ plan_types = py::module_::import("snnplan._plan");
   classes.diagnostic = types.attr("Diagnostic").ptr();
   classes.input_info = types.attr("InputInfo").ptr();
   classes.load_error = types.attr("RuleLoadError").ptr();
-  classes.plan = types.attr("SNNDistributedPlan").ptr();
-  classes.topology = types.attr("SNNDistributedTopology").ptr();
-  classes.feature_set = types.attr("DistributedFeatureSet").ptr();
+  classes.plan = plan_types.attr("SNNDistributedPlan").ptr();
+  classes.topology = plan_types.attr("SNNDistributedTopology").ptr();
+  classes.feature_set = plan_types.attr("DistributedFeatureSet").ptr();
   for (PyObject* c : {classes.diagnostic, classes.input_info, classes.load_error, classes.plan,
                       classes.topology, classes.feature_set})
     Py_INCREF(c);
@@ -548,24 +588,35 @@ PYBIND11_MODULE(_snnplan, m) {
         "Runs the snnplan command line in this process (python -m snnplan): argv without the\n"
         "program name; returns the exit code. Writes to the process's standard output and error.");
 
-  m.def("plan", &plan, py::arg("objective"), py::arg("topology"), py::arg("batch_size"), py::kw_only(),
-        py::arg("world_size") = py::none(), py::arg("backend") = "inductor", py::arg("model_family") = "generic",
-        py::arg("mode") = py::none(), py::arg("tp_roots") = py::none(), py::arg("tp_candidates") = true,
-        py::arg("features") = py::none(), py::arg("notes") = py::none(), py::arg("rules") = py::none(),
-        "plan(objective, topology, batch_size, *, world_size=None, backend='inductor', "
-        "model_family='generic', mode=None, tp_roots=None, tp_candidates=True, features=None, "
-        "notes=None, rules=None)\n--\n\n"
-        "The full distributed plan, as `snnplan plan` gives it: a frozen SNNDistributedPlan.\n"
-        "The arguments are the keys of a `snnplan plan --batch` line and mirror the CLI's flags, so\n"
-        "plan(**json.loads(line)) works; None means the default, as null does there.\n\n"
-        "objective: speed, memory or capacity (case-insensitive). topology: 'dp=4,tp=2' (as\n"
-        "--topology; world_size must then be an int) or a dict of sizes {'dp': 4, 'tp': 2} (as the\n"
-        "JSON line). batch_size: int. world_size: checked against the product of the sizes.\n"
-        "mode: override (none, dp, tp, fsdp2, fsdp2_tp). tp_roots, notes: lists of str.\n"
-        "tp_candidates: bool. features: a dict of feature flags or a DistributedFeatureSet.\n"
-        "rules: a RuleSet of plan rules (default: the built-in rules/snn_plan.yaml).\n\n"
-        "Raises ValueError with the CLI's message when the rules refuse (unknown objective or mode,\n"
-        "pp, tensor parallelism without candidates), for an invalid topology or an unknown feature,\n"
-        "and for ints beyond 64 bits; TypeError for arguments of the wrong type. Releases the GIL\n"
-        "while the rules run.");
+  m.def("topology_fields", &topology_fields, py::arg("world_size"), py::arg("dims"),
+        "topology_fields(world_size, dims)\n--\n\n"
+        "SNNDistributedTopology's checks (upstream's order and texts); returns the ordered "
+        "dimension names.");
+  m.def("topology_from_mapping", &topology_from_mapping, py::arg("dims"),
+        py::arg("world_size") = py::none(),
+        "topology_from_mapping(dims, world_size=None)\n--\n\n"
+        "SNNDistributedTopology.from_mapping's reading and checks; returns (world_size, dims).");
+  m.def(
+      "plan", &plan, py::arg("objective"), py::arg("topology"), py::arg("batch_size"),
+      py::kw_only(), py::arg("world_size") = py::none(), py::arg("backend") = "inductor",
+      py::arg("model_family") = "generic", py::arg("mode") = py::none(),
+      py::arg("tp_roots") = py::none(), py::arg("tp_candidates") = true,
+      py::arg("features") = py::none(), py::arg("notes") = py::none(),
+      py::arg("rules") = py::none(),
+      "plan(objective, topology, batch_size, *, world_size=None, backend='inductor', "
+      "model_family='generic', mode=None, tp_roots=None, tp_candidates=True, features=None, "
+      "notes=None, rules=None)\n--\n\n"
+      "The full distributed plan, as `snnplan plan` gives it: a frozen SNNDistributedPlan.\n"
+      "The arguments are the keys of a `snnplan plan --batch` line and mirror the CLI's flags, so\n"
+      "plan(**json.loads(line)) works; None means the default, as null does there.\n\n"
+      "objective: speed, memory or capacity (case-insensitive). topology: 'dp=4,tp=2' (as\n"
+      "--topology; world_size must then be an int) or a dict of sizes {'dp': 4, 'tp': 2} (as the\n"
+      "JSON line). batch_size: int. world_size: checked against the product of the sizes.\n"
+      "mode: override (none, dp, tp, fsdp2, fsdp2_tp). tp_roots, notes: lists of str.\n"
+      "tp_candidates: bool. features: a dict of feature flags or a DistributedFeatureSet.\n"
+      "rules: a RuleSet of plan rules (default: the built-in rules/snn_plan.yaml).\n\n"
+      "Raises ValueError with the CLI's message when the rules refuse (unknown objective or mode,\n"
+      "pp, tensor parallelism without candidates), for an invalid topology or an unknown feature,\n"
+      "and for ints beyond 64 bits; TypeError for arguments of the wrong type. Releases the GIL\n"
+      "while the rules run.");
 }

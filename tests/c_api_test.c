@@ -324,8 +324,8 @@ static void test_plan(const char* rules_dir) {
         "{\"mode\":\"dp\",\"objective\":\"speed\",",
         "\"topology\":{\"world_size\":8,\"dims\":{\"dp\":8},\"mesh_shape\":[8]},",
         "\"model_family\":\"generic\",\"backend\":\"inductor\",",
-        "\"notes\":[\"from the analysis\",\"ZeRO optimizer sharding was disabled by the feature set "
-        "(allow_zero_optimizer=false).\"]",
+        "\"notes\":[\"from the analysis\",\"Zero optimizer was disabled by DistributedFeatureSet; planner fell "
+        "back to optimizer_strategy='none'.\"]",
         "\"mesh_shape\":[8],\"tp_mesh_dim\":0,\"dp_mesh_dim\":0,",
         "\"allow_pipeline\":true,\"allow_zero_optimizer\":false}}",
         NULL};
@@ -341,16 +341,16 @@ static void test_plan(const char* rules_dir) {
   expect_plan(rules,
               "{\"objective\": \"capacity\", \"topology\": {\"pp\": 4}, \"batch_size\": 64, \"mode\": \"pp\"}",
               SNNPLAN_RULE_ERROR,
-              "{\"error\":\"Unsupported mode='pp' for this plan: pipeline plans need the dedicated pipeline path, "
-              "which partitions the model into stages.\"}");
+              "{\"error\":\"Pipeline parallelism ('pp') is not supported by the unified analyze/plan/apply API. "
+              "Please use the dedicated pipeline configuration path directly.\"}");
 
   /* bad input: the CLI's messages, without its "line" */
   expect_plan(rules, "{\"objective\": \"memory\", \"topology\": {\"dp\": 0}, \"batch_size\": 64}", SNNPLAN_BAD_INPUT,
-              "{\"error\":\"topology dimension 'dp' must have a positive integer size, got 0\"}");
+              "{\"error\":\"world_size must be positive, but got 0.\"}");
   expect_plan(rules,
               "{\"objective\": \"memory\", \"topology\": {\"dp\": 4, \"tp\": 2}, \"world_size\": 16,"
               " \"batch_size\": 64}",
-              SNNPLAN_BAD_INPUT, "{\"error\":\"topology sizes dp=4 x tp=2 multiply to 8, but world_size is 16\"}");
+              SNNPLAN_BAD_INPUT, "{\"error\":\"Topology dims {'dp': 4, 'tp': 2} multiply to 8, but world_size=16.\"}");
   expect_plan(rules, "{\"objective\": \"memory\", \"topology\": {\"dp\": 4}, \"batchsize\": 64}", SNNPLAN_BAD_INPUT,
               "{\"error\":\"unknown input 'batchsize' (did you mean 'batch_size'?)\"}");
   expect_plan(rules, "{\"objective\": \"memory\", \"topology\": {\"dp\": 4}}", SNNPLAN_BAD_INPUT,
@@ -359,8 +359,7 @@ static void test_plan(const char* rules_dir) {
               "{\"objective\": \"memory\", \"topology\": {\"dp\": 4}, \"batch_size\": 64,"
               " \"features\": {\"allow_pipelin\": true}}",
               SNNPLAN_BAD_INPUT,
-              "{\"error\":\"unknown feature 'allow_pipelin' (the features are allow_experimental_conv_tp, "
-              "allow_experimental_spikformer_tp, allow_pipeline, allow_zero_optimizer); did you mean 'allow_pipeline'?\"}");
+              "{\"error\":\"DistributedFeatureSet.__init__() got an unexpected keyword argument 'allow_pipelin'\"}");
   expect_plan(rules, "{\"objective\": \"memory\", \"topology\": {\"dp\": 4, \"dp\": 2}, \"batch_size\": 64}",
               SNNPLAN_BAD_INPUT, "{\"error\":\"duplicate key 'dp' in a JSON object\"}");
   expect_plan(rules, "[1]", SNNPLAN_BAD_INPUT, "{\"error\":\"a batch line must be a JSON object, got an array\"}");

@@ -70,6 +70,13 @@ class RuleSet {
   /// Refused: fields may be views of the inputs' strings, which a temporary would take away.
   bool evaluate(Inputs&& inputs, Evaluation& out) const = delete;
 
+  /// The given inputs checked as evaluate() checks them -- known names, lengths, types and
+  /// allowed values (`one_of`, with its `error` template; inputs not given stand at their
+  /// default or null there) -- without the others. std::nullopt when evaluate() would accept
+  /// them. For a caller that must report a bad input before it can compute the rest:
+  /// snnplan::plan() checks the objective before it checks the topology, as upstream does.
+  [[nodiscard]] std::optional<EvaluationError> check_inputs(const Inputs& inputs) const;
+
   /// evaluate() that also records every step taken (see explain.hpp). Slower; for people.
   [[nodiscard]] Explanation explain(const Inputs& inputs) const;
 
@@ -80,8 +87,7 @@ class RuleSet {
 
  private:
   friend class RuleSetAccess;  // the library's own front ends (src/api/rule_set_access.hpp)
-  explicit RuleSet(std::shared_ptr<const detail::CompiledRules> rules)
-      : rules_(std::move(rules)) {}
+  explicit RuleSet(std::shared_ptr<const detail::CompiledRules> rules) : rules_(std::move(rules)) {}
   std::shared_ptr<const detail::CompiledRules> rules_;
 };
 

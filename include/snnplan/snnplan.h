@@ -176,18 +176,19 @@ SNNPLAN_C_API snnplan_status snnplan_plan_rules_builtin(snnplan_rules** out_rule
  * `snnplan plan --batch` input, e.g.
  *   {"objective": "memory", "topology": {"dp": 4, "tp": 2}, "batch_size": 64}
  * Keys: objective, topology (an object of dimension sizes) and batch_size are required;
- * world_size, backend, model_family, mode, features (an object of the four feature flags),
+ * world_size, backend, model_family, mode, features (an object of the feature flags the plan rules declare),
  * tp_roots, tp_candidates and notes are optional (absent or null: the default).
  *
  * *out_json receives a new string (free with snnplan_string_free) holding one JSON object,
  * the line `snnplan plan --batch` prints for that input:
  *   SNNPLAN_OK          the plan's 20 fields, e.g. {"mode":"fsdp2_tp","objective":"memory",
  *                       "topology":{"world_size":8,"dims":{"dp":4,"tp":2},"mesh_shape":[4,2]},...};
- *   SNNPLAN_RULE_ERROR  {"error": "<the rule's message>"}, e.g. an unknown objective or mode;
+ *   SNNPLAN_RULE_ERROR  {"error": "<the rule's message>"}, e.g. an unknown objective or mode
+ *                       (upstream plan()'s texts: the plan follows it at the seed's commit);
  *   SNNPLAN_BAD_INPUT   {"error": "<what is wrong with the input>"}: invalid JSON, not an
  *                       object, an unknown, missing or mistyped key, an invalid topology
- *                       ({"dp": 0}, sizes that do not multiply to world_size), an unknown
- *                       feature -- and `rules` that are not plan rules (the message names the
+ *                       ({"dp": 0}, sizes that do not multiply to world_size; upstream's
+ *                       texts), an undeclared feature -- and `rules` that are not plan rules (the message names the
  *                       input or record field that does not fit). The CLI adds "line": N to
  *                       these; this function has no line to report.
  * NULL `rules`, `json_input` or `out_json` give SNNPLAN_INVALID_ARGUMENT; for it and

@@ -8,14 +8,16 @@ recommend_snn_distributed_strategy() is a drop-in for the reference Python funct
 parameters, a frozen dataclass with the same 16 fields (so dataclasses.asdict/replace work),
 the same exceptions with the same messages, for loose arguments too (None for backend, ...);
 SNN_DISTRIBUTED_PREFERENCES and the four *_AVAILABLE constants as the reference has them.
-plan() gives the full distributed plan, as `snnplan plan` does, as a frozen SNNDistributedPlan. The value classes and the exception are plain Python
+plan() gives the full distributed plan, as `snnplan plan` does, as a frozen SNNDistributedPlan;
+it takes SpikingJelly's own plan() call too (snnplan/_plan.py), with SNNDistributedTopology and
+DistributedFeatureSet as upstream has them. The value classes and the exception are plain Python
 classes (snnplan/_types.py); the work is done by the C++ library (the extension
 snnplan._snnplan) with the GIL released, so evaluations in several Python threads run in
 parallel.
 """
-from ._types import (Diagnostic, DistributedFeatureSet, InputInfo, RuleLoadError, SNNDistributedPlan,
-                     SNNDistributedRecommendation, SNNDistributedTopology)
-from ._snnplan import RULE_FORMAT_VERSION, RuleSet, __version__, plan
+from ._types import Diagnostic, InputInfo, RuleLoadError, SNNDistributedRecommendation
+from ._plan import DistributedFeatureSet, SNNDistributedPlan, SNNDistributedTopology, plan
+from ._snnplan import RULE_FORMAT_VERSION, RuleSet, __version__
 from ._drop_in import (FSDP2_AVAILABLE, PIPELINING_AVAILABLE, SNN_DISTRIBUTED_PREFERENCES, TENSOR_PARALLEL_AVAILABLE,
                        ZERO_REDUNDANCY_OPTIMIZER_AVAILABLE, recommend_snn_distributed_strategy,
                        recommended_pipeline_microbatches)

@@ -3,7 +3,7 @@
 # which uses every public name; change the three together.
 import os
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union, overload
 
 __version__: str
 RULE_FORMAT_VERSION: int
@@ -41,8 +41,15 @@ class SNNDistributedRecommendation:
 @dataclass(frozen=True)
 class SNNDistributedTopology:
     world_size: int
-    dims: Tuple[Tuple[str, int], ...]
-    mesh_shape: Tuple[int, ...]
+    dims: Mapping[str, int]
+    def __post_init__(self) -> None: ...
+    @property
+    def ordered_dim_names(self) -> Tuple[str, ...]: ...
+    @property
+    def mesh_shape(self) -> Tuple[int, ...]: ...
+    @classmethod
+    def from_mapping(cls, dims: Mapping[str, Union[int, float]], *,
+                     world_size: Optional[Union[int, float]] = ...) -> SNNDistributedTopology: ...
 
 @dataclass(frozen=True)
 class DistributedFeatureSet:
@@ -122,6 +129,14 @@ def recommend_snn_distributed_strategy(model: str, world_size: int, prefer: str,
                                        tensor_parallel_available: Optional[bool] = ..., *,
                                        rules: Optional[RuleSet] = ...) -> SNNDistributedRecommendation: ...
 def recommended_pipeline_microbatches(batch_size: int, num_stages: int) -> int: ...
+# SpikingJelly's own call (analysis: any object with notes, tensor_parallel_candidate_names and
+# tensor_parallel_roots) ...
+@overload
+def plan(*, analysis: Any, objective: str, topology: Union[Mapping[str, int], SNNDistributedTopology],
+         backend: str, batch_size: int, model_family: Optional[str] = ..., mode: Optional[str] = ...,
+         features: Optional[DistributedFeatureSet] = ..., rules: Optional[RuleSet] = ...) -> SNNDistributedPlan: ...
+# ... and the keys of a `snnplan plan --batch` line.
+@overload
 def plan(objective: str, topology: Union[str, Mapping[str, int]], batch_size: int, *, world_size: Optional[int] = ...,
          backend: str = ..., model_family: str = ..., mode: Optional[str] = ..., tp_roots: Optional[Sequence[str]] = ...,
          tp_candidates: bool = ..., features: Union[None, Mapping[str, bool], DistributedFeatureSet] = ...,

@@ -1,7 +1,8 @@
 """The value types of the snnplan module and its load exception: plain Python classes.
 
 The compiled extension (snnplan._snnplan) builds instances of these classes, so they print,
-compare, pickle and work with dataclasses.asdict/replace like any dataclass.
+compare, pickle and work with dataclasses.asdict/replace like any dataclass. The plan's
+classes are in snnplan/_plan.py.
 """
 import dataclasses as _dataclasses
 from typing import Optional as _Optional, Tuple as _Tuple
@@ -26,54 +27,6 @@ class SNNDistributedRecommendation:
     pp_layout: _Optional[_Tuple[int, ...]] = None
     pp_delay_wgrad: bool = False
     rationale: _Tuple[str, ...] = ()
-
-
-@_dataclasses.dataclass(frozen=True)
-class SNNDistributedTopology:
-    """A checked device mesh, as `snnplan plan` prints it: world_size, dims as (name, size)
-    pairs in the order given, and mesh_shape (the sizes ordered dp, tp, pp, vpp first, then
-    the others). str() gives "dp=4,tp=2", which plan() accepts back."""
-    world_size: int
-    dims: _Tuple[_Tuple[str, int], ...]
-    mesh_shape: _Tuple[int, ...]
-
-    def __str__(self):
-        return ",".join(f"{name}={size}" for name, size in self.dims)
-
-
-@_dataclasses.dataclass(frozen=True)
-class DistributedFeatureSet:
-    """Which optional features a plan may use: the reference's DistributedFeatureSet."""
-    allow_experimental_conv_tp: bool = False
-    allow_experimental_spikformer_tp: bool = False
-    allow_pipeline: bool = True
-    allow_zero_optimizer: bool = True
-
-
-@_dataclasses.dataclass(frozen=True)
-class SNNDistributedPlan:
-    """The full distributed plan: the reference's SNNDistributedPlan, field for field (the
-    topology as `snnplan plan` prints it, an SNNDistributedTopology)."""
-    mode: str
-    objective: str
-    topology: SNNDistributedTopology
-    model_family: str
-    backend: str
-    batch_size: int
-    optimizer_strategy: str
-    memopt_level: int
-    rationale: _Tuple[str, ...]
-    notes: _Tuple[str, ...]
-    tensor_parallel_roots: _Optional[_Tuple[str, ...]] = None
-    mesh_shape: _Optional[_Tuple[int, ...]] = None
-    tp_mesh_dim: int = 0
-    dp_mesh_dim: _Optional[int] = None
-    pp_microbatches: _Optional[int] = None
-    pp_schedule: str = "1f1b"
-    pp_virtual_stages: int = 1
-    pp_layout: _Optional[_Tuple[int, ...]] = None
-    pp_delay_wgrad: bool = False
-    experimental_features: DistributedFeatureSet = DistributedFeatureSet()
 
 
 @_dataclasses.dataclass(frozen=True)
@@ -119,7 +72,6 @@ class RuleLoadError(ValueError):
 
 
 # They are the module's own names (snnplan.RuleLoadError, ...): pickle finds them there.
-for _cls in (SNNDistributedRecommendation, SNNDistributedTopology, DistributedFeatureSet, SNNDistributedPlan,
-             Diagnostic, InputInfo, RuleLoadError):
+for _cls in (SNNDistributedRecommendation, Diagnostic, InputInfo, RuleLoadError):
     _cls.__module__ = "snnplan"
 del _cls

@@ -360,12 +360,16 @@ class PackageTest(unittest.TestCase):
         import snnplan._snnplan as extension
         import snnplan._types as types
         self.assertTrue(types.__file__.endswith(os.path.join("snnplan", "_types.py")))
-        for cls in (snnplan.SNNDistributedRecommendation, snnplan.SNNDistributedPlan, snnplan.SNNDistributedTopology,
-                    snnplan.DistributedFeatureSet, snnplan.Diagnostic, snnplan.InputInfo, snnplan.RuleLoadError):
-            self.assertIs(getattr(types, cls.__name__), cls)
-            self.assertEqual(cls.__module__, "snnplan")
+        import snnplan._plan as plan_types
+        for module, classes in ((types, (snnplan.SNNDistributedRecommendation, snnplan.Diagnostic, snnplan.InputInfo,
+                                         snnplan.RuleLoadError)),
+                                (plan_types, (snnplan.SNNDistributedPlan, snnplan.SNNDistributedTopology,
+                                              snnplan.DistributedFeatureSet))):
+            for cls in classes:
+                self.assertIs(getattr(module, cls.__name__), cls)
+                self.assertEqual(cls.__module__, "snnplan")
         self.assertIs(snnplan.RuleSet, extension.RuleSet)
-        self.assertIs(snnplan.plan, extension.plan)
+        self.assertIs(snnplan.plan, plan_types.plan)  # upstream's call and the batch line's, over extension.plan
         self.assertEqual(snnplan.__version__, extension.__version__)
         constants = ["SNN_DISTRIBUTED_PREFERENCES", "ZERO_REDUNDANCY_OPTIMIZER_AVAILABLE", "PIPELINING_AVAILABLE",
                      "FSDP2_AVAILABLE", "TENSOR_PARALLEL_AVAILABLE"]

@@ -4,6 +4,7 @@ typed caller writes. Exits 0 when every check holds."""
 import dataclasses
 import os
 import sys
+import types
 import tempfile
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -47,6 +48,14 @@ def plans() -> None:
     check(topology.world_size == 8 and planned.notes == ("typed",), "plan")
     again = snnplan.plan("speed", {"dp": 8}, 32, features={"allow_pipeline": True})
     check(again.topology.mesh_shape == (8,), "plan with a dict topology")
+    # SpikingJelly's own call: an analysis object and an SNNDistributedTopology.
+    built = SNNDistributedTopology.from_mapping({"tp": 2, "dp": 4})
+    check(built.ordered_dim_names == ("dp", "tp") and dict(built.dims) == {"tp": 2, "dp": 4}, "from_mapping")
+    analysis = types.SimpleNamespace(notes=("a",), tensor_parallel_candidate_names=("blocks.0",),
+                                     tensor_parallel_roots=("blocks",))
+    upstream: SNNDistributedPlan = snnplan.plan(analysis=analysis, objective="memory", topology=built,
+                                                backend="inductor", batch_size=64)
+    check(upstream.topology.world_size == 8 and upstream.notes == ("a",), "upstream's plan() call")
 
 
 def rule_sets() -> None:

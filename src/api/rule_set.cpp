@@ -135,15 +135,18 @@ class PipelineRun {
       : options_(options), roots_(std::move(roots)), sources_(sources) {}
 
   // A used file, loaded with the stack of files that led to it (for cycle detection).
-  std::shared_ptr<detail::CompiledRules> build_nested(const std::vector<std::string>& stack, std::string_view text,
-                                                      const std::string& file_name, const std::string& directory,
+  std::shared_ptr<detail::CompiledRules> build_nested(const std::vector<std::string>& stack,
+                                                      std::string_view text,
+                                                      const std::string& file_name,
+                                                      const std::string& directory,
                                                       std::vector<Diagnostic>& out) {
     stack_ = stack;
     return build(text, file_name, directory, out);
   }
 
   std::shared_ptr<detail::CompiledRules> build(std::string_view text, const std::string& file_name,
-                                               const std::string& directory, std::vector<Diagnostic>& out) {
+                                               const std::string& directory,
+                                               std::vector<Diagnostic>& out) {
     load::LoadedFile loaded = load::load_rule_file(text, file_name);
     is_rule_file_ = loaded.is_rule_file;
     std::vector<Diagnostic> diagnostics = std::move(loaded.diagnostics);
@@ -179,10 +182,12 @@ class PipelineRun {
   }
 
  private:
-  std::shared_ptr<const detail::CompiledRules> build_used(const syntax::Use& use, const std::string& directory,
+  std::shared_ptr<const detail::CompiledRules> build_used(const syntax::Use& use,
+                                                          const std::string& directory,
                                                           std::vector<Diagnostic>& diagnostics) {
     auto fail = [&](std::string message) {
-      diagnostics.push_back(Diagnostic{Severity::error, use.file.location, "uses", std::move(message)});
+      diagnostics.push_back(
+          Diagnostic{Severity::error, use.file.location, "uses", std::move(message)});
       return nullptr;
     };
     if (stack_.size() >= kMaxUsesDepth) return fail(messages::uses_too_deep(kMaxUsesDepth));
@@ -270,8 +275,8 @@ class PipelineRun {
 
 }  // namespace
 
-static RuleSet build_or_throw(std::string_view text, const std::string& file_name, const std::string& directory,
-                              const LoadOptions& options) {
+static RuleSet build_or_throw(std::string_view text, const std::string& file_name,
+                              const std::string& directory, const LoadOptions& options) {
   std::vector<Diagnostic> diagnostics;
   std::vector<SourceText> sources;
   const RuleRoots roots =
@@ -285,7 +290,8 @@ static RuleSet build_or_throw(std::string_view text, const std::string& file_nam
   return RuleSetAccess::wrap(std::move(compiled));
 }
 
-RuleSet RuleSet::from_string(std::string_view text, std::string file_name, const LoadOptions& options) {
+RuleSet RuleSet::from_string(std::string_view text, std::string file_name,
+                             const LoadOptions& options) {
   return build_or_throw(text, file_name, "", options);
 }
 
@@ -301,9 +307,13 @@ RuleSet RuleSet::from_file(const std::string& path, const LoadOptions& options) 
   return build_or_throw(std::get<0>(text), path, directory.empty() ? "." : directory, options);
 }
 
-std::string_view RuleSet::builtin_text() noexcept { return *builtin_file("snn_distributed.yaml"); }
+std::string_view RuleSet::builtin_text() noexcept {
+  return *builtin_file("snn_distributed.yaml");
+}
 
-std::optional<std::string_view> RuleSet::builtin_text(std::string_view file_name) noexcept { return builtin_file(file_name); }
+std::optional<std::string_view> RuleSet::builtin_text(std::string_view file_name) noexcept {
+  return builtin_file(file_name);
+}
 
 std::vector<std::pair<std::string_view, std::string_view>> RuleSet::builtin_sha256() {
   std::vector<std::pair<std::string_view, std::string_view>> hashes;
@@ -318,7 +328,13 @@ const RuleSet& RuleSet::builtin() {
   return rules;
 }
 
-EvaluationResult RuleSet::evaluate(const Inputs& inputs) const { return evaluate::evaluate(*rules_, inputs); }
+EvaluationResult RuleSet::evaluate(const Inputs& inputs) const {
+  return evaluate::evaluate(*rules_, inputs);
+}
+
+std::optional<EvaluationError> RuleSet::check_inputs(const Inputs& inputs) const {
+  return evaluate::check_inputs(*rules_, inputs);
+}
 
 Explanation RuleSet::explain(const Inputs& inputs) const {
   std::vector<TraceStep> steps;
@@ -326,8 +342,14 @@ Explanation RuleSet::explain(const Inputs& inputs) const {
   return Explanation{std::move(result), std::move(steps)};
 }
 
-const std::vector<InputInfo>& RuleSet::inputs() const noexcept { return rules_->input_info; }
-const std::string& RuleSet::file_name() const noexcept { return rules_->file_name; }
-const std::vector<Diagnostic>& RuleSet::warnings() const noexcept { return rules_->warnings; }
+const std::vector<InputInfo>& RuleSet::inputs() const noexcept {
+  return rules_->input_info;
+}
+const std::string& RuleSet::file_name() const noexcept {
+  return rules_->file_name;
+}
+const std::vector<Diagnostic>& RuleSet::warnings() const noexcept {
+  return rules_->warnings;
+}
 
 }  // namespace snnplan

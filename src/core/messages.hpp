@@ -18,32 +18,41 @@ namespace snnplan::messages {
 inline std::string rule_file_too_large(std::size_t limit) {
   return fmt::format("rule file is larger than the limit of {} bytes", limit);
 }
-inline std::string yaml_syntax(std::string_view what) { return fmt::format("YAML syntax error: {}", what); }
+inline std::string yaml_syntax(std::string_view what) {
+  return fmt::format("YAML syntax error: {}", what);
+}
 inline std::string yaml_unclosed_flow(bool is_map) {
   return is_map ? "the flow mapping '{' that starts here is not closed with '}'"
                 : "the flow sequence '[' that starts here is not closed with ']'";
 }
 inline std::string yaml_unclosed_quote(char quote) {
-  return fmt::format("the quoted string that starts here is not closed with {}", quote == '"' ? "'\"'" : "\"'\"");
+  return fmt::format("the quoted string that starts here is not closed with {}",
+                     quote == '"' ? "'\"'" : "\"'\"");
 }
 inline std::string yaml_second_document() {
-  return "a second YAML document starts here (a rule file holds one; remove the '---' or '...' and what follows)";
+  return "a second YAML document starts here (a rule file holds one; remove the '---' or '...' and "
+         "what follows)";
 }
 inline std::string yaml_too_deep(int limit) {
   return fmt::format("YAML nesting is deeper than {} levels", limit);
 }
 inline std::string yaml_too_many_nodes(std::size_t limit) {
-  return fmt::format("the rule file has more than {} YAML nodes once aliases are expanded "
-                     "(each use of an alias counts in full)", limit);
+  return fmt::format(
+      "the rule file has more than {} YAML nodes once aliases are expanded "
+      "(each use of an alias counts in full)",
+      limit);
 }
 inline std::string cannot_read(std::string_view path, std::string_view why) {
   return fmt::format("cannot read rule file '{}': {}", path, why);
 }
-inline std::string unknown_key(std::string_view key, std::string_view where, std::string_view suggestion) {
+inline std::string unknown_key(std::string_view key, std::string_view where,
+                               std::string_view suggestion) {
   if (suggestion.empty()) return fmt::format("unknown key '{}' in {}", key, where);
   return fmt::format("unknown key '{}' in {} (did you mean '{}'?)", key, where, suggestion);
 }
-inline std::string duplicate_key(std::string_view key) { return fmt::format("duplicate key '{}'", key); }
+inline std::string duplicate_key(std::string_view key) {
+  return fmt::format("duplicate key '{}'", key);
+}
 inline std::string missing_key(std::string_view key, std::string_view where) {
   return fmt::format("missing required key '{}' in {}", key, where);
 }
@@ -51,17 +60,22 @@ inline std::string expected_kind(std::string_view what, std::string_view expecte
   return fmt::format("{} must be {}", what, expected);
 }
 inline std::string version_not_a_number(std::string_view got) {
-  return fmt::format("the format version must be a number (write snnplan: 1), got the string '{}'", got);
+  return fmt::format("the format version must be a number (write snnplan: 1), got the string '{}'",
+                     got);
 }
 inline std::string unsupported_version(std::string_view got, int supported) {
-  return fmt::format("unsupported rule format version {} (this snnplan reads version {})", got, supported);
+  return fmt::format("unsupported rule format version {} (this snnplan reads version {})", got,
+                     supported);
 }
 inline std::string unknown_type(std::string_view got) {
-  return fmt::format("unknown type '{}' (expected string, int, bool, float, list[int], list[string], "
-                     "rationale; add '?' to allow null)", got);
+  return fmt::format(
+      "unknown type '{}' (expected string, int, bool, float, list[int], list[string], "
+      "rationale; add '?' to allow null)",
+      got);
 }
 inline std::string unknown_match_op(std::string_view got, std::string_view suggestion) {
-  std::string base = fmt::format("unknown matcher '{}' (expected eq, ne, lt, le, gt, ge, one_of, not_one_of)", got);
+  std::string base = fmt::format(
+      "unknown matcher '{}' (expected eq, ne, lt, le, gt, ge, one_of, not_one_of)", got);
   if (!suggestion.empty()) base += fmt::format("; did you mean '{}'?", suggestion);
   return base;
 }
@@ -70,7 +84,8 @@ inline std::string template_conversion(std::string_view conversion) {
                      conversion);
 }
 inline std::string unbalanced_brace(std::string_view text) {
-  return fmt::format("unbalanced '{{' or '}}' in template \"{}\" (write '{{{{' or '}}}}' for a brace)", text);
+  return fmt::format(
+      "unbalanced '{{' or '}}' in template \"{}\" (write '{{{{' or '}}}}' for a brace)", text);
 }
 inline std::string rule_needs_outcome(std::string_view rule) {
   return fmt::format("rule '{}' does nothing: give it set, because, error, next or fallback", rule);
@@ -85,10 +100,17 @@ inline std::string uses_too_deep(std::size_t limit) {
 }
 // `bare`: the name has no directory part, so a built-in rule file of that name was looked for.
 inline std::string uses_not_found(std::string_view file, std::string_view directory, bool bare) {
-  if (!bare && directory.empty()) return fmt::format("cannot find rule file '{}' (only a bare file name can name a built-in rule file)", file);
+  if (!bare && directory.empty())
+    return fmt::format(
+        "cannot find rule file '{}' (only a bare file name can name a built-in rule file)", file);
   if (!bare) return fmt::format("cannot find rule file '{}' in {}", file, directory);
-  if (directory.empty()) return fmt::format("cannot find rule file '{}' among the built-in rule files", file);
-  return fmt::format("cannot find rule file '{}' in {} or among the built-in rule files", file, directory);
+  if (directory.empty())
+    return fmt::format("cannot find rule file '{}' among the built-in rule files", file);
+  return fmt::format("cannot find rule file '{}' in {} or among the built-in rule files", file,
+                     directory);
+}
+inline std::string uses_cycle(std::string_view path) {
+  return fmt::format("rule files use each other in a cycle: {}", path);
 }
 /// `roots`: the rule roots, already joined for display ("/a, /b").
 inline std::string uses_outside_root(std::string_view file, std::string_view roots) {
@@ -107,28 +129,36 @@ inline std::string not_a_rule_file(std::string_view file) {
       "not shown",
       file);
 }
-inline std::string uses_cycle(std::string_view path) { return fmt::format("rule files use each other in a cycle: {}", path); }
 inline std::string uses_has_errors(std::string_view file, std::string_view used_as) {
   return fmt::format("rule file '{}' (used as '{}') has errors", file, used_as);
 }
 
 // ---- expressions ---------------------------------------------------------------------------
-inline std::string expression_syntax(std::string_view what) { return fmt::format("expression: {}", what); }
+inline std::string expression_syntax(std::string_view what) {
+  return fmt::format("expression: {}", what);
+}
 inline std::string expression_trailing(std::string_view token) {
   return fmt::format("unexpected '{}' after the expression", token);
 }
-inline std::string expression_unterminated_string() { return "unterminated string literal"; }
+inline std::string expression_unterminated_string() {
+  return "unterminated string literal";
+}
 inline std::string expression_unknown_escape(char escape) {
   return fmt::format("unknown escape '\\{}' in string literal", escape);
 }
-inline std::string expression_not_an_operator(std::string_view written, std::string_view meant, std::string_view why = {}) {
+inline std::string expression_not_an_operator(std::string_view written, std::string_view meant,
+                                              std::string_view why = {}) {
   return fmt::format("'{}' is not an operator; write '{}'{}", written, meant, why);
 }
-inline std::string expression_unexpected_character(std::string_view c) { return fmt::format("unexpected character '{}'", c); }
+inline std::string expression_unexpected_character(std::string_view c) {
+  return fmt::format("unexpected character '{}'", c);
+}
 inline std::string expression_expected(std::string_view what, std::string_view found) {
   return fmt::format("expected {}, found '{}'", what, found);
 }
-inline std::string expression_chained_comparison() { return "comparisons do not chain; combine them with '&&'"; }
+inline std::string expression_chained_comparison() {
+  return "comparisons do not chain; combine them with '&&'";
+}
 inline std::string integer_literal_too_large(std::string_view text) {
   return fmt::format("integer {} does not fit in 64 bits", text);
 }
@@ -150,11 +180,13 @@ inline std::string expression_too_long(std::size_t limit) {
 }
 
 // ---- names and types -----------------------------------------------------------------------
-inline std::string unknown_name(std::string_view kind, std::string_view name, std::string_view suggestion) {
+inline std::string unknown_name(std::string_view kind, std::string_view name,
+                                std::string_view suggestion) {
   if (suggestion.empty()) return fmt::format("unknown {} '{}'", kind, name);
   return fmt::format("unknown {} '{}' (did you mean '{}'?)", kind, name, suggestion);
 }
-inline std::string duplicate_name(std::string_view kind, std::string_view name, std::string_view first) {
+inline std::string duplicate_name(std::string_view kind, std::string_view name,
+                                  std::string_view first) {
   return fmt::format("duplicate {} '{}' (first declared at {})", kind, name, first);
 }
 inline std::string let_cycle(std::string_view path) {
@@ -163,15 +195,19 @@ inline std::string let_cycle(std::string_view path) {
 inline std::string table_cycle(std::string_view path) {
   return fmt::format("tables call each other in a cycle, which could loop forever: {}", path);
 }
-inline std::string wrong_arity(std::string_view builtin, std::string_view expected, std::size_t got) {
+inline std::string wrong_arity(std::string_view builtin, std::string_view expected,
+                               std::size_t got) {
   // "1", "at least 1" -> argument; "2", "1 to 3" -> arguments
-  const bool one = expected.size() >= 1 && expected.back() == '1' && (expected.size() == 1 || expected[expected.size() - 2] == ' ');
+  const bool one = expected.size() >= 1 && expected.back() == '1' &&
+                   (expected.size() == 1 || expected[expected.size() - 2] == ' ');
   return fmt::format("{}() takes {} argument{}, got {}", builtin, expected, one ? "" : "s", got);
 }
-inline std::string type_mismatch(std::string_view what, std::string_view expected, std::string_view got) {
+inline std::string type_mismatch(std::string_view what, std::string_view expected,
+                                 std::string_view got) {
   return fmt::format("{} must be {}, but it is {}", what, expected, got);
 }
-inline std::string incomparable(std::string_view op, std::string_view left, std::string_view right) {
+inline std::string incomparable(std::string_view op, std::string_view left,
+                                std::string_view right) {
   return fmt::format("cannot compare {} with {} using '{}'", left, right, op);
 }
 inline std::string not_an_input(std::string_view name) {
@@ -180,13 +216,18 @@ inline std::string not_an_input(std::string_view name) {
 inline std::string rationale_field_set(std::string_view name) {
   return fmt::format("'{}' collects rationale lines; use `because` instead of setting it", name);
 }
-inline std::string one_rationale_field() { return "a record may have at most one field of type rationale"; }
+inline std::string one_rationale_field() {
+  return "a record may have at most one field of type rationale";
+}
 inline std::string table_calls_too_deep(std::size_t depth, int limit, std::string_view path) {
-  return fmt::format("table calls can nest {} levels deep, beyond the limit of {}: an evaluation that follows {} fails",
-                     depth, limit, path);
+  return fmt::format(
+      "table calls can nest {} levels deep, beyond the limit of {}: an evaluation that follows {} "
+      "fails",
+      depth, limit, path);
 }
 inline std::string unreachable_table(std::string_view table, std::string_view start) {
-  return fmt::format("table '{}' is never used: no path from the start table '{}' reaches it", table, start);
+  return fmt::format("table '{}' is never used: no path from the start table '{}' reaches it",
+                     table, start);
 }
 inline std::string unused(std::string_view kind, std::string_view name) {
   return fmt::format("{} '{}' is never used", kind, name);
@@ -195,23 +236,29 @@ inline std::string call_missing_input(std::string_view rules, std::string_view i
   return fmt::format("the call of '{}' does not give its required input '{}'", rules, input);
 }
 inline std::string unreachable_rule(std::string_view rule, std::string_view table) {
-  return fmt::format("rule '{}' follows a catch-all rule in table '{}' and can never fire", rule, table);
+  return fmt::format("rule '{}' follows a catch-all rule in table '{}' and can never fire", rule,
+                     table);
 }
 
 // ---- evaluation ----------------------------------------------------------------------------
-inline std::string missing_input(std::string_view name) { return fmt::format("missing required input '{}'", name); }
+inline std::string missing_input(std::string_view name) {
+  return fmt::format("missing required input '{}'", name);
+}
 inline std::string unknown_input(std::string_view name, std::string_view suggestion) {
   if (suggestion.empty()) return fmt::format("unknown input '{}'", name);
   return fmt::format("unknown input '{}' (did you mean '{}'?)", name, suggestion);
 }
-inline std::string input_type(std::string_view name, std::string_view expected, std::string_view got) {
+inline std::string input_type(std::string_view name, std::string_view expected,
+                              std::string_view got) {
   return fmt::format("input '{}' must be {}, got {}", name, expected, got);
 }
-inline std::string input_list_item(std::string_view name, std::string_view element, std::string_view got) {
+inline std::string input_list_item(std::string_view name, std::string_view element,
+                                   std::string_view got) {
   return fmt::format("input '{}' must be list[{}], got a list holding {}", name, element, got);
 }
 inline std::string input_too_long(std::string_view name, std::size_t length, std::size_t limit) {
-  return fmt::format("input '{}' has a string of {} bytes, longer than the limit of {} bytes", name, length, limit);
+  return fmt::format("input '{}' has a string of {} bytes, longer than the limit of {} bytes", name,
+                     length, limit);
 }
 inline std::string not_allowed(std::string_view name, std::string_view value) {
   return fmt::format("input '{}' has a value that is not allowed: '{}'", name, value);
@@ -223,7 +270,8 @@ inline std::string chain_too_deep(int limit) {
   return fmt::format("table calls nest deeper than {} levels", limit);
 }
 inline std::string integer_overflow(std::string_view what) {
-  return fmt::format("integer overflow: {} is beyond the 128-bit range of intermediate results", what);
+  return fmt::format("integer overflow: {} is beyond the 128-bit range of intermediate results",
+                     what);
 }
 inline std::string out_of_64_bits(std::string_view what) {
   return fmt::format("{} does not fit in a 64-bit integer", what);
@@ -231,12 +279,18 @@ inline std::string out_of_64_bits(std::string_view what) {
 inline std::string record_in_output(std::string_view field) {
   return fmt::format("record field '{}' holds a record; records cannot be output", field);
 }
-inline std::string negation(std::string_view operand) { return fmt::format("-({})", operand); }
-inline std::string division_by_zero() { return "division by zero"; }
+inline std::string negation(std::string_view operand) {
+  return fmt::format("-({})", operand);
+}
+inline std::string division_by_zero() {
+  return "division by zero";
+}
 inline std::string runtime_type(std::string_view where, std::string_view what) {
   return fmt::format("{}: {}", where, what);
 }
-inline std::string matcher_needs_list() { return "one_of needs a list"; }
+inline std::string matcher_needs_list() {
+  return "one_of needs a list";
+}
 /// "a list", or "a list of 2 items" for a matcher whose list has a fixed length.
 inline std::string a_list_of(std::size_t items) {
   return items == 0 ? std::string("a list") : fmt::format("a list of {} items", items);
@@ -245,21 +299,28 @@ inline std::string builtin_argument(std::size_t position, std::string_view built
   return fmt::format("argument {} of {}()", position, builtin);
 }
 
-inline std::string operand_kinds(std::string_view op, std::string_view left, std::string_view right) {
+inline std::string operand_kinds(std::string_view op, std::string_view left,
+                                 std::string_view right) {
   return fmt::format("cannot apply '{}' to {} and {}", op, left, right);
 }
 // The builtin pipeline_microbatches: the reference's ValueError texts, word for word.
 inline std::string microbatches_not_positive(std::string_view name, std::string_view got) {
   return fmt::format("{} must be positive, but got {}.", name, got);
 }
-inline std::string microbatches_fewer_than_stages(std::string_view batch_size, std::string_view num_stages) {
-  return fmt::format("batch_size ({}) must be >= num_stages ({}) for pipeline parallelism with the current microbatch "
-                     "splitting implementation.",
-                     batch_size, num_stages);
+inline std::string microbatches_fewer_than_stages(std::string_view batch_size,
+                                                  std::string_view num_stages) {
+  return fmt::format(
+      "batch_size ({}) must be >= num_stages ({}) for pipeline parallelism with the current "
+      "microbatch "
+      "splitting implementation.",
+      batch_size, num_stages);
 }
-inline std::string microbatches_no_divisor(std::string_view batch_size, std::string_view num_stages, std::string_view target) {
-  return fmt::format("batch_size ({}) must be divisible by at least one microbatch count in [{}, {}] for pipeline parallelism.",
-                     batch_size, num_stages, target);
+inline std::string microbatches_no_divisor(std::string_view batch_size, std::string_view num_stages,
+                                           std::string_view target) {
+  return fmt::format(
+      "batch_size ({}) must be divisible by at least one microbatch count in [{}, {}] for pipeline "
+      "parallelism.",
+      batch_size, num_stages, target);
 }
 
 inline std::string repeat_too_long(std::string_view count, std::size_t limit) {
@@ -274,39 +335,65 @@ inline std::string repr_too_long(std::size_t limit) {
 
 // ---- table analysis (`check`): why a table is not fully analysed, and what it found ---------
 inline std::string analysis_incomplete(std::string_view subject, std::string_view what) {
-  return fmt::format("{} not fully analysed: {}; shadowed rules and gaps may go unreported", subject, what);
+  return fmt::format("{} not fully analysed: {}; shadowed rules and gaps may go unreported",
+                     subject, what);
 }
-inline std::string analysis_too_many_alternatives() { return "the expression has too many alternative values"; }
+inline std::string analysis_too_many_alternatives() {
+  return "the expression has too many alternative values";
+}
 inline std::string analysis_calls_rule_set(std::string_view let) {
   return fmt::format("derived value '{}' calls another rule set", let);
 }
-inline std::string analysis_list_input(std::string_view input) { return fmt::format("input '{}' is a list", input); }
+inline std::string analysis_list_input(std::string_view input) {
+  return fmt::format("input '{}' is a list", input);
+}
 inline std::string analysis_three_inputs(std::string_view names) {
   return fmt::format("the condition relates more than two integer inputs ({})", names);
 }
 inline std::string analysis_period_too_large(std::string_view limit) {
   return fmt::format("the divisors of the condition multiply to more than {}", limit);
 }
-inline std::string analysis_divides_by_input() { return "the condition divides by a value that depends on inputs"; }
-inline std::string analysis_multiplies_inputs() { return "the condition multiplies two values that depend on integer inputs"; }
-inline std::string analysis_float_condition() { return "the condition compares a float value that depends on inputs"; }
-inline std::string analysis_orders_strings() { return "the condition orders strings that depend on inputs"; }
-inline std::string analysis_two_string_inputs() { return "the condition compares two string inputs with each other"; }
-inline std::string analysis_record_field(std::string_view let, std::string_view field) {
-  return fmt::format("'{}.{}' is a field of another rule set's record, which the analysis does not evaluate", let, field);
+inline std::string analysis_divides_by_input() {
+  return "the condition divides by a value that depends on inputs";
 }
-inline std::string analysis_unsupported_expression() { return "the analysis does not support this kind of expression"; }
-inline std::string analysis_builds_string() { return "the condition builds a string from an input"; }
+inline std::string analysis_multiplies_inputs() {
+  return "the condition multiplies two values that depend on integer inputs";
+}
+inline std::string analysis_float_condition() {
+  return "the condition compares a float value that depends on inputs";
+}
+inline std::string analysis_orders_strings() {
+  return "the condition orders strings that depend on inputs";
+}
+inline std::string analysis_two_string_inputs() {
+  return "the condition compares two string inputs with each other";
+}
+inline std::string analysis_record_field(std::string_view let, std::string_view field) {
+  return fmt::format(
+      "'{}.{}' is a field of another rule set's record, which the analysis does not evaluate", let,
+      field);
+}
+inline std::string analysis_unsupported_expression() {
+  return "the analysis does not support this kind of expression";
+}
+inline std::string analysis_builds_string() {
+  return "the condition builds a string from an input";
+}
 inline std::string analysis_prefix_from_input(std::string_view builtin) {
   return fmt::format("{}() is given a prefix that depends on inputs", builtin);
 }
 inline std::string analysis_unsupported_builtin(std::string_view builtin) {
   return fmt::format("{}() is not supported by the analysis", builtin);
 }
-inline std::string analysis_overflow() { return "an integer condition overflows 128 bits"; }
-inline std::string analysis_not_affine() { return "an integer condition is not periodic-affine (internal)"; }
+inline std::string analysis_overflow() {
+  return "an integer condition overflows 128 bits";
+}
+inline std::string analysis_not_affine() {
+  return "an integer condition is not periodic-affine (internal)";
+}
 inline std::string analysis_residues(std::string_view inputs, std::string_view limit) {
-  return fmt::format("the divisors in the conditions on {} need more than {} residue classes", inputs, limit);
+  return fmt::format("the divisors in the conditions on {} need more than {} residue classes",
+                     inputs, limit);
 }
 inline std::string analysis_coefficients(std::string_view x, std::string_view y) {
   return fmt::format("the coefficients relating '{}' and '{}' are too large", x, y);
@@ -326,8 +413,11 @@ inline std::string analysis_chain(std::string_view names) {
 inline std::string analysis_fallback_expression(std::string_view rule, std::string_view input) {
   return fmt::format("rule '{}' falls back to it with '{}' set to an expression", rule, input);
 }
-inline std::string analysis_fallback_overrides_condition(std::string_view rule, std::string_view input) {
-  return fmt::format("rule '{}' falls back to it overriding '{}', which its own conditions depend on", rule, input);
+inline std::string analysis_fallback_overrides_condition(std::string_view rule,
+                                                         std::string_view input) {
+  return fmt::format(
+      "rule '{}' falls back to it overriding '{}', which its own conditions depend on", rule,
+      input);
 }
 inline std::string analysis_fallback_too_many(std::string_view rule) {
   return fmt::format("rule '{}' falls back to it overriding inputs with too many values", rule);
@@ -336,34 +426,48 @@ inline std::string analysis_too_many_points(std::size_t limit) {
   return fmt::format("its conditions depend on more than {} combinations of input values", limit);
 }
 inline std::string analysis_entry_too_many_points(std::size_t limit) {
-  return fmt::format("whether the inputs it is entered with reach a gap depends on more than {} combinations of input "
-                     "values", limit);
+  return fmt::format(
+      "whether the inputs it is entered with reach a gap depends on more than {} combinations of "
+      "input "
+      "values",
+      limit);
 }
 inline std::string analysis_blocked_rule(std::string_view rule, std::string_view where) {
-  return fmt::format("whether rule '{}' can fire depends on an earlier condition that fails to evaluate for some inputs "
-                     "({})", rule, where);
+  return fmt::format(
+      "whether rule '{}' can fire depends on an earlier condition that fails to evaluate for some "
+      "inputs "
+      "({})",
+      rule, where);
 }
 inline std::string shadowed_unsatisfiable(std::string_view rule) {
   return fmt::format("rule '{}' can never fire: no input satisfies all of its conditions", rule);
 }
 inline std::string shadowed_by(std::string_view rule, std::string_view earlier) {
-  return fmt::format("rule '{}' can never fire: every input it matches is matched earlier by {}", rule, earlier);
+  return fmt::format("rule '{}' can never fire: every input it matches is matched earlier by {}",
+                     rule, earlier);
 }
 inline std::string table_gap(std::string_view table, std::string_view inputs) {
   return fmt::format("table '{}' has a gap: no rule matches {}", table, inputs);
 }
-inline std::string table_may_have_gap(std::string_view table, std::string_view inputs, std::string_view why) {
-  return fmt::format("table '{}' may have a gap: no rule matches {}; the condition under which the table is entered "
-                     "was not modelled ({}), so such inputs may never reach it", table, inputs, why);
+inline std::string table_may_have_gap(std::string_view table, std::string_view inputs,
+                                      std::string_view why) {
+  return fmt::format(
+      "table '{}' may have a gap: no rule matches {}; the condition under which the table is "
+      "entered "
+      "was not modelled ({}), so such inputs may never reach it",
+      table, inputs, why);
 }
-inline std::string any_input_reaching_it() { return "any input that reaches it"; }
+inline std::string any_input_reaching_it() {
+  return "any input that reaches it";
+}
 
 // ---- records as the C++ API reads them (Recommendation, Plan) ---------------------------------
 // `record` is "record" or "plan record".
 inline std::string record_lacks_field(std::string_view record, std::string_view name) {
   return fmt::format("the {} has no field '{}'", record, name);
 }
-inline std::string record_field_kind(std::string_view record, std::string_view name, std::string_view expected) {
+inline std::string record_field_kind(std::string_view record, std::string_view name,
+                                     std::string_view expected) {
   return fmt::format("{} field '{}' is not {}", record, name, expected);
 }
 inline std::string record_field_items(std::string_view name, std::string_view what) {
@@ -376,8 +480,12 @@ inline std::string value_int_out_of_range(std::uint64_t value) {
 }
 
 // ---- command line ----------------------------------------------------------------------------
-inline std::string watch_needs_batch() { return "--watch needs --batch (it re-reads the rule file between lines)"; }
-inline std::string watch_needs_rules() { return "--watch needs a rule file (--rules FILE or SNNPLAN_RULES)"; }
+inline std::string watch_needs_batch() {
+  return "--watch needs --batch (it re-reads the rule file between lines)";
+}
+inline std::string watch_needs_rules() {
+  return "--watch needs a rule file (--rules FILE or SNNPLAN_RULES)";
+}
 inline std::string flag_not_integer(std::string_view flag, std::string_view text) {
   return fmt::format("{}: expected an integer, got '{}'", flag, text);
 }
@@ -393,12 +501,15 @@ inline std::string flag_float_out_of_range(std::string_view flag, std::string_vi
 inline std::string flag_not_bool(std::string_view flag, std::string_view text) {
   return fmt::format("{}: expected true or false, got '{}'", flag, text);
 }
-inline std::string flag_not_utf8(std::string_view flag) { return fmt::format("{}: value is not valid UTF-8", flag); }
+inline std::string flag_not_utf8(std::string_view flag) {
+  return fmt::format("{}: value is not valid UTF-8", flag);
+}
 inline std::string input_assignment(std::string_view text) {
   return fmt::format("--input: expected NAME=VALUE, got '{}'", text);
 }
 inline std::string batch_with_flags(std::string_view flag) {
-  return fmt::format("{} cannot be combined with --batch (batch inputs come from the JSON lines)", flag);
+  return fmt::format("{} cannot be combined with --batch (batch inputs come from the JSON lines)",
+                     flag);
 }
 /// `why` is empty for a file that does not exist or cannot be read.
 inline std::string cannot_open_batch(std::string_view path, std::string_view why = {}) {
@@ -412,13 +523,19 @@ inline std::string cannot_read_tests(std::string_view path, std::string_view why
 inline std::string input_given_twice(std::string_view name, std::string_view first) {
   return fmt::format("input '{}' is given twice (first by {})", name, first);
 }
-inline std::string test_expect_error_kind() { return expected_kind("expect_error", "a string (the expected error message)"); }
-inline std::string test_expect_and_error() { return "a test may have expect or expect_error, not both"; }
+inline std::string test_expect_error_kind() {
+  return expected_kind("expect_error", "a string (the expected error message)");
+}
+inline std::string test_expect_and_error() {
+  return "a test may have expect or expect_error, not both";
+}
 inline std::string batch_format(std::string_view format) {
-  return fmt::format("--format {} cannot be combined with --batch (batch output is JSON Lines)", format);
+  return fmt::format("--format {} cannot be combined with --batch (batch output is JSON Lines)",
+                     format);
 }
 inline std::string trace_format(std::string_view format) {
-  return fmt::format("--trace cannot be combined with --format {} (the trace is part of the JSON output)", format);
+  return fmt::format(
+      "--trace cannot be combined with --format {} (the trace is part of the JSON output)", format);
 }
 inline std::string flag_value_missing(std::string_view flag_given) {
   return fmt::format("expected a value, got the flag {}", flag_given);
@@ -453,50 +570,77 @@ inline std::string not_a_choice(std::string_view value, std::string_view choices
 // ---- plan: topology, feature set, `snnplan plan` ---------------------------------------------
 // (The plan's own refusals -- unknown objective or mode, pp, no TP candidates -- are data in
 // rules/snn_plan.yaml.)
-inline std::string topology_world_size(std::string_view got) {
-  return fmt::format("topology world_size must be a positive integer, got {}", got);
+// The topology's refusals are upstream's SNNDistributedTopology texts (topology.py at the
+// seed's commit), word for word: `type` is a Python type name (bool, float, str, NoneType,
+// list), numbers are written in decimal whatever their size, `dims` is a Python dict's repr.
+inline std::string topology_size_type(std::string_view name, std::string_view type) {
+  return fmt::format("Topology dimension '{}' must be an integer, but got {}.", name, type);
 }
-inline std::string topology_no_dimensions() { return "topology must have at least one dimension, e.g. dp=4,tp=2"; }
-/// `position` counts from 1.
-inline std::string topology_empty_name(std::size_t position) {
-  return fmt::format("topology dimension {} has an empty name", position);
+inline std::string topology_name_type(std::string_view type) {
+  return fmt::format("Topology dimension names must be strings, but got {}.", type);
 }
-inline std::string topology_size(std::string_view name, std::string_view got) {
-  return fmt::format("topology dimension '{}' must have a positive integer size, got {}", name, got);
+inline std::string topology_world_size_type(std::string_view type) {
+  return fmt::format("world_size must be an integer, but got {}.", type);
 }
+inline std::string topology_world_size(std::string_view world_size) {
+  return fmt::format("world_size must be positive, but got {}.", world_size);
+}
+inline std::string topology_no_dimensions() {
+  return "dims must not be empty.";
+}
+inline std::string topology_empty_name() {
+  return "Topology dimension names must be non-empty.";
+}
+inline std::string topology_size(std::string_view name, std::string_view size) {
+  return fmt::format("Topology dimension '{}' must be positive, but got {}.", name, size);
+}
+inline std::string topology_product(std::string_view dims, std::string_view product,
+                                    std::string_view world_size) {
+  return fmt::format("Topology dims {} multiply to {}, but world_size={}.", dims, product,
+                     world_size);
+}
+/// Beyond upstream: snnplan's plans hold 64-bit world sizes.
+inline std::string topology_too_large(std::string_view dims, std::string_view world_size) {
+  return fmt::format(
+      "Topology dims {} give world_size={}, beyond the 64-bit world sizes snnplan plans for.", dims,
+      world_size);
+}
+/// A name given twice in "dp=4,dp=2" or a JSON object (a Python dict keeps one of them).
 inline std::string topology_duplicate(std::string_view name) {
   return fmt::format("topology dimension '{}' is given more than once", name);
 }
-/// `sizes` reads "dp=4 x tp=2".
-inline std::string topology_product(std::string_view sizes, std::string_view product, std::int64_t world_size) {
-  return fmt::format("topology sizes {} multiply to {}, but world_size is {}", sizes, product, world_size);
-}
-inline std::string topology_too_large(std::string_view sizes) {
-  return fmt::format("topology sizes {} multiply to more than a 64-bit integer holds", sizes);
-}
 inline std::string topology_syntax(std::string_view text, std::string_view why) {
-  return fmt::format("cannot parse topology '{}': {} (expected NAME=SIZE,NAME=SIZE,..., e.g. dp=4,tp=2)", text, why);
+  return fmt::format(
+      "cannot parse topology '{}': {} (expected NAME=SIZE,NAME=SIZE,..., e.g. dp=4,tp=2)", text,
+      why);
 }
-inline std::string topology_entry_empty(std::size_t position) { return fmt::format("entry {} is empty", position); }
-inline std::string topology_entry_no_equals(std::string_view entry) { return fmt::format("entry '{}' has no '='", entry); }
+inline std::string topology_entry_empty(std::size_t position) {
+  return fmt::format("entry {} is empty", position);
+}
+inline std::string topology_entry_no_equals(std::string_view entry) {
+  return fmt::format("entry '{}' has no '='", entry);
+}
 inline std::string topology_entry_no_name(std::string_view entry) {
   return fmt::format("entry '{}' has no dimension name", entry);
 }
-inline std::string topology_entry_no_size(std::string_view name) { return fmt::format("dimension '{}' has no size", name); }
+inline std::string topology_entry_no_size(std::string_view name) {
+  return fmt::format("dimension '{}' has no size", name);
+}
 inline std::string topology_entry_not_integer(std::string_view name, std::string_view size) {
   return fmt::format("the size of dimension '{}' is not an integer: '{}'", name, size);
 }
 inline std::string topology_entry_too_large(std::string_view name, std::string_view size) {
-  return fmt::format("the size of dimension '{}' does not fit in a 64-bit integer: '{}'", name, size);
+  return fmt::format("the size of dimension '{}' does not fit in a 64-bit integer: '{}'", name,
+                     size);
 }
 inline std::string topology_entry_duplicate(std::string_view name) {
   return fmt::format("dimension '{}' is given more than once", name);
 }
-inline std::string unknown_feature(std::string_view name, std::string_view suggestion) {
-  const std::string base = fmt::format("unknown feature '{}' (the features are allow_experimental_conv_tp, "
-                                       "allow_experimental_spikformer_tp, allow_pipeline, allow_zero_optimizer)", name);
-  if (suggestion.empty()) return base;
-  return fmt::format("{}; did you mean '{}'?", base, suggestion);
+/// Upstream's TypeError for a keyword DistributedFeatureSet does not declare (here: a flag
+/// the plan rules do not declare).
+inline std::string unknown_feature(std::string_view name) {
+  return fmt::format("DistributedFeatureSet.__init__() got an unexpected keyword argument '{}'",
+                     name);
 }
 inline std::string feature_given_twice(std::string_view name) {
   return fmt::format("--feature {}: given more than once", name);
@@ -522,19 +666,28 @@ inline std::string integer_input_too_large(std::string_view key, std::string_vie
 inline std::string integer_input_range(std::string_view key, std::string_view got) {
   return fmt::format("input '{}' must be an integer that fits in 64 bits, got {}", key, got);
 }
-inline std::string batch_empty_line() { return "empty line (expected a JSON object)"; }
+inline std::string batch_empty_line() {
+  return "empty line (expected a JSON object)";
+}
 /// `column` counts from 1. JSON text never holds a raw NUL byte (a string may hold \u0000).
 inline std::string batch_nul_byte(std::size_t column) {
-  return fmt::format("a NUL byte at column {} (JSON text cannot contain one; inside a string write \\u0000)", column);
+  return fmt::format(
+      "a NUL byte at column {} (JSON text cannot contain one; inside a string write \\u0000)",
+      column);
 }
-inline std::string batch_not_json(std::string_view what) { return fmt::format("not valid JSON: {}", what); }
+inline std::string batch_not_json(std::string_view what) {
+  return fmt::format("not valid JSON: {}", what);
+}
 inline std::string batch_line_not_object(std::string_view got) {
   return fmt::format("a batch line must be a JSON object, got {}", got);
 }
 inline std::string batch_value_kind(std::string_view key, std::string_view got) {
-  return fmt::format("input '{}' must be a string, number, boolean, null or an array of those, got {}", key, got);
+  return fmt::format(
+      "input '{}' must be a string, number, boolean, null or an array of those, got {}", key, got);
 }
-inline std::string array_holding(std::string_view kind) { return fmt::format("an array holding {}", kind); }
+inline std::string array_holding(std::string_view kind) {
+  return fmt::format("an array holding {}", kind);
+}
 inline std::string batch_duplicate_key(std::string_view key) {
   return fmt::format("duplicate key '{}' in a JSON object", key);
 }
@@ -558,9 +711,10 @@ inline std::string choice_set(const std::vector<std::string>& names) {
 inline std::string unknown_format(std::string_view name, const std::vector<std::string>& supported) {
   return not_a_choice(name, choice_set(supported));
 }
-inline std::string format_cannot_render(std::string_view name, const std::vector<std::string>& supported) {
-  return fmt::format("the format {} does not render this output (it is rendered as one of {})", name,
-                     choice_set(supported));
+inline std::string format_cannot_render(std::string_view name,
+                                        const std::vector<std::string>& supported) {
+  return fmt::format("the format {} does not render this output (it is rendered as one of {})",
+                     name, choice_set(supported));
 }
 inline std::string format_without_row(int format) {
   return fmt::format("format {} has no row in the format table", format);
@@ -641,9 +795,11 @@ inline std::string c_internal_error(std::string_view what) {
 }  // namespace snnplan::messages
 
 namespace snnplan::messages {
-// ---- front ends: the Python module (TypeError and ValueError texts) ------------------------------
+// ---- front ends: the Python module (TypeError and ValueError texts)
+// ------------------------------
 /// "batch_size must be int, not str": `got` is the Python type's name.
-inline std::string py_wrong_type(std::string_view what, std::string_view expected, std::string_view got) {
+inline std::string py_wrong_type(std::string_view what, std::string_view expected,
+                                 std::string_view got) {
   return fmt::format("{} must be {}, not {}", what, expected, got);
 }
 inline std::string py_int_too_large(std::string_view what, std::string_view value) {
@@ -661,7 +817,9 @@ inline std::string py_record_class_mismatch(std::string_view what) {
 
 namespace snnplan::messages {
 // ---- front ends: `snnplan test` reports ---------------------------------------------------------
-inline std::string test_unnamed(std::uint32_t line) { return fmt::format("test at line {}", line); }
+inline std::string test_unnamed(std::uint32_t line) {
+  return fmt::format("test at line {}", line);
+}
 inline std::string test_failed(std::string_view name, std::string_view where) {
   return fmt::format("FAIL {} ({})", name, where);
 }

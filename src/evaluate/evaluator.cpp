@@ -30,7 +30,9 @@ using language::type_failure;
 // The record under construction: field values, and rationale lines as views (of the rule
 // set's constant text, or of text rendered into the evaluation's store).
 struct WorkingRecord {
-  explicit WorkingRecord(detail::ValueStore& store) : rationale(store.resource()) { rationale.reserve(8); }
+  explicit WorkingRecord(detail::ValueStore& store) : rationale(store.resource()) {
+    rationale.reserve(8);
+  }
   RValue* fields = nullptr;
   std::pmr::vector<std::string_view> rationale;
 };
@@ -39,7 +41,8 @@ struct WorkingRecord {
 class Frame {
  public:
   Frame(const CompiledRules& rules, detail::ValueStore& store)
-      : rules_(&rules), values_(store.values(rules.slot_count())),
+      : rules_(&rules),
+        values_(store.values(rules.slot_count())),
         state_(static_cast<std::uint8_t*>(store.allocate_bytes(rules.slot_count() + 1, 1))) {
     std::uninitialized_fill_n(values_, rules.slot_count(), RValue{});
     std::fill_n(state_, rules.slot_count(), kPending);
@@ -52,7 +55,8 @@ class Frame {
   // A frame with the same inputs and no derived values computed (for fallback).
   Frame with_inputs_only(detail::ValueStore& store) const {
     Frame copy(*rules_, store);
-    for (std::size_t k = 0; k < rules_->inputs.size(); ++k) copy.set_input(static_cast<int>(k), values_[k]);
+    for (std::size_t k = 0; k < rules_->inputs.size(); ++k)
+      copy.set_input(static_cast<int>(k), values_[k]);
     return copy;
   }
 
@@ -89,6 +93,11 @@ class Evaluator {
   Evaluator(const CompiledRules& rules, std::vector<TraceStep>* trace, detail::ValueStore& store)
       : rules_(rules), trace_(trace), store_(store) {}
 
+  std::optional<EvaluationError> check(const Inputs& inputs) {
+    if (check_given(inputs)) return std::nullopt;
+    return std::move(*failure_);
+  }
+
   EvaluationResult run(const Inputs& inputs) {
     WorkingRecord record(store_);
     if (!produce(inputs, record)) return std::move(*failure_);
@@ -117,7 +126,9 @@ class Evaluator {
 
   // For Probe: a rule's conditions and an expression's value in `frame`, without a trace
   // (both may throw EvaluationFailure).
-  bool rule_matches(const detail::CompiledRule& rule, Frame& frame) { return fires(rule, frame, kNoTable); }
+  bool rule_matches(const detail::CompiledRule& rule, Frame& frame) {
+    return fires(rule, frame, kNoTable);
+  }
   RValue expression(const Node& n, Frame& frame) { return value(n, frame); }
   bool normalise_input(std::size_t input, RValue& v) { return normalise(input, v); }
 
@@ -133,7 +144,8 @@ class Evaluator {
     const std::size_t count = rules_.fields.size();
     if (rules_.rationale_field >= 0) {
       RValue* lines = store_.values(record.rationale.size());
-      for (std::size_t k = 0; k < record.rationale.size(); ++k) lines[k] = RValue::of_view(record.rationale[k]);
+      for (std::size_t k = 0; k < record.rationale.size(); ++k)
+        lines[k] = RValue::of_view(record.rationale[k]);
       record.fields[rules_.rationale_field] = RValue::of_items({lines, record.rationale.size()});
     }
     RValue out;
@@ -156,8 +168,8 @@ class Evaluator {
     return bind(inputs, frame) && run_frame(frame, record, 0);
   }
 
-  void note(TraceStep::Kind kind, const std::string& table, const std::string& rule, const SourceLocation& at,
-            std::string detail) {
+  void note(TraceStep::Kind kind, const std::string& table, const std::string& rule,
+            const SourceLocation& at, std::string detail) {
     trace_->push_back(TraceStep{kind, depth_, table, rule, at, std::move(detail)});
   }
 
@@ -184,6 +196,31 @@ class Evaluator {
   }
 
   bool bind(const Inputs& inputs, Frame& frame) {
+    RValue* given = gather(inputs);
+    return given && bind_values({given, rules_.inputs.size()}, frame);
+  }
+
+  // For check_inputs(): the given inputs bound and checked as bind() checks them, the others
+  // standing at their default (or null), so an `error` template can still name them.
+  bool check_given(const Inputs& inputs) {
+    RValue* given = gather(inputs);
+    if (!given) return false;
+    Frame frame(rules_, store_);
+    for (std::size_t k = 0; k < rules_.inputs.size(); ++k) {
+      const auto& input = rules_.inputs[k];
+      RValue v = given[k];
+      if (v.kind != Kind::null && !normalise(k, v)) return false;
+      if (v.kind == Kind::null && input.default_value) v = *input.default_value;
+      frame.set_input(static_cast<int>(k), v);
+    }
+    for (int k : rules_.restricted_inputs)
+      if (given[k].kind != Kind::null && !validate(static_cast<std::size_t>(k), frame))
+        return false;
+    return true;
+  }
+
+  // The inputs by slot (null: not given), or nullptr with the failure set.
+  RValue* gather(const Inputs& inputs) {
     const std::size_t count = rules_.inputs.size();
     RValue* given = store_.values(count);
     std::uninitialized_fill_n(given, count, RValue{});
@@ -192,12 +229,14 @@ class Evaluator {
       if (slot < 0) {
         std::vector<std::string> names;
         for (const auto& input : rules_.inputs) names.push_back(input.name);
-        return fail(EvaluationErrorKind::bad_input, messages::unknown_input(name, messages::closest_match(name, names)));
+        fail(EvaluationErrorKind::bad_input,
+             messages::unknown_input(name, messages::closest_match(name, names)));
+        return nullptr;
       }
-      if (!check_length(name, value)) return false;
+      if (!check_length(name, value)) return nullptr;
       if (!value.is_null()) given[slot] = detail::from_public(value, store_);
     }
-    return bind_values({given, count}, frame);
+    return given;
   }
 
   bool produce_by_slot(std::span<const RValue> inputs, WorkingRecord& record) {
@@ -264,13 +303,16 @@ class Evaluator {
     const auto& input = rules_.inputs[k];
     if (!(detail::kind_bit(v) & input.type.kinds)) {
       return fail(EvaluationErrorKind::bad_input,
-                  messages::input_type(input.name, syntax::describe(input.type.kinds), detail::kind_name(v)));
+                  messages::input_type(input.name, syntax::describe(input.type.kinds),
+                                       detail::kind_name(v)));
     }
     if (v.kind == Kind::list) {  // list[int] and list[string] hold only their kind
       for (const RValue& item : v.list())
         if (!(detail::kind_bit(item) & input.type.element_kinds))
-          return fail(EvaluationErrorKind::bad_input,
-                      messages::input_list_item(input.name, element_type_name(input.type.element_kinds), detail::kind_name(item)));
+          return fail(
+              EvaluationErrorKind::bad_input,
+              messages::input_list_item(input.name, element_type_name(input.type.element_kinds),
+                                        detail::kind_name(item)));
     }
     if (input.lower && v.kind == Kind::string) v = language::lowered(v, store_);
     return true;
@@ -282,14 +324,17 @@ class Evaluator {
     const RValue& v = lookup(static_cast<int>(k), frame);
     for (const RValue& option : input.one_of)
       if (detail::values_equal(v, option)) return true;
-    if (input.error) return fail(EvaluationErrorKind::rule_error, std::string(render(*input.error, frame)));
-    return fail(EvaluationErrorKind::rule_error, messages::not_allowed(input.name, detail::display(v)));
+    if (input.error)
+      return fail(EvaluationErrorKind::rule_error, std::string(render(*input.error, frame)));
+    return fail(EvaluationErrorKind::rule_error,
+                messages::not_allowed(input.name, detail::display(v)));
   }
 
   // ---- record --------------------------------------------------------------------------
   bool new_record(Frame& frame, WorkingRecord& record) {
     record.fields = store_.values(rules_.fields.size());
-    std::uninitialized_copy(rules_.default_record.begin(), rules_.default_record.end(), record.fields);
+    std::uninitialized_copy(rules_.default_record.begin(), rules_.default_record.end(),
+                            record.fields);
     for (int k : rules_.initialised_fields) {
       const auto& field = rules_.fields[static_cast<std::size_t>(k)];
       const RValue v = value(*field.init, frame);
@@ -303,10 +348,12 @@ class Evaluator {
     bool ok = detail::kind_bit(v) & field.type.kinds;
     if (ok && v.kind != Kind::list) return;
     if (ok)
-      for (const RValue& item : v.list()) ok = ok && (detail::kind_bit(item) & field.type.element_kinds);
+      for (const RValue& item : v.list())
+        ok = ok && (detail::kind_bit(item) & field.type.element_kinds);
     if (!ok) {
-      type_failure(at, messages::type_mismatch(fmt::format("record field '{}'", field.name),
-                                               syntax::describe(field.type.kinds), detail::display(v)));
+      type_failure(at,
+                   messages::type_mismatch(fmt::format("record field '{}'", field.name),
+                                           syntax::describe(field.type.kinds), detail::display(v)));
     }
   }
 
@@ -331,16 +378,23 @@ class Evaluator {
     for (std::size_t k = 0; k < rules_.fields.size(); ++k) {
       if (static_cast<int>(k) == rules_.rationale_field) {
         auto* lines = static_cast<ValueView*>(store_.allocate_bytes(
-            std::max<std::size_t>(record.rationale.size(), 1) * sizeof(ValueView), alignof(ValueView)));
-        for (std::size_t n = 0; n < record.rationale.size(); ++n) new (lines + n) ValueView(ValueView::of_string(record.rationale[n]));
+            std::max<std::size_t>(record.rationale.size(), 1) * sizeof(ValueView),
+            alignof(ValueView)));
+        for (std::size_t n = 0; n < record.rationale.size(); ++n)
+          new (lines + n) ValueView(ValueView::of_string(record.rationale[n]));
         out.push_back(ValueView::of_list({lines, record.rationale.size()}));
       } else {
         const RValue& field = record.fields[k];
         ValueView v;
         switch (field.kind) {  // the scalar kinds inline; the rest (and 64-bit overflow) below
-          case Kind::null: break;
-          case Kind::boolean: v = ValueView::of_bool(field.b); break;
-          case Kind::string: v = ValueView::of_string(field.s()); break;
+          case Kind::null:
+            break;
+          case Kind::boolean:
+            v = ValueView::of_bool(field.b);
+            break;
+          case Kind::string:
+            v = ValueView::of_string(field.s());
+            break;
           case Kind::integer:
             if (detail::fits_int64(field.i)) {
               v = ValueView::of_int(static_cast<std::int64_t>(field.i));
@@ -359,19 +413,28 @@ class Evaluator {
   // The public view of `v` (lists copied into the store as views).
   bool view_of(const RValue& v, const std::string& field, ValueView& out) {
     switch (v.kind) {
-      case Kind::null: out = ValueView(); return true;
-      case Kind::boolean: out = ValueView::of_bool(v.b); return true;
+      case Kind::null:
+        out = ValueView();
+        return true;
+      case Kind::boolean:
+        out = ValueView::of_bool(v.b);
+        return true;
       case Kind::integer:
         if (!detail::fits_int64(v.i))
           return fail(EvaluationErrorKind::rule_error,
-                      messages::out_of_64_bits(fmt::format("record field '{}' = {}", field, detail::wide_to_string(v.i))));
+                      messages::out_of_64_bits(fmt::format("record field '{}' = {}", field,
+                                                           detail::wide_to_string(v.i))));
         out = ValueView::of_int(static_cast<std::int64_t>(v.i));
         return true;
-      case Kind::floating: out = ValueView::of_float(v.f); return true;
-      case Kind::string: out = ValueView::of_string(v.s()); return true;
+      case Kind::floating:
+        out = ValueView::of_float(v.f);
+        return true;
+      case Kind::string:
+        out = ValueView::of_string(v.s());
+        return true;
       case Kind::list: {
-        auto* items = static_cast<ValueView*>(
-            store_.allocate_bytes(std::max<std::size_t>(v.items.size, 1) * sizeof(ValueView), alignof(ValueView)));
+        auto* items = static_cast<ValueView*>(store_.allocate_bytes(
+            std::max<std::size_t>(v.items.size, 1) * sizeof(ValueView), alignof(ValueView)));
         for (std::size_t n = 0; n < v.items.size; ++n) {
           new (items + n) ValueView();
           if (!view_of(v.items.data[n], field, items[n])) return false;
@@ -388,16 +451,25 @@ class Evaluator {
   // Appends the public form of `v` to `out`.
   bool append_public(const RValue& v, const std::string& field, std::vector<Value>& out) {
     switch (v.kind) {
-      case Kind::null: out.emplace_back(); return true;
-      case Kind::boolean: out.emplace_back(v.b); return true;
+      case Kind::null:
+        out.emplace_back();
+        return true;
+      case Kind::boolean:
+        out.emplace_back(v.b);
+        return true;
       case Kind::integer:
         if (!detail::fits_int64(v.i))
           return fail(EvaluationErrorKind::rule_error,
-                      messages::out_of_64_bits(fmt::format("record field '{}' = {}", field, detail::wide_to_string(v.i))));
+                      messages::out_of_64_bits(fmt::format("record field '{}' = {}", field,
+                                                           detail::wide_to_string(v.i))));
         out.emplace_back(static_cast<std::int64_t>(v.i));
         return true;
-      case Kind::floating: out.emplace_back(v.f); return true;
-      case Kind::string: out.emplace_back(std::string(v.s())); return true;
+      case Kind::floating:
+        out.emplace_back(v.f);
+        return true;
+      case Kind::string:
+        out.emplace_back(std::string(v.s()));
+        return true;
       case Kind::list: {
         Value::List items;
         items.reserve(v.items.size);
@@ -414,7 +486,8 @@ class Evaluator {
 
   // ---- tables --------------------------------------------------------------------------
   bool run_table(int table_index, Frame& frame, WorkingRecord& record, int depth) {
-    if (depth > detail::kMaxCallDepth) return fail(EvaluationErrorKind::rule_error, messages::chain_too_deep(detail::kMaxCallDepth));
+    if (depth > detail::kMaxCallDepth)
+      return fail(EvaluationErrorKind::rule_error, messages::chain_too_deep(detail::kMaxCallDepth));
     const auto& table = rules_.tables[static_cast<std::size_t>(table_index)];
     depth_ = depth;
     if (trace_) note(TraceStep::Kind::enter_table, table.name, "", SourceLocation{}, "");
@@ -422,7 +495,8 @@ class Evaluator {
     // trace must show every rule, so explain() always walks.
     if (table.index && !trace_) {
       if (const int fired = first_indexed(*table.index, table, frame); fired != kNotDecided) {
-        if (fired < 0) return fail(EvaluationErrorKind::rule_error, messages::no_rule_matched(table.name));
+        if (fired < 0)
+          return fail(EvaluationErrorKind::rule_error, messages::no_rule_matched(table.name));
         return act(table.rules[static_cast<std::size_t>(fired)], frame, record, depth, table.name);
       }
     }
@@ -435,7 +509,8 @@ class Evaluator {
 
   // The first rule that fires among those the index leaves for the inputs' key (-1: none),
   // or kNotDecided when the key cannot be computed and the plain walk must decide.
-  int first_indexed(const detail::RuleIndex& index, const detail::CompiledTable& table, Frame& frame) {
+  int first_indexed(const detail::RuleIndex& index, const detail::CompiledTable& table,
+                    Frame& frame) {
     std::pmr::string key(store_.resource());
     try {
       for (int slot : index.key_slots)
@@ -452,9 +527,12 @@ class Evaluator {
     while (a < keyed.size() || b < index.unkeyed.size()) {
       if (a < keyed.size() && (b == index.unkeyed.size() || keyed[a].rule < index.unkeyed[b])) {
         const auto& entry = keyed[a++];
-        if (entry.slot >= 0 && frame.ready(entry.slot) && !holds(frame.value(entry.slot), entry)) continue;
+        if (entry.slot >= 0 && frame.ready(entry.slot) && !holds(frame.value(entry.slot), entry))
+          continue;
         // A keyed rule's first conditions are its key, which the lookup has already matched.
-        if (fires(table.rules[static_cast<std::size_t>(entry.rule)], frame, table.name, key_matchers)) return entry.rule;
+        if (fires(table.rules[static_cast<std::size_t>(entry.rule)], frame, table.name,
+                  key_matchers))
+          return entry.rule;
       } else {
         const int r = index.unkeyed[b++];
         if (fires(table.rules[static_cast<std::size_t>(r)], frame, table.name)) return r;
@@ -469,7 +547,8 @@ class Evaluator {
     return fact.kind != Kind::integer || entry.holds(fact.i, entry.constant);
   }
 
-  bool act(const detail::CompiledRule& rule, Frame& frame, WorkingRecord& record, int depth, const std::string& table) {
+  bool act(const detail::CompiledRule& rule, Frame& frame, WorkingRecord& record, int depth,
+           const std::string& table) {
     if (trace_) note(TraceStep::Kind::rule_fired, table, rule.name, rule.location, "");
     for (const auto& assignment : rule.set) {
       const RValue v = value(assignment.value, frame);
@@ -478,7 +557,8 @@ class Evaluator {
       record.fields[assignment.target] = v;
     }
     for (const auto& line : rule.because) record.rationale.push_back(render(line, frame));
-    if (rule.error) return fail(EvaluationErrorKind::rule_error, std::string(render(*rule.error, frame)));
+    if (rule.error)
+      return fail(EvaluationErrorKind::rule_error, std::string(render(*rule.error, frame)));
     if (rule.next >= 0 && !run_table(rule.next, frame, record, depth + 1)) return false;
     if (rule.fallback) return run_fallback(*rule.fallback, frame, record, depth, table, rule);
     return true;
@@ -486,42 +566,51 @@ class Evaluator {
 
   // Evaluates another table with some inputs overridden and adopts its result: every field
   // not kept, and its rationale lines (without a header) appended.
-  bool run_fallback(const detail::CompiledFallback& fallback, Frame& frame, WorkingRecord& record, int depth,
-                    const std::string& table, const detail::CompiledRule& rule) {
+  bool run_fallback(const detail::CompiledFallback& fallback, Frame& frame, WorkingRecord& record,
+                    int depth, const std::string& table, const detail::CompiledRule& rule) {
     Frame callee = frame.with_inputs_only(store_);
     std::string overrides;
     for (const auto& override_ : fallback.with) {
       const auto k = static_cast<std::size_t>(override_.target);
       RValue v = value(override_.value, frame);
       if (!normalise(k, v)) return false;
-      if (trace_) overrides += fmt::format("{}{} = {}", overrides.empty() ? "" : ", ", rules_.inputs[k].name, detail::repr(v));
+      if (trace_)
+        overrides += fmt::format("{}{} = {}", overrides.empty() ? "" : ", ", rules_.inputs[k].name,
+                                 detail::repr(v));
       callee.set_input(override_.target, v);
     }
     if (trace_) {
       note(TraceStep::Kind::fallback, table, rule.name, rule.location,
-           fmt::format("to table '{}' with {}", rules_.tables[static_cast<std::size_t>(fallback.table)].name,
+           fmt::format("to table '{}' with {}",
+                       rules_.tables[static_cast<std::size_t>(fallback.table)].name,
                        overrides.empty() ? "no overrides" : overrides));
     }
     for (const auto& override_ : fallback.with)
       if (!validate(static_cast<std::size_t>(override_.target), callee)) return false;
     WorkingRecord result(store_);
-    if (!new_record(callee, result) || !run_table(fallback.table, callee, result, depth + 1)) return false;
+    if (!new_record(callee, result) || !run_table(fallback.table, callee, result, depth + 1))
+      return false;
     for (std::size_t k = 0; k < rules_.fields.size(); ++k) {
-      if (!fallback.keep[k] && static_cast<int>(k) != rules_.rationale_field) record.fields[k] = result.fields[k];
+      if (!fallback.keep[k] && static_cast<int>(k) != rules_.rationale_field)
+        record.fields[k] = result.fields[k];
     }
-    record.rationale.insert(record.rationale.end(), result.rationale.begin(), result.rationale.end());
+    record.rationale.insert(record.rationale.end(), result.rationale.begin(),
+                            result.rationale.end());
     return true;
   }
 
-  bool fires(const detail::CompiledRule& rule, Frame& frame, const std::string& table, std::size_t from = 0) {
+  bool fires(const detail::CompiledRule& rule, Frame& frame, const std::string& table,
+             std::size_t from = 0) {
     for (std::size_t k = from; k < rule.when.size(); ++k) {
       const auto& matcher = rule.when[k];
       if (matches(matcher, frame)) continue;
       if (trace_) {
-        RValue operand = matcher.operand.kind == ExprKind::literal ? matcher.operand.constant : eval(matcher.operand, frame);
+        RValue operand = matcher.operand.kind == ExprKind::literal ? matcher.operand.constant
+                                                                   : eval(matcher.operand, frame);
         note(TraceStep::Kind::rule_skipped, table, rule.name, matcher.location,
-             fmt::format("{} {} {}: {} {} {} is false", matcher.fact, matcher.info->name, matcher.text,
-                         detail::repr(lookup(matcher.slot, frame)), matcher.info->symbol, detail::repr(operand)));
+             fmt::format("{} {} {}: {} {} {} is false", matcher.fact, matcher.info->name,
+                         matcher.text, detail::repr(lookup(matcher.slot, frame)),
+                         matcher.info->symbol, detail::repr(operand)));
       }
       return false;
     }
@@ -552,7 +641,8 @@ class Evaluator {
 
   [[gnu::noinline]] const RValue& compute(int slot, Frame& frame) {
     return frame.get(slot, [this, slot, &frame](std::size_t let) {
-      RValue v = rules_.calls[let] ? call(*rules_.calls[let], frame) : eval(rules_.lets[let], frame);
+      RValue v =
+          rules_.calls[let] ? call(*rules_.calls[let], frame) : eval(rules_.lets[let], frame);
       if (trace_) {
         note(TraceStep::Kind::derived_value, "", "", rules_.lets[let].location,
              fmt::format("{} = {}", rules_.slot_name(slot), detail::repr(v)));
@@ -563,10 +653,12 @@ class Evaluator {
 
   RValue call(const detail::CompiledCall& call, Frame& frame) {
     const CompiledRules& callee = *rules_.used[static_cast<std::size_t>(call.rules)];
-    if (depth_ >= detail::kMaxCallDepth) rule_failure(messages::chain_too_deep(detail::kMaxCallDepth));
+    if (depth_ >= detail::kMaxCallDepth)
+      rule_failure(messages::chain_too_deep(detail::kMaxCallDepth));
     RValue* given = store_.values(callee.inputs.size());
     std::uninitialized_fill_n(given, callee.inputs.size(), RValue{});
-    for (const auto& assignment : call.with) given[assignment.target] = eval(assignment.value, frame);
+    for (const auto& assignment : call.with)
+      given[assignment.target] = eval(assignment.value, frame);
     return Evaluator(callee, trace_, store_).run_call({given, callee.inputs.size()}, depth_ + 1);
   }
 
@@ -636,32 +728,43 @@ class Evaluator {
 
   RValue eval(const Node& n, Frame& frame) {
     switch (n.kind) {
-      case ExprKind::literal: return n.constant;
-      case ExprKind::name: return lookup(n.slot, frame);
+      case ExprKind::literal:
+        return n.constant;
+      case ExprKind::name:
+        return lookup(n.slot, frame);
       case ExprKind::list: {
         RValue* items = store_.values(n.children.size());
-        for (std::size_t k = 0; k < n.children.size(); ++k) new (items + k) RValue(value(n.children[k], frame));
+        for (std::size_t k = 0; k < n.children.size(); ++k)
+          new (items + k) RValue(value(n.children[k], frame));
         return RValue::of_items({items, n.children.size()});
       }
       case ExprKind::unary: {
         const RValue v = value(n.children[0], frame);
-        if (n.op == Op::logical_not) return RValue::of_bool(!language::truth(v, n.children[0].location));
+        if (n.op == Op::logical_not)
+          return RValue::of_bool(!language::truth(v, n.children[0].location));
         return language::negate(v, n.location);
       }
       case ExprKind::conditional:
-        return language::truth(value(n.children[0], frame), n.children[0].location) ? value(n.children[1], frame)
-                                                                                    : value(n.children[2], frame);
-      case ExprKind::binary: return binary(n, frame);
-      case ExprKind::call: return call_builtin(n, frame);
+        return language::truth(value(n.children[0], frame), n.children[0].location)
+                   ? value(n.children[1], frame)
+                   : value(n.children[2], frame);
+      case ExprKind::binary:
+        return binary(n, frame);
+      case ExprKind::call:
+        return call_builtin(n, frame);
       case ExprKind::member: {
         RValue object = value(n.children[0], frame);
-        if (object.kind != Kind::record) type_failure(n.location, messages::type_mismatch(fmt::format("the value before '.{}'", n.name), "a record", detail::kind_name(object)));
+        if (object.kind != Kind::record)
+          type_failure(n.location,
+                       messages::type_mismatch(fmt::format("the value before '.{}'", n.name),
+                                               "a record", detail::kind_name(object)));
         const auto& names = *object.record->names;
         std::size_t field = n.slot >= 0 ? static_cast<std::size_t>(n.slot) : names.size();
         if (n.slot < 0)
           for (std::size_t k = 0; k < names.size(); ++k)
             if (names[k] == n.name) field = k;
-        if (field >= names.size() || names[field] != n.name) type_failure(n.location, messages::unknown_name("record field", n.name, ""));
+        if (field >= names.size() || names[field] != n.name)
+          type_failure(n.location, messages::unknown_name("record field", n.name, ""));
         return object.record->values[field];
       }
     }
@@ -670,22 +773,28 @@ class Evaluator {
 
   RValue binary(const Node& n, Frame& frame) {
     if (n.op == Op::logical_and) {
-      return RValue::of_bool(language::truth(value(n.children[0], frame), n.children[0].location) && language::truth(value(n.children[1], frame), n.children[1].location));
+      return RValue::of_bool(language::truth(value(n.children[0], frame), n.children[0].location) &&
+                             language::truth(value(n.children[1], frame), n.children[1].location));
     }
     if (n.op == Op::logical_or) {
-      return RValue::of_bool(language::truth(value(n.children[0], frame), n.children[0].location) || language::truth(value(n.children[1], frame), n.children[1].location));
+      return RValue::of_bool(language::truth(value(n.children[0], frame), n.children[0].location) ||
+                             language::truth(value(n.children[1], frame), n.children[1].location));
     }
     const RValue a = value(n.children[0], frame);
     const RValue b = value(n.children[1], frame);
     switch (n.op) {
-      case Op::equal: return RValue::of_bool(detail::values_equal(a, b));
-      case Op::not_equal: return RValue::of_bool(!detail::values_equal(a, b));
+      case Op::equal:
+        return RValue::of_bool(detail::values_equal(a, b));
+      case Op::not_equal:
+        return RValue::of_bool(!detail::values_equal(a, b));
       case Op::less:
       case Op::less_equal:
       case Op::greater:
       case Op::greater_equal:
-        return RValue::of_bool(language::holds(n.op, language::compare_or_fail(a, b, n.location, syntax::spelling(n.op))));
-      default: return language::arithmetic(n.op, a, b, n.location, store_);
+        return RValue::of_bool(language::holds(
+            n.op, language::compare_or_fail(a, b, n.location, syntax::spelling(n.op))));
+      default:
+        return language::arithmetic(n.op, a, b, n.location, store_);
     }
   }
 
@@ -709,9 +818,11 @@ class Evaluator {
           language::BuiltinArguments(*n.builtin, n.children.size(), source, store_));
     }
     RValue* args = store_.values(n.children.size());
-    for (std::size_t k = 0; k < n.children.size(); ++k) new (args + k) RValue(value(n.children[k], frame));
+    for (std::size_t k = 0; k < n.children.size(); ++k)
+      new (args + k) RValue(value(n.children[k], frame));
     try {
-      return n.builtin->call(language::BuiltinArguments(*n.builtin, {args, n.children.size()}, store_));
+      return n.builtin->call(
+          language::BuiltinArguments(*n.builtin, {args, n.children.size()}, store_));
     } catch (const language::ArgumentError& error) {
       type_failure(n.children[error.index].location, error.message);
     }
@@ -743,7 +854,8 @@ void Probe::at(std::span<const RValue> inputs) {
   state_->frame.reset();
   state_->store.reset();
   state_->frame.emplace(state_->rules, state_->store);
-  for (std::size_t k = 0; k < inputs.size(); ++k) state_->frame->set_input(static_cast<int>(k), inputs[k]);
+  for (std::size_t k = 0; k < inputs.size(); ++k)
+    state_->frame->set_input(static_cast<int>(k), inputs[k]);
 }
 
 Probe::Outcome Probe::matches(const detail::CompiledRule& rule, std::string* why) {
@@ -756,7 +868,8 @@ Probe::Outcome Probe::matches(const detail::CompiledRule& rule, std::string* why
 }
 
 std::optional<RValue> Probe::normalised(int input, RValue value) {
-  if (!state_->evaluator.normalise_input(static_cast<std::size_t>(input), value)) return std::nullopt;
+  if (!state_->evaluator.normalise_input(static_cast<std::size_t>(input), value))
+    return std::nullopt;
   return value;
 }
 
@@ -768,8 +881,9 @@ std::optional<RValue> Probe::value(const Node& node) {
   }
 }
 
-bool evaluate_views(const detail::CompiledRules& rules, const Inputs& inputs, detail::ValueStore& store,
-                    std::vector<ValueView>& out, EvaluationError& error) {
+bool evaluate_views(const detail::CompiledRules& rules, const Inputs& inputs,
+                    detail::ValueStore& store, std::vector<ValueView>& out,
+                    EvaluationError& error) {
   try {
     return Evaluator(rules, nullptr, store).run_views(inputs, out, error);
   } catch (EvaluationFailure& failure) {
@@ -796,10 +910,25 @@ EvaluationResult evaluate(const detail::CompiledRules& rules, const Inputs& inpu
   detail::ValueStore store(buffer, sizeof buffer);
   try {
     EvaluationResult result = Evaluator(rules, trace, store).run(inputs);
-    if (trace && !result.ok()) trace->push_back(TraceStep{TraceStep::Kind::error, 0, "", "", SourceLocation{}, result.error().message});
+    if (trace && !result.ok())
+      trace->push_back(
+          TraceStep{TraceStep::Kind::error, 0, "", "", SourceLocation{}, result.error().message});
     return result;
   } catch (EvaluationFailure& failure) {
-    if (trace) trace->push_back(TraceStep{TraceStep::Kind::error, 0, "", "", SourceLocation{}, failure.message});
+    if (trace)
+      trace->push_back(
+          TraceStep{TraceStep::Kind::error, 0, "", "", SourceLocation{}, failure.message});
+    return EvaluationError{failure.kind, std::move(failure.message)};
+  }
+}
+
+std::optional<EvaluationError> check_inputs(const detail::CompiledRules& rules,
+                                            const Inputs& inputs) {
+  alignas(detail::RValue) std::byte buffer[kEvaluationStackBytes];
+  detail::ValueStore store(buffer, sizeof buffer);
+  try {
+    return Evaluator(rules, nullptr, store).check(inputs);
+  } catch (EvaluationFailure& failure) {  // an `error` template that cannot be rendered
     return EvaluationError{failure.kind, std::move(failure.message)};
   }
 }

@@ -25,10 +25,15 @@ inline constexpr std::size_t kEvaluationStackBytes = 4096;
 EvaluationResult evaluate(const detail::CompiledRules& rules, const Inputs& inputs,
                           std::vector<TraceStep>* trace = nullptr);
 
+/// The given inputs checked as evaluate() checks them (known names, lengths, types, allowed
+/// values), without the others; std::nullopt when evaluate() would accept them.
+std::optional<EvaluationError> check_inputs(const detail::CompiledRules& rules,
+                                            const Inputs& inputs);
+
 /// evaluate() into views of `store` (and of the rules and inputs): see snnplan/evaluation.hpp.
 /// Returns false with `error` set when there is no record.
-bool evaluate_views(const detail::CompiledRules& rules, const Inputs& inputs, detail::ValueStore& store,
-                    std::vector<ValueView>& out, EvaluationError& error);
+bool evaluate_views(const detail::CompiledRules& rules, const Inputs& inputs,
+                    detail::ValueStore& store, std::vector<ValueView>& out, EvaluationError& error);
 
 /// evaluate_views() for inputs given by slot, in the rule set's input order (a null value: not
 /// given, so the default applies), for a front end that has its inputs' slots: no names to look

@@ -1,7 +1,9 @@
-// snnplan::plan(): the plan rules (rules/snn_plan.yaml) evaluated and read back as a Plan.
-// Every decision is in the rule file; this file only converts values both ways.
+// snnplan::plan(): upstream's plan() at the seed's commit, its decisions made by the plan rules
+// (rules/snn_plan.yaml) and read back as a Plan. This file orders the checks as upstream does
+// and converts values both ways; every decision is in the rule file.
 
 #include "snnplan/plan.hpp"
+
 #include "core/messages.hpp"
 
 namespace snnplan {
@@ -58,14 +60,20 @@ std::vector<T> items(const Value& list, const char* name, const char* expected, 
 std::optional<std::vector<std::int64_t>> optional_ints(const Record& r, const char* name) {
   const Value& v = field(r, name);
   if (v.is_null()) return std::nullopt;
-  return items<std::int64_t>(v, name, "a list of ints or null",
-                             [](const Value& item) { return item.is_int() ? std::optional(item.as_int()) : std::nullopt; });
+  return items<std::int64_t>(v, name, "a list of ints or null", [](const Value& item) {
+    return item.is_int() ? std::optional(item.as_int()) : std::nullopt;
+  });
 }
 
 std::vector<std::string> strings(const Record& r, const char* name) {
   return items<std::string>(field(r, name), name, "a list of strings", [](const Value& item) {
     return item.is_string() ? std::optional(item.as_string()) : std::nullopt;
   });
+}
+
+[[noreturn]] void throw_error(const EvaluationError& error) {
+  if (error.kind == EvaluationErrorKind::rule_error) throw RuleError(error.message);
+  throw InputError(error.message);
 }
 
 Value string_list(const std::vector<std::string>& items) {
@@ -78,27 +86,38 @@ Value string_list(const std::vector<std::string>& items) {
 const RuleSet& plan_rules() {
   // Built on first use; thread-safe by the rules for function-local statics. The plan rules'
   // `uses: snn_distributed.yaml` resolves to the built-in recommendation rules.
-  static const RuleSet rules = RuleSet::from_string(*RuleSet::builtin_text("snn_plan.yaml"), "rules/snn_plan.yaml");
+  static const RuleSet rules =
+      RuleSet::from_string(*RuleSet::builtin_text("snn_plan.yaml"), "rules/snn_plan.yaml");
   return rules;
 }
 
 Inputs plan_inputs(const std::string& objective, const Topology& topology, std::int64_t batch_size,
-                   const PlanOptions& options) {
+                   const FeatureSet& features, const PlanOptions& options) {
   Value::List shape;
   for (std::int64_t size : topology.mesh_shape()) shape.emplace_back(size);
-  return {
+  Inputs inputs = {
       {"objective", objective},
       {"world_size", topology.world_size()},
       {"dims", string_list(topology.ordered_dim_names())},
       {"topology_mesh_shape", Value(std::move(shape))},
       {"backend", options.backend},
       {"batch_size", batch_size},
-      {"model_family", options.model_family},
+      {"model_family", options.model_family ? Value(*options.model_family) : Value()},
       {"mode", options.mode ? Value(*options.mode) : Value()},
-      {"allow_zero_optimizer", options.features.allow_zero_optimizer},
       {"tp_candidates", options.tensor_parallel_candidates},
       {"notes", string_list(options.notes)},
   };
+  for (const FeatureSet::Flag& flag : features.flags()) inputs.emplace_back(flag.name, flag.value);
+  return inputs;
+}
+
+// The record's allow_* bool fields, in record order: the feature set the plan reports.
+FeatureSet feature_fields(const Record& r) {
+  FeatureSet out;
+  for (std::size_t k = 0; k < r.names().size(); ++k)
+    if (r.names()[k].starts_with(FeatureSet::kPrefix) && r.values()[k].is_bool())
+      out.add(r.names()[k], r.values()[k].as_bool());
+  return out;
 }
 
 Plan to_plan(const Record& r, const Topology& topology, const PlanOptions& options) {
@@ -123,18 +142,30 @@ Plan to_plan(const Record& r, const Topology& topology, const PlanOptions& optio
       .pp_virtual_stages = integer(r, "pp_virtual_stages"),
       .pp_layout = optional_ints(r, "pp_layout"),
       .pp_delay_wgrad = boolean(r, "pp_delay_wgrad"),
-      .experimental_features = options.features,
+      .experimental_features = feature_fields(r),
   };
 }
 
-Plan plan(const std::string& objective, const Topology& topology, std::int64_t batch_size, const PlanOptions& options,
-          const RuleSet& rules) {
-  EvaluationResult result = rules.evaluate(plan_inputs(objective, topology, batch_size, options));
-  if (!result.ok()) {
-    if (result.error().kind == EvaluationErrorKind::rule_error) throw RuleError(result.error().message);
-    throw InputError(result.error().message);
+Plan plan(const std::string& objective, const std::variant<Topology, TopologyMapping>& topology,
+          std::int64_t batch_size, const PlanOptions& options, const RuleSet& rules) {
+  // Upstream's order: the caller builds DistributedFeatureSet(**flags) before calling plan();
+  // plan() checks the objective, then builds the topology from a mapping, then decides.
+  const FeatureSet features = FeatureSet::of(rules, options.features);
+  const auto* mapping = std::get_if<TopologyMapping>(&topology);
+  if (mapping) {
+    if (std::optional<EvaluationError> refused = rules.check_inputs({{"objective", objective}}))
+      throw_error(*refused);
   }
-  return to_plan(result.record(), topology, options);
+  const Topology checked =
+      mapping ? Topology::from_mapping(*mapping) : std::get<Topology>(topology);
+  EvaluationResult result =
+      rules.evaluate(plan_inputs(objective, checked, batch_size, features, options));
+  // A topology beyond 64 bits is decided on its stand-in sizes, so that the rules' refusals
+  // (the mode and its dimensions, the candidates) come as upstream's do; a plan for it cannot
+  // hold its world size and is refused instead.
+  if (!result.ok()) throw_error(result.error());
+  checked.require_64_bits();
+  return to_plan(result.record(), checked, options);
 }
 
 }  // namespace snnplan

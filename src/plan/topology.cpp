@@ -1,4 +1,6 @@
-// Topology and FeatureSet: the parts of a plan that are plain data checked in C++.
+// Topology and FeatureSet: the parts of a plan that are plain data checked in C++, as
+// upstream's SNNDistributedTopology (topology.py at the seed's commit) and
+// DistributedFeatureSet check them.
 
 #include <fmt/format.h>
 
@@ -7,42 +9,115 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
+#include "api/rule_set_access.hpp"
 #include "core/messages.hpp"
+#include "language/python_repr.hpp"
+#include "plan/exact_integer.hpp"
 #include "snnplan/plan.hpp"
 
 namespace snnplan {
 namespace {
 
+using plan_detail::ExactInteger;
+
 // The dimensions a mesh lists first, in this order.
 constexpr std::array<std::string_view, 4> kLeadingDims = {"dp", "tp", "pp", "vpp"};
 
-// "dp=4 x tp=2" for messages.
-std::string sizes_text(const std::vector<Topology::Dimension>& dims) {
+PlanInputError type_error(const std::string& message) {
+  return PlanInputError(message, PlanInputError::Python::type_error);
+}
+PlanInputError value_error(const std::string& message) {
+  return PlanInputError(message, PlanInputError::Python::value_error);
+}
+
+// A whole-number size as upstream holds it: a Python int, exact at any size.
+struct ExactDimension {
+  std::string name;
+  ExactInteger size;
+};
+
+// Python's repr() of a str, as upstream's messages print a dimension name.
+std::string python_repr(std::string_view text) {
   std::string out;
-  for (const auto& d : dims) out += fmt::format("{}{}={}", out.empty() ? "" : " x ", d.name, d.size);
+  language::append_python_repr(out, detail::RValue::of_view(text));
   return out;
 }
 
-// How a refused value reads in a message: 4.5, true, 'text' (a string), null, a list.
-std::string shown(const Value& v) {
-  if (v.is_null()) return "null";
-  if (v.is_bool()) return v.as_bool() ? "true" : "false";
-  if (v.is_int()) return std::to_string(v.as_int());
-  if (v.is_float()) return fmt::format("{}", v.as_float());
-  if (v.is_string()) return fmt::format("the string '{}'", v.as_string());
-  return "a list";
+// The dims as upstream's message prints `dict(dims)`: {'dp': 4, 'tp': 2}.
+std::string dict_repr(const std::vector<ExactDimension>& dims) {
+  std::string out = "{";
+  for (const ExactDimension& d : dims)
+    out += fmt::format("{}{}: {}", out.size() > 1 ? ", " : "", python_repr(d.name),
+                       d.size.to_string());
+  return out + "}";
 }
 
-// An integer, or a float with no fractional part within the 64-bit range; else nullopt.
-std::optional<std::int64_t> whole_number(const Value& v) {
-  if (v.is_int()) return v.as_int();
-  if (!v.is_float()) return std::nullopt;
-  const double d = v.as_float();
-  // 2^63 is exactly representable; every double below it in magnitude converts safely.
-  constexpr double kLimit = 9223372036854775808.0;
-  if (!std::isfinite(d) || d != std::trunc(d) || d >= kLimit || d < -kLimit) return std::nullopt;
-  return static_cast<std::int64_t>(d);
+// The name of a value's Python type, as upstream's TypeErrors print `type(x).__name__`.
+const char* python_type_name(const Value& v) {
+  if (v.is_null()) return "NoneType";
+  if (v.is_bool()) return "bool";
+  if (v.is_int()) return "int";
+  if (v.is_float()) return "float";
+  if (v.is_string()) return "str";
+  return "list";
+}
+
+// from_mapping's reading of one size or world size: an int, or a float with is_integer()
+// (so not inf or nan); else the Python type name for the TypeError.
+std::optional<ExactInteger> whole_number(const Value& v) {
+  if (v.is_bool()) return std::nullopt;
+  if (v.is_int()) return ExactInteger(v.as_int());
+  if (v.is_float() && std::isfinite(v.as_float()) && v.as_float() == std::trunc(v.as_float()))
+    return ExactInteger::of_whole_double(v.as_float());
+  return std::nullopt;
+}
+
+// A size as the plan rules read it: the size itself when it fits in 64 bits, else the
+// largest int64 of the same parity (see Topology::fits_64_bits()).
+std::int64_t size_or_stand_in(const ExactInteger& size) {
+  if (const std::optional<std::int64_t> fits = size.to_int64()) return *fits;
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();  // odd
+  return size.is_odd() ? kMax : kMax - 1;
+}
+
+struct CheckedTopology {
+  std::vector<Topology::Dimension> dims;
+  std::int64_t world_size = 0;
+  std::string beyond_64_bits;
+};
+
+// SNNDistributedTopology.__post_init__, in its order, on exact sizes; `world_size` is the
+// product when the caller gave none (as from_mapping computes it).
+CheckedTopology checked(const std::vector<ExactDimension>& dims,
+                        const std::optional<ExactInteger>& world_size) {
+  ExactInteger product(1);
+  for (const ExactDimension& d : dims) product = product * d.size;
+  const ExactInteger world = world_size ? *world_size : product;
+  if (!world.is_positive()) throw value_error(messages::topology_world_size(world.to_string()));
+  if (dims.empty()) throw value_error(messages::topology_no_dimensions());
+  for (const ExactDimension& d : dims) {
+    if (d.name.empty()) throw value_error(messages::topology_empty_name());
+    if (!d.size.is_positive())
+      throw value_error(messages::topology_size(d.name, d.size.to_string()));
+  }
+  if (product != world)
+    throw value_error(
+        messages::topology_product(dict_repr(dims), product.to_string(), world.to_string()));
+  CheckedTopology out;
+  out.dims.reserve(dims.size());
+  for (const ExactDimension& d : dims) {
+    // A Python dict holds each key once; a name given twice here has no upstream meaning.
+    for (const Topology::Dimension& seen : out.dims)
+      if (seen.name == d.name) throw value_error(messages::topology_duplicate(d.name));
+    out.dims.push_back(Topology::Dimension{d.name, size_or_stand_in(d.size)});
+  }
+  out.world_size = size_or_stand_in(world);
+  // Every size is at most the world size, so once it fits they all do.
+  if (!world.to_int64())
+    out.beyond_64_bits = messages::topology_too_large(dict_repr(dims), world.to_string());
+  return out;
 }
 
 std::string_view trim(std::string_view s) {
@@ -54,56 +129,66 @@ std::string_view trim(std::string_view s) {
 
 }  // namespace
 
-Topology::Topology(std::vector<Dimension> dims, std::optional<std::int64_t> world_size) : dims_(std::move(dims)) {
-  if (world_size && *world_size <= 0) throw InputError(messages::topology_world_size(std::to_string(*world_size)));
-  if (dims_.empty()) throw InputError(messages::topology_no_dimensions());
-  for (std::size_t k = 0; k < dims_.size(); ++k) {
-    if (dims_[k].name.empty()) throw InputError(messages::topology_empty_name(k + 1));
-  }
-  for (const Dimension& d : dims_) {
-    if (d.size <= 0) throw InputError(messages::topology_size(d.name, std::to_string(d.size)));
-  }
-  for (std::size_t k = 0; k < dims_.size(); ++k) {
-    for (std::size_t j = 0; j < k; ++j)
-      if (dims_[j].name == dims_[k].name) throw InputError(messages::topology_duplicate(dims_[k].name));
-  }
-  std::int64_t product = 1;
-  for (const Dimension& d : dims_) {
-    if (product > std::numeric_limits<std::int64_t>::max() / d.size) throw InputError(messages::topology_too_large(sizes_text(dims_)));
-    product *= d.size;
-  }
-  if (world_size && *world_size != product) {
-    throw InputError(messages::topology_product(sizes_text(dims_), std::to_string(product), *world_size));
-  }
-  world_size_ = product;
+Topology::Topology(std::vector<Dimension> dims, std::optional<std::int64_t> world_size) {
+  std::vector<ExactDimension> exact;
+  exact.reserve(dims.size());
+  for (Dimension& d : dims)
+    exact.push_back(ExactDimension{std::move(d.name), ExactInteger(d.size)});
+  std::optional<ExactInteger> world;
+  if (world_size) world = ExactInteger(*world_size);
+  CheckedTopology c = checked(exact, world);
+  dims_ = std::move(c.dims);
+  world_size_ = c.world_size;
+  beyond_64_bits_ = std::move(c.beyond_64_bits);
 }
 
-Topology Topology::from_values(const std::vector<std::pair<std::string, Value>>& dims, const Value& world_size) {
-  // The checks run in the constructor's order, so each input gets the same first message
-  // whichever way it arrives.
-  std::optional<std::int64_t> world;
-  if (!world_size.is_null()) {
-    world = whole_number(world_size);  // a boolean is refused, though C++ and Python read true as 1
-    if (!world) throw InputError(messages::topology_world_size(shown(world_size)));
-    if (*world <= 0) throw InputError(messages::topology_world_size(std::to_string(*world)));
-  }
-  if (dims.empty()) throw InputError(messages::topology_no_dimensions());
-  for (std::size_t k = 0; k < dims.size(); ++k)
-    if (dims[k].first.empty()) throw InputError(messages::topology_empty_name(k + 1));
-  std::vector<Dimension> typed;
-  typed.reserve(dims.size());
+Topology Topology::from_mapping(const TopologyMapping& dims, const Value& world_size) {
+  std::vector<ExactDimension> exact;
+  exact.reserve(dims.size());
   for (const auto& [name, size] : dims) {
-    const auto n = whole_number(size);
-    if (!n) throw InputError(messages::topology_size(name, shown(size)));
-    typed.push_back(Dimension{name, *n});
+    std::optional<ExactInteger> n = whole_number(size);
+    if (!n) throw type_error(messages::topology_size_type(name, python_type_name(size)));
+    exact.push_back(ExactDimension{name, std::move(*n)});
   }
-  return Topology(std::move(typed), world);
+  std::optional<ExactInteger> world;
+  if (!world_size.is_null()) {
+    world = whole_number(world_size);
+    if (!world) throw type_error(messages::topology_world_size_type(python_type_name(world_size)));
+  }
+  CheckedTopology c = checked(exact, world);
+  return Topology(std::move(c.dims), c.world_size, std::move(c.beyond_64_bits));
+}
+
+Topology Topology::from_fields(const TopologyMapping& dims, const Value& world_size) {
+  if (!world_size.is_int())
+    throw type_error(messages::topology_world_size_type(python_type_name(world_size)));
+  const ExactInteger world(world_size.as_int());
+  if (!world.is_positive()) throw value_error(messages::topology_world_size(world.to_string()));
+  if (dims.empty()) throw value_error(messages::topology_no_dimensions());
+  std::vector<ExactDimension> exact;
+  exact.reserve(dims.size());
+  for (const auto& [name, size] : dims) {  // the loop's order: name, then the size's type and sign
+    if (name.empty()) throw value_error(messages::topology_empty_name());
+    if (!size.is_int())
+      throw type_error(messages::topology_size_type(name, python_type_name(size)));
+    exact.push_back(ExactDimension{name, ExactInteger(size.as_int())});
+    if (!exact.back().size.is_positive())
+      throw value_error(messages::topology_size(name, exact.back().size.to_string()));
+  }
+  CheckedTopology c = checked(exact, world);
+  return Topology(std::move(c.dims), c.world_size, std::move(c.beyond_64_bits));
 }
 
 Topology Topology::parse(std::string_view text, std::optional<std::int64_t> world_size) {
-  auto fail = [&](const std::string& why) { return InputError(messages::topology_syntax(text, why)); };
-  std::vector<Dimension> dims;
-  if (trim(text).empty()) throw InputError(messages::topology_no_dimensions());
+  return from_mapping(parse_mapping(text), world_size ? Value(*world_size) : Value());
+}
+
+TopologyMapping Topology::parse_mapping(std::string_view text) {
+  auto fail = [&](const std::string& why) {
+    return InputError(messages::topology_syntax(text, why));
+  };
+  TopologyMapping dims;
+  if (trim(text).empty()) return dims;  // no dimensions: from_mapping refuses them
   std::size_t begin = 0;
   for (std::size_t position = 1; begin <= text.size(); ++position) {
     const std::size_t comma = std::min(text.find(',', begin), text.size());
@@ -118,13 +203,19 @@ Topology Topology::parse(std::string_view text, std::optional<std::int64_t> worl
     if (size.empty()) throw fail(messages::topology_entry_no_size(name));
     std::int64_t value = 0;
     const auto [ptr, ec] = std::from_chars(size.data(), size.data() + size.size(), value);
-    if (ec == std::errc::result_out_of_range) throw fail(messages::topology_entry_too_large(name, size));
-    if (ec != std::errc() || ptr != size.data() + size.size()) throw fail(messages::topology_entry_not_integer(name, size));
-    for (const Dimension& d : dims)
-      if (d.name == name) throw fail(messages::topology_entry_duplicate(name));
-    dims.push_back(Dimension{std::string(name), value});
+    if (ec == std::errc::result_out_of_range)
+      throw fail(messages::topology_entry_too_large(name, size));
+    if (ec != std::errc() || ptr != size.data() + size.size())
+      throw fail(messages::topology_entry_not_integer(name, size));
+    for (const auto& [seen, _] : dims)
+      if (seen == name) throw fail(messages::topology_entry_duplicate(name));
+    dims.emplace_back(std::string(name), Value(value));
   }
-  return Topology(std::move(dims), world_size);
+  return dims;
+}
+
+void Topology::require_64_bits() const {
+  if (!beyond_64_bits_.empty()) throw value_error(beyond_64_bits_);
 }
 
 std::vector<std::string> Topology::ordered_dim_names() const {
@@ -133,7 +224,8 @@ std::vector<std::string> Topology::ordered_dim_names() const {
   for (std::string_view leading : kLeadingDims)
     if (size_of(leading)) names.emplace_back(leading);
   for (const Dimension& d : dims_)
-    if (std::find(kLeadingDims.begin(), kLeadingDims.end(), d.name) == kLeadingDims.end()) names.push_back(d.name);
+    if (std::find(kLeadingDims.begin(), kLeadingDims.end(), d.name) == kLeadingDims.end())
+      names.push_back(d.name);
   return names;
 }
 
@@ -152,28 +244,42 @@ std::optional<std::int64_t> Topology::size_of(std::string_view name) const noexc
 
 std::string Topology::to_string() const {
   std::string out;
-  for (const Dimension& d : dims_) out += fmt::format("{}{}={}", out.empty() ? "" : ",", d.name, d.size);
+  for (const Dimension& d : dims_)
+    out += fmt::format("{}{}={}", out.empty() ? "" : ",", d.name, d.size);
   return out;
 }
 
-const std::vector<std::string>& FeatureSet::names() {
-  static const std::vector<std::string> names = {"allow_experimental_conv_tp", "allow_experimental_spikformer_tp",
-                                                 "allow_pipeline", "allow_zero_optimizer"};
-  return names;
+FeatureSet FeatureSet::declared_by(const RuleSet& plan_rules) {
+  // The flags are the rules' bool inputs named allow_*, with their declared defaults.
+  FeatureSet out;
+  for (const detail::CompiledInput& input : RuleSetAccess::compiled(plan_rules).inputs) {
+    if (!input.name.starts_with(FeatureSet::kPrefix) || input.type.kinds != syntax::kBool ||
+        !input.default_value)
+      continue;
+    out.add(input.name, input.default_value->b);
+  }
+  return out;
 }
 
-namespace {
-template <typename Self>
-auto& feature_flag(Self& self, std::string_view name) {
-  if (name == "allow_experimental_conv_tp") return self.allow_experimental_conv_tp;
-  if (name == "allow_experimental_spikformer_tp") return self.allow_experimental_spikformer_tp;
-  if (name == "allow_pipeline") return self.allow_pipeline;
-  if (name == "allow_zero_optimizer") return self.allow_zero_optimizer;
-  throw InputError(messages::unknown_feature(name, messages::closest_match(name, FeatureSet::names())));
+FeatureSet FeatureSet::of(const RuleSet& plan_rules, const FeatureFlags& given) {
+  FeatureSet out = declared_by(plan_rules);
+  for (const auto& [name, value] : given) out.set(name, value);
+  return out;
 }
-}  // namespace
 
-bool FeatureSet::get(std::string_view name) const { return feature_flag(*this, name); }
-void FeatureSet::set(std::string_view name, bool value) { feature_flag(*this, name) = value; }
+std::optional<bool> FeatureSet::get(std::string_view name) const noexcept {
+  for (const Flag& flag : flags_)
+    if (flag.name == name) return flag.value;
+  return std::nullopt;
+}
+
+void FeatureSet::set(std::string_view name, bool value) {
+  for (Flag& flag : flags_)
+    if (flag.name == name) {
+      flag.value = value;
+      return;
+    }
+  throw type_error(messages::unknown_feature(name));
+}
 
 }  // namespace snnplan

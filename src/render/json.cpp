@@ -28,7 +28,8 @@ nlohmann::ordered_json to_json(const Value& value) {
 
 nlohmann::ordered_json to_json(const Record& record) {
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
-  for (std::size_t k = 0; k < record.names().size(); ++k) out[record.names()[k]] = to_json(record.values()[k]);
+  for (std::size_t k = 0; k < record.names().size(); ++k)
+    out[record.names()[k]] = to_json(record.values()[k]);
   return out;
 }
 
@@ -36,7 +37,9 @@ std::string json_line(const nlohmann::ordered_json& value) {
   return value.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
-std::string error_line(const std::string& message) { return json_line(nlohmann::ordered_json{{"error", message}}); }
+std::string error_line(const std::string& message) {
+  return json_line(nlohmann::ordered_json{{"error", message}});
+}
 
 namespace {
 
@@ -55,19 +58,23 @@ json optional_value(const std::optional<T>& v) {
 }
 
 // Indented by two, as the CLI prints one document.
-std::string pretty(const json& value) { return value.dump(2, ' ', false, json::error_handler_t::replace) + "\n"; }
+std::string pretty(const json& value) {
+  return value.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
 
 }  // namespace
 
 json to_json(const Topology& topology) {
   json dims = json::object();
   for (const Topology::Dimension& d : topology.dims()) dims[d.name] = d.size;
-  return json{{"world_size", topology.world_size()}, {"dims", std::move(dims)}, {"mesh_shape", topology.mesh_shape()}};
+  return json{{"world_size", topology.world_size()},
+              {"dims", std::move(dims)},
+              {"mesh_shape", topology.mesh_shape()}};
 }
 
 json to_json(const FeatureSet& features) {
   json out = json::object();
-  for (const std::string& name : FeatureSet::names()) out[name] = features.get(name);
+  for (const FeatureSet::Flag& flag : features.flags()) out[flag.name] = flag.value;
   return out;
 }
 
@@ -110,12 +117,9 @@ json to_json(const std::vector<TraceStep>& steps) {
 }
 
 json to_json(const Diagnostic& d) {
-  return json{{"file", d.location.file},
-              {"line", d.location.line},
-              {"column", d.location.column},
-              {"severity", to_string(d.severity)},
-              {"code", d.code},
-              {"message", d.message}};
+  return json{
+      {"file", d.location.file},           {"line", d.location.line}, {"column", d.location.column},
+      {"severity", to_string(d.severity)}, {"code", d.code},          {"message", d.message}};
 }
 
 namespace json_format {
@@ -135,15 +139,20 @@ std::string explanation(const Explanation& explanation) {
   return pretty(j);
 }
 
-std::string plan(const Plan& plan) { return pretty(to_json(plan)); }
+std::string plan(const Plan& plan) {
+  return pretty(to_json(plan));
+}
 
-std::string diagnostics(const std::vector<Diagnostic>& diagnostics, const std::vector<SourceText>&) {
+std::string diagnostics(const std::vector<Diagnostic>& diagnostics,
+                        const std::vector<SourceText>&) {
   json all = json::array();
   for (const Diagnostic& d : diagnostics) all.push_back(to_json(d));
   return json_line(all) + "\n";
 }
 
-std::string microbatches(std::int64_t count) { return json{{"pp_microbatches", count}}.dump() + "\n"; }
+std::string microbatches(std::int64_t count) {
+  return json{{"pp_microbatches", count}}.dump() + "\n";
+}
 
 }  // namespace json_format
 
@@ -162,7 +171,8 @@ bool is_plain(std::string_view s) {
     std::memcpy(&w, s.data() + k, 8);
     const bool control = ((w - kOnes * 0x20) & ~w & kHighs) != 0;  // a byte below 0x20
     const bool high = ((w | (w + kOnes)) & kHighs) != 0;           // a byte of 0x7F or more
-    if (control || high || has_zero_byte(w ^ (kOnes * '"')) || has_zero_byte(w ^ (kOnes * '\\'))) return false;
+    if (control || high || has_zero_byte(w ^ (kOnes * '"')) || has_zero_byte(w ^ (kOnes * '\\')))
+      return false;
   }
   for (; k < s.size(); ++k) {
     const auto c = static_cast<unsigned char>(s[k]);
@@ -231,7 +241,9 @@ void append_json_object(std::string& out, const Names& names, const Values& valu
 
 }  // namespace
 
-void append_json_line(std::string& out, const Record& record) { append_json_object(out, record.names(), record.values()); }
+void append_json_line(std::string& out, const Record& record) {
+  append_json_object(out, record.names(), record.values());
+}
 
 void append_json_line(std::string& out, const Evaluation& evaluation) {
   append_json_object(out, evaluation.names(), evaluation.values());

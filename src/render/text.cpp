@@ -90,9 +90,8 @@ std::string explanation(const Explanation& explanation) {
 
 std::string plan(const Plan& p) {
   std::string features;
-  for (const std::string& name : FeatureSet::names())
-    features += fmt::format("{}{}={}", features.empty() ? "" : ", ", name,
-                            p.experimental_features.get(name));
+  for (const FeatureSet::Flag& flag : p.experimental_features.flags())
+    features += fmt::format("{}{}={}", features.empty() ? "" : ", ", flag.name, flag.value);
   const std::vector<std::pair<std::string, std::string>> fields = {
       {"mode", p.mode},
       {"objective", p.objective},

@@ -116,8 +116,8 @@ std::string plan(const Plan& p) {
   emit_optional(out, p.pp_layout);
   key("pp_delay_wgrad") << p.pp_delay_wgrad;
   key("experimental_features") << YAML::BeginMap;
-  for (const std::string& name : FeatureSet::names())
-    out << YAML::Key << name << YAML::Value << p.experimental_features.get(name);
+  for (const FeatureSet::Flag& flag : p.experimental_features.flags())
+    out << YAML::Key << flag.name << YAML::Value << flag.value;
   out << YAML::EndMap;
   out << YAML::EndMap;
   return document(out);

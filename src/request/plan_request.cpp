@@ -22,7 +22,9 @@ const std::vector<std::string>& plan_request_keys() {
 PlanRequest read_plan_request(PlanFields& in) {
   in.refuse_unknown_keys(plan_request_keys());
   std::string objective = in.text("objective");
-  Topology topology = in.topology();
+  std::variant<Topology, TopologyMapping> topology = in.topology();
+  if (Value world_size = in.world_size(); !world_size.is_null())
+    topology = Topology::from_mapping(std::get<TopologyMapping>(topology), world_size);
   const std::int64_t batch_size = in.integer("batch_size");
   PlanOptions options;
   if (in.given("backend")) options.backend = in.text("backend");
@@ -43,20 +45,18 @@ const char* kind(const json& v) {
   return json_kind(v.type());
 }
 
-// A scalar JSON value as a Value for Topology::from_values, which words the refusals; only
-// what a Value cannot hold is refused here.
-Value topology_number(const json& v, const std::string& name, bool is_world_size) {
-  auto refuse = [&](const std::string& got) -> Value {
-    throw InputError(is_world_size ? messages::topology_world_size(got)
-                                   : messages::topology_size(name, got));
-  };
+// A topology size or world size as Topology::from_mapping reads it, which words the refusals
+// (upstream's TypeErrors name the Python type). An integer beyond 64 bits, which JSON and
+// Python allow, is read as the nearest double: exact for the powers of two and their small
+// multiples that make such world sizes.
+Value topology_number(const json& v) {
   switch (v.type()) {
     case json::value_t::number_integer:
       return v.get<std::int64_t>();
     case json::value_t::number_unsigned:
       if (v.get<std::uint64_t>() >
           static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-        return refuse(v.dump());
+        return static_cast<double>(v.get<std::uint64_t>());
       return static_cast<std::int64_t>(v.get<std::uint64_t>());
     case json::value_t::number_float:
       return v.get<double>();
@@ -66,8 +66,8 @@ Value topology_number(const json& v, const std::string& name, bool is_world_size
       return v.get<std::string>();
     case json::value_t::null:
       return Value();
-    default:
-      return refuse(kind(v));
+    default:  // an array (an object is refused by the caller): from_mapping names its type, list
+      return Value(Value::List{});
   }
 }
 
@@ -114,29 +114,33 @@ class JsonFields final : public PlanFields {
     if (!v.is_boolean()) throw InputError(messages::input_type(key, "true or false", kind(v)));
     return v.get<bool>();
   }
-  Topology topology() override {
+  TopologyMapping topology() override {
     const json& dims = required("topology");
     if (!dims.is_object())
       throw InputError(messages::input_type(
           "topology", "an object of dimension sizes such as {\"dp\": 4, \"tp\": 2}", kind(dims)));
-    std::vector<std::pair<std::string, Value>> sizes;
-    for (const auto& [name, size] : dims.items())
-      sizes.emplace_back(name, topology_number(size, name, false));
-    const json* world_size = find("world_size");
-    return Topology::from_values(sizes,
-                                 world_size ? topology_number(*world_size, "", true) : Value());
+    TopologyMapping sizes;
+    for (const auto& [name, size] : dims.items()) {
+      // A Value holds no object, so this one TypeError comes before the objective's check.
+      if (size.is_object())
+        throw PlanInputError(messages::topology_size_type(name, "dict"),
+                             PlanInputError::Python::type_error);
+      sizes.emplace_back(name, topology_number(size));
+    }
+    return sizes;
   }
-  FeatureSet features() override {
+  Value world_size() override {
+    const json* v = find("world_size");
+    return v ? topology_number(*v) : Value();
+  }
+  FeatureFlags features() override {
     const json& v = required("features");
     if (!v.is_object())
       throw InputError(messages::input_type("features", "an object of feature flags", kind(v)));
-    FeatureSet out;
+    FeatureFlags out;
     for (const auto& [name, flag] : v.items()) {
-      if (!flag.is_boolean()) {
-        (void)out.get(name);  // an unknown name is the first thing to report
-        throw InputError(messages::feature_not_bool(name, flag.dump()));
-      }
-      out.set(name, flag.get<bool>());
+      if (!flag.is_boolean()) throw InputError(messages::feature_not_bool(name, flag.dump()));
+      out.emplace_back(name, flag.get<bool>());
     }
     return out;
   }

@@ -18,7 +18,10 @@ namespace snnplan::request {
 /// The arguments of one snnplan::plan() call.
 struct PlanRequest {
   std::string objective;
-  Topology topology;
+  /// With a world size, the topology is built (and checked) while the request is read, as
+  /// a caller of upstream's plan() builds SNNDistributedTopology.from_mapping(dims,
+  /// world_size=W) first; without one, plan() checks the mapping after the objective.
+  std::variant<Topology, TopologyMapping> topology;
   std::int64_t batch_size = 0;
   PlanOptions options;
 };
@@ -43,15 +46,16 @@ class PlanFields {
   virtual std::vector<std::string> texts(std::string_view key) = 0;
   virtual std::int64_t integer(std::string_view key) = 0;
   virtual bool flag(std::string_view key) = 0;
-  /// topology with world_size (required; world_size optional).
-  virtual Topology topology() = 0;
-  /// The feature flags given (the others keep their defaults).
-  virtual FeatureSet features() = 0;
+  /// topology (required) as a mapping, and world_size (optional; null: not given).
+  virtual TopologyMapping topology() = 0;
+  virtual Value world_size() = 0;
+  /// The feature flags given, in order (the others keep the rules' defaults).
+  virtual FeatureFlags features() = 0;
 };
 
-/// Reads a request from `fields`: objective, topology (with world_size), batch_size, then
-/// backend, model_family, mode, features, tp_roots, tp_candidates and notes when given.
-/// Lets the getters' exceptions through.
+/// Reads a request from `fields`: objective, topology (built with world_size when one is
+/// given), batch_size, then backend, model_family, mode, features, tp_roots, tp_candidates
+/// and notes when given. Lets the getters' exceptions through.
 PlanRequest read_plan_request(PlanFields& fields);
 
 /// One `snnplan plan --batch` line (object keys in order; a key given twice is refused).

@@ -25,11 +25,16 @@ endforeach()
 
 # Configures the project in WORK_DIR/<name>; `expected` is a comma-separated list of targets.
 function(configure name expected)
+  configure_project(${name} add_subdirectory "-DEXPECTED_TARGETS=${expected}" ${ARGN})
+endfunction()
+
+# Configures and generates tests/consumer/<project> in WORK_DIR/<name>.
+function(configure_project name project)
   set(build "${WORK_DIR}/${name}")
   file(REMOVE_RECURSE "${build}")
   execute_process(
-    COMMAND "${CMAKE_COMMAND}" -S "${CMAKE_CURRENT_LIST_DIR}/add_subdirectory" -B "${build}"
-            ${common_args} "-DEXPECTED_TARGETS=${expected}" ${ARGN}
+    COMMAND "${CMAKE_COMMAND}" -S "${CMAKE_CURRENT_LIST_DIR}/${project}" -B "${build}"
+            ${common_args} ${ARGN}
     RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT status EQUAL 0)
     message(FATAL_ERROR
@@ -41,3 +46,14 @@ endfunction()
 configure(default snnplan,snnplan_cli,snnplan_exe,snnplan_warnings)
 configure(examples snnplan,snnplan_cli,snnplan_exe,snnplan_warnings,recommend_example
           -DSNNPLAN_BUILD_EXAMPLES=ON)
+# A parent in C alone: its C program links the library with the C driver (no C++ standard is
+# required of it, the C++ runtime comes with the library's link interface).
+configure_project(c_only add_subdirectory_c)
+set(link_file "${WORK_DIR}/c_only/CMakeFiles/uses_snnplan_from_c.dir/link.txt")
+if(EXISTS "${link_file}")  # Makefile generators write the link line there
+  file(STRINGS "${link_file}" link_line)
+  if(NOT link_line MATCHES "-lstdc\\+\\+")
+    message(FATAL_ERROR "the C program's link line lacks the C++ runtime:\n${link_line}")
+  endif()
+  message(STATUS "ok: a C-only parent links with: ${link_line}")
+endif()

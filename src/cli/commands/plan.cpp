@@ -107,13 +107,14 @@ class FlagFields final : public request::PlanFields {
     return parse_int(of(key).flag, f_.*of(key).value);
   }
   bool flag(std::string_view key) override { return parse_yes_no(of(key).flag, f_.*of(key).value); }
-  Topology topology() override {
-    std::optional<std::int64_t> world_size;
-    if (given("world_size")) world_size = integer("world_size");
-    return Topology::parse(parse_string("--topology", f_.topology), world_size);
+  TopologyMapping topology() override {
+    return Topology::parse_mapping(parse_string("--topology", f_.topology));
   }
-  FeatureSet features() override {
-    FeatureSet out;
+  Value world_size() override {
+    return given("world_size") ? Value(integer("world_size")) : Value();
+  }
+  FeatureFlags features() override {
+    FeatureFlags out;
     std::set<std::string> seen;
     for (const std::string& assignment : f_.features) {
       const auto eq = assignment.find('=');
@@ -121,7 +122,7 @@ class FlagFields final : public request::PlanFields {
         throw UsageError{messages::feature_assignment(assignment)};
       const std::string name = assignment.substr(0, eq);
       if (!seen.insert(name).second) throw UsageError{messages::feature_given_twice(name)};
-      out.set(name, parse_bool("--feature " + name, assignment.substr(eq + 1)));
+      out.emplace_back(name, parse_bool("--feature " + name, assignment.substr(eq + 1)));
     }
     return out;
   }
