@@ -71,6 +71,10 @@ set_target_properties(snnplan_shared PROPERTIES INSTALL_RPATH "$ORIGIN")
 install(TARGETS snnplan_exe RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT snnplan_runtime)
 install(FILES ${SNNPLAN_BUILTIN_RULE_FILES}
         DESTINATION ${SNNPLAN_INSTALL_RULESDIR} COMPONENT snnplan_runtime)
+# Their rule tests, beside them: `snnplan test RULES RULES.test.yaml` runs on an installation.
+install(FILES ${PROJECT_SOURCE_DIR}/rules/snn_distributed.test.yaml
+              ${PROJECT_SOURCE_DIR}/rules/snn_plan.test.yaml
+        DESTINATION ${SNNPLAN_INSTALL_RULESDIR} COMPONENT snnplan_runtime)
 # Upstream's earlier recommendation policies, one rule file per version, and upstream HEAD's
 # plan (plan_HEAD.yaml) with its rule tests (rules/history/).
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/rules/history

@@ -537,23 +537,44 @@ std::vector<Row> test_rows() {
        kBadInput,
        kRules + ":1:1: error: a test file must be a mapping with a list under 'tests'\n"});
   rows.push_back({"test without files", {"test"}, kBadInput, usage_error("rules is required")});
-  rows.push_back(
-      {"test without a test file", {"test", kRules}, kBadInput, usage_error("tests is required")});
-  rows.push_back({"--coverage=maybe", with(base, {"--coverage=maybe"}), kBadInput,
-                  usage_error("Could not convert: --coverage = maybe")});
-  rows.push_back({"--coverage given twice is the same as once",
-                  with(base, {"--coverage", "--coverage"}), kOk, "", "rule coverage:\n"});
-  for (const std::string bad : {"", "abc", "-1", "100.5", "101", "1e999", "nan", "NaN", "inf",
-                                "-inf", "50%", "0x10", " 50", "5,5"})
-    rows.push_back(
-        {"--min-coverage '" + bad + "' is not a number from 0 to 100",
-         with(base, {"--min-coverage", bad}), kBadInput,
-         usage_error("--min-coverage: expected a number from 0 to 100, got '" + bad + "'")});
-  for (const std::string good : {"0", "100", "99.5", "1e2", "+50", "1e-400"})
-    rows.push_back({"--min-coverage " + good + " is accepted", with(base, {"--min-coverage", good}), kOk, "", "15 passed, 0 failed"});
-  add_common_rows(rows, with(base, {"--min-coverage", "50"}), "--min-coverage", "50", "PERCENT:0-100",
-                  "expected a number from 0 to 100, got '--help'");
+  rows.push_back({"test without a test file", {"test", kRules}, kBadInput, "error: tests is required\n"});
+  rows.push_back({"--coverage=maybe", with(base, {"--coverage=maybe"}), kBadInput, usage_error("Could not convert: --coverage = maybe")});
+  rows.push_back({"--coverage given twice is the same as once", with(base, {"--coverage", "--coverage"}), kOk, "", "rule coverage:\n"});
+  for (const std::string bad : {"", "abc", "-1", "100.5", "101", "1e999", "nan", "NaN", "inf", "-inf", "50%", "0x10", " 50", "5,5",
+                                "rule=101", "rule=-1", "rule=nan", "branch=50", "rule=50,rule=60", "rule=", "=50",
+                                "rule=50,", "rule:50", "condition=50;boundary=50"})
+    rows.push_back({"--min-coverage '" + bad + "' is not a percentage or KIND=PERCENT list", with(base, {"--min-coverage", bad}), kBadInput,
+                    usage_error("--min-coverage: expected a percentage from 0 to 100 or KIND=PERCENT,... with KIND rule, "
+                                "condition or boundary, got '" + bad + "'")});
+  for (const std::string good : {"0", "100", "99.5", "1e2", "+50", "1e-400", "rule=100", "condition=0,rule=50",
+                                 "rule=0,condition=0,boundary=0"})
+    rows.push_back({"--min-coverage " + good + " is accepted", with(base, {"--min-coverage", good}), kOk, "", "23 passed, 0 failed"});
+  add_common_rows(rows, with(base, {"--min-coverage", "50"}), "--min-coverage", "50", "[KIND=]PERCENT",
+                  "expected a percentage from 0 to 100 or KIND=PERCENT,... with KIND rule, condition or boundary, got "
+                  "'--help'");
   add_choice_rows(rows, with(base, {"--format", "text"}), "--format", {"text", "json", "junit"});
+  // Mutation testing and generated tests (on a small rule file: the mutation run is the point).
+  const std::string small_rules = std::string(SNNPLAN_TEST_DATA) + "/rule_tests/threshold.yaml";
+  const std::string small_tests = std::string(SNNPLAN_TEST_DATA) + "/rule_tests/threshold.test.yaml";
+  const std::vector<std::string> mutate = {"test", small_rules, small_tests, "--mutate"};
+  rows.push_back({"--mutate runs the mutants", mutate, kOk, "", "mutation score 100.0% (10 of 10)"});
+  rows.push_back({"--min-score without --mutate", {"test", small_rules, small_tests, "--min-score", "50"}, kBadInput,
+                  usage_error("--min-score requires --mutate")});
+  for (const std::string bad : {"", "101", "-1", "nan", "50%"})
+    rows.push_back({"--min-score '" + bad + "' is not a number from 0 to 100", with(mutate, {"--min-score", bad}), kBadInput,
+                    usage_error("--min-score: expected a number from 0 to 100, got '" + bad + "'")});
+  rows.push_back({"--min-score 100 is met", with(mutate, {"--min-score", "100"}), kOk, "", "mutation testing: 10 mutants"});
+  add_common_rows(rows, with(mutate, {"--min-score", "50"}), "--min-score", "50", "PERCENT:0-100",
+                  "expected a number from 0 to 100, got '--help'");
+  rows.push_back({"--generate writes a test file", {"test", "--generate", small_rules}, kOk, "", "tests:\n  - name: \"region 1: main/default\""});
+  rows.push_back({"--generate with a test file", {"test", "--generate", small_rules, small_tests}, kBadInput,
+                  "error: --generate writes a test file for the rules; it takes no test files (and no --mutate or --min-coverage)\n"});
+  rows.push_back({"--generate with --mutate", {"test", "--generate", small_rules, "--mutate"}, kBadInput,
+                  "error: --generate writes a test file for the rules; it takes no test files (and no --mutate or --min-coverage)\n"});
+  rows.push_back({"--boundaries without --generate", with(base, {"--boundaries"}), kBadInput,
+                  usage_error("--boundaries requires --generate")});
+  rows.push_back({"--generate --boundaries adds the threshold's sides", {"test", "--generate", small_rules, "--boundaries"}, kOk, "",
+                  "input: {model: vgg, world_size: 7}"});
   for (const std::string bad : {"--bogus", "--world_size", "-x"})
     rows.push_back({"unknown flag " + bad, with(base, {bad}), kBadInput,
                     usage_error("The following argument was not expected: " + bad)});
@@ -1416,17 +1437,14 @@ tables:
     - name: r2
       set: {out: = from_inner.out}
 )");
-    const TempFile tests("outer.test.yaml",
-                         "tests:\n  - name: x\n    input: {model: x}\n    expect: {out: inner}\n");
-    check_row(
-        {"coverage of a file using another",
-         {"test", outer.path(), tests.path(), "--coverage"},
-         kOk,
-         "",
-         "1 passed, 0 failed; rule coverage 50.0% (1 of 2 rules)\nrules no test fired: main/r1\n"});
-    check_row({"--min-coverage 100 fails for it",
-               {"test", outer.path(), tests.path(), "--min-coverage", "100"},
-               kRuleError,
+    const TempFile tests("outer.test.yaml", "tests:\n  - name: x\n    input: {model: x}\n    expect: {out: inner}\n");
+    check_row({"coverage of a file using another", {"test", outer.path(), tests.path(), "--coverage"}, kOk, "",
+               "rule coverage:\n  main/r1  0 cases\n  main/r2  1 case\nnot covered:\n  main/r1\n"
+               "    condition: model eq y is true (" + outer.path() + ":16:14)\n"
+               "      covered by input: {model: \"y\"}\n"
+               "1 passed, 0 failed; rule coverage 50.0% (1 of 2), condition coverage 50.0% (1 of 2), "
+               "boundary coverage 100.0% (0 of 0)\nrules no test fired: main/r1\n"});
+    check_row({"--min-coverage 100 fails for it", {"test", outer.path(), tests.path(), "--min-coverage", "100"}, kRuleError,
                "error: rule coverage 50.0% is below the minimum 100%\n"});
   }
 

@@ -137,13 +137,27 @@ TEST_SUITE("cli conventions") {
     CHECK(report["failed"] == 1);
     REQUIRE(report["tests"].size() == 2);
     CHECK(report["tests"][0]["passed"] == true);
-    CHECK(report["tests"][0]["problems"].empty());
+    CHECK(report["tests"][0]["differences"].empty());
     CHECK(report["tests"][1]["name"] == "wrong <mode> & more");
     CHECK(report["tests"][1]["line"] == 5);
-    CHECK(report["tests"][1]["problems"] ==
-          nlohmann::json::array({"mode: expected 'dp', got 'none'"}));
+    CHECK(report["tests"][1]["differences"] ==
+          nlohmann::json::parse(R"([{"what": "mode", "expected": "dp", "got": "none"}])"));
     CHECK(report["coverage"]["rules"].size() > 10);
     CHECK(report["coverage"]["percent"].get<double>() < 100.0);
+    for (const char* kind : {"rule", "condition", "boundary"}) {
+      CHECK(report["coverage"][kind]["total"].get<int>() > 0);
+      CHECK(report["coverage"][kind]["covered"].get<int>() < report["coverage"][kind]["total"].get<int>());
+    }
+    // Every goal no test covers is listed, with an input that covers it where one exists.
+    const nlohmann::json& missing = report["coverage"]["missing"];
+    REQUIRE(!missing.empty());
+    const auto boundary = std::find_if(missing.begin(), missing.end(), [](const nlohmann::json& m) {
+      return m["what"] == "world_size >= 2 at world_size = 2";
+    });
+    REQUIRE(boundary != missing.end());
+    CHECK((*boundary)["owner"] == "capacity/pipeline-interleaved");
+    CHECK((*boundary)["input"]["world_size"] == 2);
+    CHECK((*boundary)["input"]["prefer"] == "capacity");
   }
 
   TEST_CASE("test --format junit writes one testcase per test and a failure with its difference") {
@@ -155,8 +169,8 @@ TEST_SUITE("cli conventions") {
     CHECK(run.out.find("<testcase name=\"passes\"") != std::string::npos);
     CHECK(run.out.find("<testcase name=\"wrong &lt;mode&gt; &amp; more\"") != std::string::npos);
     CHECK(run.out.find(
-              "<failure message=\"mode: expected 'dp', got 'none'\" type=\"rule-test\">FAIL wrong "
-              "&lt;mode&gt; &amp; more (") != std::string::npos);
+              "<failure message=\"mode:&#10;    expected: dp&#10;    got:      none\" "
+              "type=\"rule-test\">FAIL wrong &lt;mode&gt; &amp; more (") != std::string::npos);
     std::size_t testcases = 0;
     for (std::size_t at = run.out.find("<testcase "); at != std::string::npos;
          at = run.out.find("<testcase ", at + 1))

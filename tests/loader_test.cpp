@@ -723,7 +723,9 @@ TEST_SUITE("loader: key table") {
     (void)snnplan::cli::load_rule_tests("tests:\n  - name: a\n    input: {}\n    expect: {}\n    bogus: 1\nextra: 1\n",
                                         "t.yaml", problems);
     REQUIRE(problems.size() == 2);
-    CHECK(problems[0].message == "unknown key 'extra' in a test file");
-    CHECK(problems[1].message == "unknown key 'bogus' in a test");
+    CHECK(problems[0].message == "unknown key 'extra' in a test file; allowed: tests");
+    CHECK(problems[1].message ==
+          "unknown key 'bogus' in a test; allowed: name, description, tags, input, expect, exact, "
+          "expect_rules, expect_error");
   }
 }

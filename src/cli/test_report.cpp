@@ -6,20 +6,35 @@
 #include <nlohmann/json.hpp>
 
 #include "core/messages.hpp"
+#include "render/json.hpp"
 #include "render/xml.hpp"
+#include "render/yaml_scalars.hpp"
 
 namespace snnplan::cli {
 namespace {
 
-std::string rule_name(const std::pair<std::string, std::string>& rule) {
-  return rule.first + "/" + rule.second;
-}
+using render::xml_escaped;  // one XML escaping, shared with the map (render/xml)
 
-// "FAIL name (file:line:column)" and a line per difference.
+// "FAIL name (file:line:column)" and each difference.
 std::string failure_text(const RuleTestResult& result) {
   std::string text = messages::test_failed(result.name, to_string(result.location));
-  for (const std::string& problem : result.problems) text += "\n  " + problem;
+  for (const Difference& difference : result.differences) text += "\n  " + describe(difference);
   return text;
+}
+
+std::string summary(const RuleTestReport& report) {
+  std::string out = fmt::format("{} passed, {} failed", report.passed, report.failed);
+  const char* separator = "; ";
+  for (const analyse::GoalKind kind : analyse::kGoalKinds) {
+    out += fmt::format("{}{} coverage {:.1f}% ({} of {}", separator, analyse::to_string(kind),
+                       report.coverage.percent(kind), report.coverage.covered(kind),
+                       report.coverage.total(kind));
+    if (const std::size_t unreachable = report.coverage.unreachable(kind))
+      out += fmt::format("; {} unreachable", unreachable);
+    out += ')';
+    separator = ", ";
+  }
+  return out;
 }
 
 }  // namespace
@@ -33,21 +48,47 @@ std::string text_test_report(const RuleTestReport& report, bool show_coverage) {
   for (const RuleTestResult& result : report.results) {
     if (!result.passed()) out += failure_text(result) + '\n';
   }
+  const auto& goals = report.coverage.goals;
   std::vector<std::string> uncovered;
   std::size_t width = 0;
-  for (const auto& [rule, count] : report.coverage) {
-    if (count == 0) uncovered.push_back(rule_name(rule));
-    width = std::max(width, rule_name(rule).size());
+  for (const analyse::Goal& goal : goals) {
+    if (goal.kind != analyse::GoalKind::rule) continue;
+    if (goal.cases == 0) uncovered.push_back(goal.owner);
+    width = std::max(width, goal.owner.size());
   }
   if (show_coverage) {
     out += "rule coverage:\n";
-    for (const auto& [rule, count] : report.coverage)
-      out += fmt::format("  {:<{}}  {} case{}\n", rule_name(rule), width, count,
-                         count == 1 ? "" : "s");
+    for (const analyse::Goal& goal : goals)
+      if (goal.kind == analyse::GoalKind::rule)
+        out += fmt::format("  {:<{}}  {} case{}\n", goal.owner, width, goal.cases,
+                           goal.cases == 1 ? "" : "s");
+    // What is missing, grouped by the rule (or let value) it belongs to, in goal order; then
+    // what no input can cover.
+    for (const bool unreachable : {false, true}) {
+      std::vector<std::string> owners;
+      for (const analyse::Goal& goal : goals)
+        if (goal.cases == 0 && goal.kind != analyse::GoalKind::rule &&
+            goal.unreachable == unreachable &&
+            std::find(owners.begin(), owners.end(), goal.owner) == owners.end())
+          owners.push_back(goal.owner);
+      if (!owners.empty())
+        out += unreachable ? messages::coverage_unreachable_heading() : "not covered:\n";
+      for (const std::string& owner : owners) {
+        out += "  " + owner + "\n";
+        for (const analyse::Goal& goal : goals) {
+          if (goal.cases > 0 || goal.owner != owner || goal.kind == analyse::GoalKind::rule ||
+              goal.unreachable != unreachable)
+            continue;
+          out += fmt::format("    {}: {} ({})\n", analyse::to_string(goal.kind), goal.what,
+                             to_string(goal.location));
+          if (goal.witness) out += "      covered by input: " + flow_inputs(*goal.witness) + "\n";
+        }
+      }
+      if (!unreachable && !owners.empty() && !report.witnesses_missing.empty())
+        out += messages::coverage_no_witnesses(report.witnesses_missing) + "\n";
+    }
   }
-  out += fmt::format("{} passed, {} failed; rule coverage {:.1f}% ({} of {} rules)\n",
-                     report.passed, report.failed, report.coverage_percent(),
-                     report.coverage.size() - uncovered.size(), report.coverage.size());
+  out += summary(report) + "\n";
   if (!uncovered.empty()) {
     out += "rules no test fired:";
     for (const std::string& name : uncovered) out += ' ' + name;
@@ -56,29 +97,111 @@ std::string text_test_report(const RuleTestReport& report, bool show_coverage) {
   return out;
 }
 
-std::string json_test_report(const RuleTestReport& report) {
+std::string mutation_summary(const MutationReport& m) {
+  return messages::mutation_summary(m.mutants.size(), m.killed, m.survived, m.equivalent, m.score(),
+                                    m.seconds, m.threads);
+}
+
+std::string text_mutation_report(const MutationReport& report) {
+  std::string out;
+  for (const auto status : {MutantOutcome::Status::survived, MutantOutcome::Status::equivalent}) {
+    bool heading = false;
+    for (const MutantOutcome& m : report.mutants) {
+      if (m.status != status) continue;
+      if (!heading)
+        out += status == MutantOutcome::Status::survived ? messages::mutation_survivors_heading()
+                                                         : messages::mutation_equivalent_heading();
+      heading = true;
+      out += fmt::format("  {} {} ({}): {}\n", analyse::mutation_operator(m.op).name, m.owner,
+                         to_string(m.location), m.description);
+      if (m.distinguishing) out += "    killed by input: " + flow_inputs(*m.distinguishing) + "\n";
+    }
+  }
+  return out + mutation_summary(report) + "\n";
+}
+
+std::string json_test_report(const RuleTestReport& report, const MutationReport* mutation) {
   using json = nlohmann::ordered_json;
   json tests = json::array();
-  for (const RuleTestResult& result : report.results)
+  for (const RuleTestResult& result : report.results) {
+    json differences = json::array();
+    for (const Difference& d : result.differences)
+      differences.push_back(json{{"what", d.what}, {"expected", d.expected}, {"got", d.got}});
     tests.push_back(json{{"name", result.name},
                          {"file", result.location.file},
                          {"line", result.location.line},
                          {"column", result.location.column},
+                         {"tags", result.tags},
                          {"passed", result.passed()},
-                         {"problems", result.problems}});
+                         {"differences", std::move(differences)}});
+  }
+  json coverage = json::object();
+  coverage["percent"] = report.coverage.percent(analyse::GoalKind::rule);
+  for (const analyse::GoalKind kind : analyse::kGoalKinds)
+    coverage[analyse::to_string(kind)] = json{{"percent", report.coverage.percent(kind)},
+                                              {"covered", report.coverage.covered(kind)},
+                                              {"total", report.coverage.total(kind)},
+                                              {"unreachable", report.coverage.unreachable(kind)}};
   json rules = json::array();
-  for (const auto& [rule, count] : report.coverage)
-    rules.push_back(json{{"table", rule.first}, {"rule", rule.second}, {"cases", count}});
-  const json out = {
-      {"passed", report.passed},
-      {"failed", report.failed},
-      {"tests", std::move(tests)},
-      {"coverage", {{"percent", report.coverage_percent()}, {"rules", std::move(rules)}}}};
+  json missing = json::array();
+  for (const analyse::Goal& goal : report.coverage.goals) {
+    if (goal.kind == analyse::GoalKind::rule) {
+      const auto slash = goal.owner.find('/');
+      rules.push_back(json{{"table", goal.owner.substr(0, slash)},
+                           {"rule", goal.owner.substr(slash + 1)},
+                           {"cases", goal.cases}});
+    }
+    if (goal.cases > 0) continue;
+    json input = nullptr;
+    if (goal.witness) {
+      input = json::object();
+      for (const auto& [name, value] : *goal.witness) input[name] = render::to_json(value);
+    }
+    missing.push_back(json{{"kind", analyse::to_string(goal.kind)},
+                           {"owner", goal.owner},
+                           {"what", goal.what},
+                           {"file", goal.location.file},
+                           {"line", goal.location.line},
+                           {"column", goal.location.column},
+                           {"unreachable", goal.unreachable},
+                           {"input", std::move(input)}});
+  }
+  coverage["rules"] = std::move(rules);
+  coverage["missing"] = std::move(missing);
+  json out = {{"passed", report.passed},
+              {"failed", report.failed},
+              {"tests", std::move(tests)},
+              {"coverage", std::move(coverage)}};
+  if (mutation) {
+    json results = json::array();
+    for (const MutantOutcome& m : mutation->mutants) {
+      json input = nullptr;
+      if (m.distinguishing) {
+        input = json::object();
+        for (const auto& [name, value] : *m.distinguishing) input[name] = render::to_json(value);
+      }
+      results.push_back(json{{"operator", analyse::mutation_operator(m.op).name},
+                             {"owner", m.owner},
+                             {"description", m.description},
+                             {"file", m.location.file},
+                             {"line", m.location.line},
+                             {"column", m.location.column},
+                             {"status", to_string(m.status)},
+                             {"killed_by", m.killed_by},
+                             {"input", std::move(input)}});
+    }
+    out["mutation"] =
+        json{{"mutants", mutation->mutants.size()}, {"killed", mutation->killed},
+             {"survived", mutation->survived},      {"equivalent", mutation->equivalent},
+             {"score", mutation->score()},          {"seconds", mutation->seconds},
+             {"threads", mutation->threads},        {"results", std::move(results)}};
+  }
   return out.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
-std::string junit_test_report(const RuleTestReport& report, std::string_view rules_name) {
-  const std::string suite = render::xml_escaped(rules_name);
+std::string junit_test_report(const RuleTestReport& report, std::string_view rules_name,
+                              const MutationReport* mutation) {
+  const std::string suite = xml_escaped(rules_name);
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += fmt::format("<testsuites name=\"snnplan test\" tests=\"{}\" failures=\"{}\">\n",
                      report.results.size(), report.failed);
@@ -95,11 +218,11 @@ std::string junit_test_report(const RuleTestReport& report, std::string_view rul
     }
     out += fmt::format(
         ">\n      <failure message=\"{}\" type=\"rule-test\">{}</failure>\n    </testcase>\n",
-        render::xml_escaped(result.problems.front()), render::xml_escaped(failure_text(result)));
+        xml_escaped(describe(result.differences.front())), xml_escaped(failure_text(result)));
   }
-  out += fmt::format(
-      "    <system-out>{}</system-out>\n",
-      render::xml_escaped(fmt::format("rule coverage {:.1f}%", report.coverage_percent())));
+  std::string facts = summary(report);
+  if (mutation) facts += "\n" + text_mutation_report(*mutation);
+  out += fmt::format("    <system-out>{}</system-out>\n", xml_escaped(facts));
   out += "  </testsuite>\n</testsuites>\n";
   return out;
 }

@@ -726,9 +726,6 @@ inline std::string trace_format(std::string_view format) {
 inline std::string flag_value_missing(std::string_view flag_given) {
   return fmt::format("expected a value, got the flag {}", flag_given);
 }
-inline std::string flag_not_percentage(std::string_view text) {
-  return fmt::format("expected a number from 0 to 100, got '{}'", text);
-}
 inline std::string unknown_subcommand(std::string_view name, const std::vector<std::string>& names,
                                       std::string_view suggestion) {
   std::string listed;
@@ -924,9 +921,6 @@ inline std::string version_report(std::string_view version, int rule_format,
 inline std::string rejected_edit() {
   return "snnplan: rejected an edit of the rule file; the previous rules stay in use:";
 }
-inline std::string coverage_below(double percent, double minimum) {
-  return fmt::format("rule coverage {:.1f}% is below the minimum {}%", percent, minimum);
-}
 inline std::string plan_key_without_flag(std::string_view key) {
   return fmt::format("the plan request key '{}' has no flag", key);
 }
@@ -1015,21 +1009,83 @@ inline std::string test_unnamed(std::uint32_t line) {
 inline std::string test_failed(std::string_view name, std::string_view where) {
   return fmt::format("FAIL {} ({})", name, where);
 }
-inline std::string test_expected_error_got_record(std::string_view expected,
-                                                  std::string_view mode) {
-  return fmt::format("expected error: {}\n    got a record (mode: {})", expected, mode);
+inline std::string test_field_differs(std::string_view field, std::string_view expected, std::string_view got) {
+  return fmt::format("{}:\n    expected: {}\n    got:      {}", field, expected, got);
 }
-inline std::string test_expected_other_error(std::string_view expected, std::string_view got) {
-  return fmt::format("expected error: {}\n    got error:      {}", expected, got);
+/// The allowed keys are listed because a test file has few and a typo is common.
+inline std::string test_unknown_key(std::string_view key, std::string_view where, std::string_view suggestion,
+                                    std::string_view allowed) {
+  if (suggestion.empty()) return fmt::format("unknown key '{}' in {}; allowed: {}", key, where, allowed);
+  return fmt::format("unknown key '{}' in {} (did you mean '{}'?); allowed: {}", key, where, suggestion, allowed);
 }
-inline std::string test_unexpected_error(std::string_view got) {
-  return fmt::format("unexpected error: {}", got);
+inline std::string test_duplicate_name(std::string_view name, std::string_view first) {
+  return fmt::format("a test named '{}' already exists (at {}); test names must be unique", name, first);
 }
-inline std::string test_no_such_field(std::string_view field) {
-  return fmt::format("{}: the record has no such field", field);
+inline std::string test_unknown_field(std::string_view field, std::string_view suggestion) {
+  if (suggestion.empty()) return fmt::format("the record has no field '{}'", field);
+  return fmt::format("the record has no field '{}' (did you mean '{}'?)", field, suggestion);
 }
-inline std::string test_field_differs(std::string_view field, std::string_view expected,
-                                      std::string_view got) {
-  return fmt::format("{}: expected {}, got {}", field, expected, got);
+inline std::string test_field_type(std::string_view field, std::string_view expected, std::string_view got) {
+  return fmt::format("field '{}' is {}, but the test expects {}", field, expected, got);
+}
+inline std::string test_unknown_rule(std::string_view path, std::string_view suggestion) {
+  if (suggestion.empty()) return fmt::format("no rule '{}' in the rule file (rule paths are table/rule)", path);
+  return fmt::format("no rule '{}' in the rule file (did you mean '{}'?)", path, suggestion);
+}
+inline std::string test_exact_with_error() { return "exact applies to expect, not to expect_error"; }
+inline std::string test_not_expected() { return "(no such field in expect, and the test is exact)"; }
+inline std::string test_a_record(std::string_view mode) { return fmt::format("a record (mode: {})", mode); }
+inline std::string test_an_error(std::string_view message) { return fmt::format("an error: {}", message); }
+inline std::string test_no_field() { return "(no such field)"; }
+inline std::string coverage_kind_below(std::string_view kind, double percent, double minimum) {
+  return fmt::format("{} coverage {:.1f}% is below the minimum {}%", kind, percent, minimum);
+}
+inline std::string mutation_summary(std::size_t mutants, std::size_t killed, std::size_t survived,
+                                    std::size_t equivalent, double score, double seconds, unsigned threads) {
+  return fmt::format("mutation testing: {} mutants, {} killed, {} survived, {} equivalent; mutation score {:.1f}% "
+                     "({} of {}) in {:.2f} s on {} thread{}",
+                     mutants, killed, survived, equivalent, score, killed, mutants - equivalent, seconds, threads,
+                     threads == 1 ? "" : "s");
+}
+inline std::string mutation_survivors_heading() {
+  return "surviving mutants (no test tells them apart from the rules):\n";
+}
+inline std::string mutation_equivalent_heading() {
+  return "equivalent mutants (the same answer for every input; not counted):\n";
+}
+inline std::string mutation_score_below(double score, double minimum) {
+  return fmt::format("mutation score {:.1f}% is below the minimum {}%", score, minimum);
+}
+inline std::string mutation_needs_passing_tests() {
+  return "mutation testing needs every test to pass first";
+}
+inline std::string flag_not_percentage(std::string_view text) {
+  return fmt::format("expected a number from 0 to 100, got '{}'", text);
+}
+inline std::string cannot_generate(std::string_view why) { return fmt::format("cannot generate tests: {}", why); }
+inline std::string test_files_required() { return "tests is required"; }
+inline std::string generate_with_test_files() {
+  return "--generate writes a test file for the rules; it takes no test files (and no --mutate or --min-coverage)";
+}
+inline std::string generated_header(std::string_view rules, bool boundaries) {
+  return fmt::format("# Generated by `snnplan test --generate {}{}`: one test per region of the decision{}.\n"
+                     "# Each test expects what the rules answer today: review every expectation, then commit.\n",
+                     rules, boundaries ? " --boundaries" : "", boundaries ? ", and one on each side of every threshold" : "");
+}
+inline std::string generated_name(std::size_t number, std::string_view path) {
+  return fmt::format("region {}: {}", number, path);
+}
+inline std::string generated_goal_name(std::string_view kind, std::string_view owner, std::string_view what) {
+  return what.empty() ? fmt::format("{}: {}", kind, owner) : fmt::format("{}: {}: {}", kind, owner, what);
+}
+inline std::string coverage_unreachable_heading() {
+  return "unreachable (no input covers them, so they do not count):\n";
+}
+inline std::string coverage_no_witnesses(std::string_view why) {
+  return fmt::format("(no inputs are suggested: {})", why);
+}
+inline std::string flag_not_min_coverage(std::string_view text) {
+  return fmt::format("expected a percentage from 0 to 100 or KIND=PERCENT,... with KIND rule, condition or "
+                     "boundary, got '{}'", text);
 }
 }  // namespace snnplan::messages

@@ -78,9 +78,13 @@ constexpr KeyRow kTestFileKeys[] = {
     {"tests", sections, Section::test, true, "the rule tests"},
 };
 constexpr KeyRow kTestKeys[] = {
-    {"name", scalar, kNone, false, "what the test shows"},
+    {"name", scalar, kNone, false, "what the test shows, unique among the tests"},
+    {"description", scalar, kNone, false, "why the test exists, at more length than its name"},
+    {"tags", scalars, kNone, false, "labels for grouping tests (shown in reports)"},
     {"input", named_values, kNone, true, "input name -> value"},
     {"expect", named_values, kNone, false, "record field -> expected value (a subset of the record)"},
+    {"exact", boolean, kNone, false, "expect lists every field of the record: any other field fails"},
+    {"expect_rules", scalars, kNone, false, "the rules that fire, as table/rule, in firing order"},
     {"expect_error", scalar, kNone, false, "the error message the rules must raise"},
 };
 // clang-format on

@@ -13,23 +13,7 @@ namespace snnplan::render::yaml_format {
 namespace {
 
 void emit(YAML::Emitter& out, const Value& value) {
-  if (value.is_null())
-    out << YAML::Null;
-  else if (value.is_bool())
-    out << value.as_bool();
-  else if (value.is_int())
-    out << value.as_int();
-  else if (value.is_float())
-    emit_float(out, value.as_float());
-  else if (value.is_string())
-    emit_string(out, value.as_string());
-  else {
-    const bool scalars = std::none_of(value.as_list().begin(), value.as_list().end(),
-                                      [](const Value& v) { return v.is_string() || v.is_list(); });
-    out << (scalars ? YAML::Flow : YAML::Block) << YAML::BeginSeq;
-    for (const Value& item : value.as_list()) emit(out, item);
-    out << YAML::EndSeq;
-  }
+  emit_value(out, value, false);
 }
 
 template <typename T>

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <string>
@@ -64,6 +65,34 @@ void emit_float(YAML::Emitter& out, double value) {
     if (const auto e = text.find('e'); e != std::string::npos && text.find('.') == std::string::npos) text.insert(e, ".0");
     out << text;
   }
+}
+
+void emit_value(YAML::Emitter& out, const Value& value, bool always_flow) {
+  if (value.is_null())
+    out << YAML::Null;
+  else if (value.is_bool())
+    out << value.as_bool();
+  else if (value.is_int())
+    out << value.as_int();
+  else if (value.is_float())
+    emit_float(out, value.as_float());
+  else if (value.is_string())
+    emit_string(out, value.as_string());
+  else {
+    const bool scalars = std::none_of(value.as_list().begin(), value.as_list().end(),
+                                      [](const Value& v) { return v.is_string() || v.is_list(); });
+    out << (always_flow || scalars ? YAML::Flow : YAML::Block) << YAML::BeginSeq;
+    for (const Value& item : value.as_list()) emit_value(out, item, always_flow);
+    out << YAML::EndSeq;
+  }
+}
+
+std::string flow_yaml(const Value& value) {
+  YAML::Emitter out;
+  out.SetNullFormat(YAML::LowerNull);  // "null", as test files write it, not "~"
+  out << YAML::Flow;
+  emit_value(out, value, true);
+  return out.c_str();
 }
 
 }  // namespace snnplan::render

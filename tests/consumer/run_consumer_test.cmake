@@ -44,6 +44,7 @@ foreach(path IN ITEMS
     include/snnplan/snnplan.hpp include/snnplan/snnplan.h include/snnplan/recommendation.hpp
     ${LIBDIR}/libsnnplan.a ${LIBDIR}/libsnnplan.so bin/snnplan
     share/snnplan/rules/snn_distributed.yaml share/snnplan/rules/snn_plan.yaml
+    share/snnplan/rules/snn_distributed.test.yaml share/snnplan/rules/snn_plan.test.yaml
     ${LIBDIR}/cmake/snnplan/snnplanConfig.cmake ${LIBDIR}/cmake/snnplan/snnplanConfigVersion.cmake
     ${LIBDIR}/pkgconfig/snnplan.pc)
   if(NOT EXISTS "${prefix}/${path}")
@@ -66,6 +67,9 @@ message(STATUS "ok: installed headers do not include yaml-cpp, Boost, nlohmann_j
 run("installed CLI --version" "${prefix}/bin/snnplan" --version)
 run("installed CLI checks the installed rules"
     "${prefix}/bin/snnplan" check --strict "${prefix}/share/snnplan/rules/snn_distributed.yaml")
+run("installed CLI runs the installed rule tests"
+    "${prefix}/bin/snnplan" test "${prefix}/share/snnplan/rules/snn_distributed.yaml"
+    "${prefix}/share/snnplan/rules/snn_distributed.test.yaml" --min-coverage 100)
 
 # 4b. Installed binaries find the installed libraries: run path $ORIGIN/../lib.
 file(RELATIVE_PATH bin_to_lib "${prefix}/bin" "${prefix}/${LIBDIR}")

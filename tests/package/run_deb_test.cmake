@@ -36,6 +36,7 @@ foreach(path IN ITEMS
     ./usr/bin/snnplan ./usr/lib/libsnnplan.so ./usr/lib/libsnnplan.a
     ./usr/include/snnplan/snnplan.hpp ./usr/include/snnplan/snnplan.h ./usr/include/snnplan/json.hpp
     ./usr/share/snnplan/rules/snn_distributed.yaml ./usr/share/snnplan/rules/snn_plan.yaml
+    ./usr/share/snnplan/rules/snn_distributed.test.yaml ./usr/share/snnplan/rules/snn_plan.test.yaml
     ./usr/share/snnplan/schema/rules.schema.json ./usr/share/snnplan/schema/tests.schema.json
     ./usr/share/snnplan/schema/record.schema.json ./usr/share/man/man1/snnplan.1
     ./usr/share/bash-completion/completions/snnplan ./usr/share/zsh/vendor-completions/_snnplan

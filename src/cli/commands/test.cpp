@@ -1,17 +1,21 @@
-// `snnplan test RULES TESTFILE...`: rule tests in YAML and rule coverage (cli/rule_tests.hpp).
+// `snnplan test RULES TESTFILE...`: rule tests in YAML with rule, condition and boundary
+// coverage (cli/rule_tests.hpp, analyse/coverage.hpp).
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
 #include "cli/command.hpp"
 #include "cli/flags.hpp"
+#include "cli/mutation_tests.hpp"
 #include "cli/rule_files.hpp"
 #include "cli/rule_tests.hpp"
 #include "cli/test_report.hpp"
@@ -26,9 +30,48 @@ struct TestFlags {
   std::vector<std::string> rule_roots;
   std::vector<std::string> files;
   bool show_coverage = false;
-  double min_coverage = 0;
+  std::string min_coverage;  // "100" (rule) or "rule=100,condition=100,boundary=90"
   std::string format = "text";
+  bool mutate = false;
+  double min_score = -1;  // below 0: not given
+  bool generate = false;
+  bool boundaries = false;
 };
+
+// The minimum percentage of each coverage kind --min-coverage asks for (none: no minimum).
+using Minimums = std::array<std::optional<double>, std::size(analyse::kGoalKinds)>;
+
+// "100" is the minimum rule coverage; "rule=100,boundary=90" names the kinds. std::nullopt
+// when the text is neither (percentages are read as every float flag is, 0 to 100).
+std::optional<Minimums> read_minimums(const std::string& text) {
+  Minimums out;
+  auto percentage = [](const std::string& number) -> std::optional<double> {
+    const DecimalFloat read = read_decimal_float(number);
+    // NaN fails both comparisons, so it is refused too.
+    if (read.status != DecimalFloat::Status::ok || !(read.value >= 0.0 && read.value <= 100.0))
+      return std::nullopt;
+    return read.value;
+  };
+  if (text.find('=') == std::string::npos) {
+    out[0] = percentage(text);
+    return out[0] ? std::optional(out) : std::nullopt;
+  }
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, end - start);
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos) return std::nullopt;
+    const std::string kind = item.substr(0, eq);
+    const auto value = percentage(item.substr(eq + 1));
+    std::size_t k = 0;
+    while (k < out.size() && kind != analyse::to_string(analyse::kGoalKinds[k])) ++k;
+    if (k == out.size() || !value || out[k]) return std::nullopt;
+    out[k] = value;
+    start = end + 1;
+  }
+  return out;
+}
 
 // The cases of every test file; a file that cannot be read is a UsageError, problems in one
 // are diagnostics (all files are read before any is reported).
@@ -53,27 +96,63 @@ std::vector<RuleTestCase> read_cases(const std::vector<std::string>& files,
 }
 
 ExitCode test(const TestFlags& f, const Streams& io) {
-  const RuleSet rules = load_rules(f.rules, io.in, LoadOptions{.rule_roots = f.rule_roots});  // the file named, even '' (no fallback)
+  if (f.generate && (!f.files.empty() || f.mutate || !f.min_coverage.empty()))
+    throw UsageError{messages::generate_with_test_files()};
+  if (!f.generate && f.files.empty()) throw UsageError{messages::test_files_required()};
+  const RuleSet rules =
+      load_rules(f.rules, io.in,
+                 LoadOptions{.rule_roots = f.rule_roots});  // the file named, even '' (no fallback)
+  if (f.generate) {
+    std::string why;
+    const auto text = generated_tests(rules, f.rules, f.boundaries, why);
+    if (!text) {
+      io.err << "error: " << messages::cannot_generate(why) << '\n';
+      return ExitCode::rule_error;
+    }
+    io.out << *text;
+    return ExitCode::ok;
+  }
   std::vector<Diagnostic> problems;
   const std::vector<RuleTestCase> cases = read_cases(f.files, problems);
+  if (problems.empty()) check_rule_tests(rules, cases, problems);
   if (!problems.empty()) {
     for (const Diagnostic& d : problems) io.err << format(d) << '\n';
     return ExitCode::bad_input;
   }
+  const Minimums minimums = f.min_coverage.empty() ? Minimums{} : *read_minimums(f.min_coverage);
   const RuleTestReport report = run_rule_tests(rules, cases);
-  if (f.format == "json")
-    io.out << json_test_report(report);
-  else if (f.format == "junit")
-    io.out << junit_test_report(report, f.rules);
-  else
+  // Mutants are told apart by failing tests, so the tests must pass on the rules themselves.
+  std::optional<MutationReport> mutation;
+  if (f.mutate && report.failed == 0) mutation = run_mutation_tests(rules, cases);
+  const MutationReport* mutated = mutation ? &*mutation : nullptr;
+  if (f.format == "json") {
+    io.out << json_test_report(report, mutated);
+  } else if (f.format == "junit") {
+    io.out << junit_test_report(report, f.rules, mutated);
+  } else {
     io.out << text_test_report(report, f.show_coverage);
-  if (report.failed > 0) return ExitCode::rule_error;
-  if (report.coverage_percent() + 1e-9 < f.min_coverage) {
-    io.err << "error: " << messages::coverage_below(report.coverage_percent(), f.min_coverage)
-           << '\n';
+    if (mutation) io.out << text_mutation_report(*mutation);
+  }
+  if (report.failed > 0) {
+    if (f.mutate) io.err << "error: " << messages::mutation_needs_passing_tests() << '\n';
     return ExitCode::rule_error;
   }
-  return ExitCode::ok;
+  ExitCode code = ExitCode::ok;
+  if (mutation && f.min_score >= 0 && mutation->score() + 1e-9 < f.min_score) {
+    io.err << "error: " << messages::mutation_score_below(mutation->score(), f.min_score) << '\n';
+    code = ExitCode::rule_error;
+  }
+  for (std::size_t k = 0; k < minimums.size(); ++k) {
+    const analyse::GoalKind kind = analyse::kGoalKinds[k];
+    if (minimums[k] && report.coverage.percent(kind) + 1e-9 < *minimums[k]) {
+      io.err << "error: "
+             << messages::coverage_kind_below(analyse::to_string(kind),
+                                              report.coverage.percent(kind), *minimums[k])
+             << '\n';
+      code = ExitCode::rule_error;
+    }
+  }
+  return code;
 }
 
 }  // namespace
@@ -86,8 +165,26 @@ Command setup_test(CLI::App& app) {
             ->required()
             ->type_name(kFilePlaceholder);
         add_rules_root_option(command, f.rule_roots);
-        command.add_option("tests", f.files, "test files")->required()->type_name(kFilePlaceholder);
-        command.add_flag("--coverage", f.show_coverage, "print how often each rule fired");
+        command.add_option("tests", f.files, "test files (none with --generate)")
+            ->type_name(kFilePlaceholder);
+        command.add_flag("--coverage", f.show_coverage,
+                         "print how often each rule fired, and each condition and boundary no "
+                         "test covers with an input that would");
+        const CLI::Validator minimums(
+            [](std::string& text) -> std::string {
+              return read_minimums(text) ? std::string() : messages::flag_not_min_coverage(text);
+            },
+            "");
+        command
+            .add_option("--min-coverage", f.min_coverage,
+                        "fail below these percentages: 100 (rule coverage), or "
+                        "rule=100,condition=100,boundary=90")
+            ->check(minimums)
+            ->type_name("[KIND=]PERCENT");
+        add_choice_option(command, "--format", f.format, "report format", test_report_formats());
+        CLI::Option* mutate = command.add_flag(
+            "--mutate", f.mutate,
+            "run the tests against mutants of the rules and report the ones no test kills");
         // A percentage from 0 to 100, read as every float flag is; CLI::Range would let "nan"
         // through (every comparison with NaN is false).
         const CLI::Validator percentage(
@@ -100,11 +197,19 @@ Command setup_test(CLI::App& app) {
             },
             "0-100");
         command
-            .add_option("--min-coverage", f.min_coverage,
-                        "fail when fewer than this percentage of rules fired")
+            .add_option("--min-score", f.min_score,
+                        "with --mutate: fail when the mutation score is below this percentage")
             ->check(percentage)
+            ->needs(mutate)
             ->type_name("PERCENT");
-        add_choice_option(command, "--format", f.format, "report format", test_report_formats());
+        CLI::Option* generate = command.add_flag(
+            "--generate", f.generate,
+            "write a starter test file for RULES: a test per region of the decision, each "
+            "expecting today's answer (review it before committing)");
+        command
+            .add_flag("--boundaries", f.boundaries,
+                      "with --generate: also a test on each side of every threshold")
+            ->needs(generate);
       },
       &test);
 }

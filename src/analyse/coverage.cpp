@@ -1,0 +1,587 @@
+// Rule, condition and boundary coverage (coverage.hpp). The goals are found once, from the
+// compiled rules; an evaluation's trace says which rules fired, and the inputs each table saw
+// are rebuilt from the given inputs and the fallbacks' `with` values, with the evaluator's
+// Probe computing every value, so a condition is decided exactly as `recommend` decides it.
+
+#include "analyse/coverage.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "analyse/domains.hpp"
+#include "analyse/model.hpp"
+#include "analyse/search.hpp"
+#include "analyse/shapes.hpp"
+#include "core/messages.hpp"
+#include "evaluate/evaluator.hpp"
+
+namespace snnplan::analyse {
+namespace {
+
+using detail::CompiledMatcher;
+using detail::CompiledRule;
+using detail::CompiledRules;
+using detail::Node;
+using syntax::ExprKind;
+using syntax::Op;
+
+bool is_comparison(Op op) {
+  return op == Op::equal || op == Op::not_equal || syntax::is_ordering(op);
+}
+
+std::optional<Op> comparison_of(syntax::MatchOp op) {
+  switch (op) {
+    case syntax::MatchOp::eq:
+      return Op::equal;
+    case syntax::MatchOp::ne:
+      return Op::not_equal;
+    case syntax::MatchOp::lt:
+      return Op::less;
+    case syntax::MatchOp::le:
+      return Op::less_equal;
+    case syntax::MatchOp::gt:
+      return Op::greater;
+    case syntax::MatchOp::ge:
+      return Op::greater_equal;
+    default:
+      return std::nullopt;
+  }
+}
+
+// left - right at the boundary: the first value on the side where the comparison holds (for
+// == and != the value where they flip).
+Wide at_boundary(Op op) {
+  return op == Op::greater ? 1 : op == Op::less ? -1 : 0;
+}
+// left - right just on the other side.
+bool beyond_boundary(Op op, Wide difference) {
+  switch (op) {
+    case Op::greater_equal:
+      return difference == -1;
+    case Op::less_equal:
+      return difference == 1;
+    case Op::greater:
+    case Op::less:
+      return difference == 0;
+    default:
+      return difference == 1 || difference == -1;  // == and !=
+  }
+}
+
+// An expression as the rules write it, for goal descriptions.
+std::string text_of(const Node& n) {
+  auto operand = [](const Node& c) {
+    const bool group = c.kind == ExprKind::binary || c.kind == ExprKind::conditional;
+    return group ? "(" + text_of(c) + ")" : text_of(c);
+  };
+  switch (n.kind) {
+    case ExprKind::literal:
+      return detail::repr(n.constant);
+    case ExprKind::name:
+      return n.name;
+    case ExprKind::unary:
+      return (n.op == Op::negate ? "-" : "not ") + operand(n.children[0]);
+    case ExprKind::binary:
+      return operand(n.children[0]) + " " + syntax::spelling(n.op) + " " + operand(n.children[1]);
+    case ExprKind::conditional:
+      return operand(n.children[0]) + " ? " + operand(n.children[1]) + " : " +
+             operand(n.children[2]);
+    case ExprKind::list:
+    case ExprKind::call: {
+      std::string out = n.kind == ExprKind::call ? n.name + "(" : "[";
+      for (std::size_t k = 0; k < n.children.size(); ++k)
+        out += (k ? ", " : "") + text_of(n.children[k]);
+      return out + (n.kind == ExprKind::call ? ")" : "]");
+    }
+    case ExprKind::member:
+      return operand(n.children[0]) + "." + n.name;
+  }
+  return "?";
+}
+
+// "world_size = 8", "batch_size = world_size * 2 - 1", "world_size = 3 or 5".
+std::string boundary_point(const std::string& left, const Node& right, Wide offset,
+                           bool either_side) {
+  if (right.kind == ExprKind::literal && right.constant.kind == RValue::Kind::integer) {
+    const Wide v = right.constant.i;
+    if (either_side)
+      return left + " = " + detail::wide_to_string(v - 1) + " or " + detail::wide_to_string(v + 1);
+    return left + " = " + detail::wide_to_string(v + offset);
+  }
+  const std::string r = text_of(right);
+  if (either_side) return left + " = " + r + " +/- 1";
+  if (offset == 0) return left + " = " + r;
+  return left + " = " + r + (offset > 0 ? " + " : " - ") + detail::wide_to_string(wide_abs(offset));
+}
+
+Value to_public(const RValue& v) {
+  switch (v.kind) {
+    case RValue::Kind::null:
+      return Value();
+    case RValue::Kind::boolean:
+      return Value(v.b);
+    case RValue::Kind::integer:
+      return Value(static_cast<std::int64_t>(v.i));
+    case RValue::Kind::floating:
+      return Value(v.f);
+    case RValue::Kind::string:
+      return Value(std::string(v.s()));
+    case RValue::Kind::list: {
+      Value::List items;
+      for (const RValue& item : v.list()) items.push_back(to_public(item));
+      return Value(std::move(items));
+    }
+    default:
+      return Value();
+  }
+}
+
+}  // namespace
+
+double plainness(const Inputs& inputs) {
+  // Fewer inputs first (those at their defaults are left out of a suggestion), then small
+  // integers.
+  double score = 1e3 * static_cast<double>(inputs.size());
+  for (const auto& [name, value] : inputs)
+    if (value.is_int()) score += std::min(1e15, std::abs(static_cast<double>(value.as_int())));
+  return score;
+}
+
+Inputs without_defaults(const CompiledRules& rules, const Inputs& inputs) {
+  Inputs shown;
+  for (const auto& [name, value] : inputs) {
+    const auto slot = rules.input_slots.find(name);
+    if (slot == rules.input_slots.end()) continue;
+    const auto& input = rules.inputs[static_cast<std::size_t>(slot->second)];
+    if (!input.default_value || !(to_public(*input.default_value) == value))
+      shown.emplace_back(name, value);
+  }
+  return shown;
+}
+
+const char* to_string(GoalKind kind) {
+  switch (kind) {
+    case GoalKind::rule:
+      return "rule";
+    case GoalKind::condition:
+      return "condition";
+    case GoalKind::boundary:
+      return "boundary";
+  }
+  return "?";
+}
+
+std::size_t Coverage::total(GoalKind kind) const {
+  return static_cast<std::size_t>(std::count_if(
+      goals.begin(), goals.end(), [&](const Goal& g) { return g.kind == kind && !g.unreachable; }));
+}
+
+std::size_t Coverage::unreachable(GoalKind kind) const {
+  return static_cast<std::size_t>(std::count_if(
+      goals.begin(), goals.end(), [&](const Goal& g) { return g.kind == kind && g.unreachable; }));
+}
+
+std::size_t Coverage::covered(GoalKind kind) const {
+  return static_cast<std::size_t>(std::count_if(
+      goals.begin(), goals.end(), [&](const Goal& g) { return g.kind == kind && g.cases > 0; }));
+}
+
+double Coverage::percent(GoalKind kind) const {
+  const std::size_t all = total(kind);
+  return all == 0 ? 100.0 : 100.0 * static_cast<double>(covered(kind)) / static_cast<double>(all);
+}
+
+struct CoverageTracker::State {
+  // One matcher's goals: its two outcomes, and its boundary when it compares integers.
+  struct MatcherGoals {
+    CompiledRule alone;  // a rule holding only this matcher, for the probe
+    Node fact;           // the matcher's fact as an expression
+    std::size_t seen_true = 0, seen_false = 0;
+    std::optional<Op> comparison;  // set when the matcher is a boundary goal
+    std::size_t at = 0, beyond = 0;
+  };
+  struct RuleGoals {
+    std::size_t fired = 0;
+    std::vector<MatcherGoals> matchers;
+  };
+  // A comparison inside an expression (a let value, an operand, a set value, ...).
+  struct ExpressionGoals {
+    const Node* node = nullptr;
+    std::size_t at = 0, beyond = 0;
+  };
+
+  explicit State(const CompiledRules& r) : rules(r), probe(r) {}
+
+  const CompiledRules& rules;
+  evaluate::Probe probe;
+  detail::ValueStore store;  // the points of the evaluation being followed
+  Coverage coverage;
+  std::vector<std::vector<RuleGoals>> tables;          // per table, per rule
+  std::map<std::string, std::pair<int, int>> rule_at;  // rule location -> (table, rule)
+  std::vector<ExpressionGoals> expressions;
+  std::vector<int> integer_lets;  // per let: -1 unknown, 0 no, 1 yes, 2 being decided
+
+  std::size_t add(GoalKind kind, std::string owner, SourceLocation at, std::string what) {
+    coverage.goals.push_back(
+        Goal{kind, std::move(owner), std::move(at), std::move(what), 0, {}, false});
+    return coverage.goals.size() - 1;
+  }
+
+  // Whether `n` is an integer wherever it has a value (null aside), from the declared types:
+  // what makes a comparison of it a boundary.
+  bool integer_valued(const Node& n) {
+    switch (n.kind) {
+      case ExprKind::literal:
+        return n.constant.kind == RValue::Kind::integer;
+      case ExprKind::name:
+        return integer_slot(n.slot);
+      case ExprKind::unary:
+        return n.op == Op::negate && integer_valued(n.children[0]);
+      case ExprKind::binary:
+        return (n.op == Op::add || n.op == Op::subtract || n.op == Op::multiply ||
+                n.op == Op::divide || n.op == Op::modulo) &&
+               integer_valued(n.children[0]) && integer_valued(n.children[1]);
+      case ExprKind::conditional:
+        return integer_valued(n.children[1]) && integer_valued(n.children[2]);
+      case ExprKind::call: {
+        if (!n.builtin) return false;
+        if (n.builtin->result_from_arguments)
+          return std::all_of(n.children.begin(), n.children.end(),
+                             [&](const Node& c) { return integer_valued(c); });
+        return (n.builtin->result & ~detail::kNull) == detail::kInt;
+      }
+      default:
+        return false;
+    }
+  }
+
+  bool integer_slot(int slot) {
+    if (slot < 0) return false;
+    const auto inputs = rules.inputs.size();
+    if (static_cast<std::size_t>(slot) < inputs)
+      return (rules.inputs[static_cast<std::size_t>(slot)].type.kinds & ~detail::kNull) ==
+             detail::kInt;
+    const std::size_t let = static_cast<std::size_t>(slot) - inputs;
+    if (let >= rules.lets.size() || (let < rules.calls.size() && rules.calls[let])) return false;
+    int& known = integer_lets[let];
+    if (known == 2) return false;  // a cycle (refused at load): not an integer
+    if (known < 0) {
+      known = 2;
+      known = integer_valued(rules.lets[let]) ? 1 : 0;
+    }
+    return known == 1;
+  }
+
+  void add_expressions(const Node& n, const std::string& owner) {
+    if (n.kind == ExprKind::binary && is_comparison(n.op) && integer_valued(n.children[0]) &&
+        integer_valued(n.children[1])) {
+      const std::string text = text_of(n);
+      const std::string left = text_of(n.children[0]);
+      ExpressionGoals goals;
+      goals.node = &n;
+      goals.at = add(GoalKind::boundary, owner, n.location,
+                     text + " at " + boundary_point(left, n.children[1], at_boundary(n.op), false));
+      const bool either = n.op == Op::equal || n.op == Op::not_equal;
+      const Wide beyond = n.op == Op::greater_equal ? -1 : n.op == Op::less_equal ? 1 : 0;
+      goals.beyond = add(GoalKind::boundary, owner, n.location,
+                         text + " at " + boundary_point(left, n.children[1], beyond, either));
+      expressions.push_back(goals);
+    }
+    for (const Node& child : n.children) add_expressions(child, owner);
+  }
+
+  void find_goals() {
+    integer_lets.assign(rules.lets.size(), -1);
+    tables.resize(rules.tables.size());
+    for (std::size_t t = 0; t < rules.tables.size(); ++t) {
+      const auto& table = rules.tables[t];
+      for (std::size_t r = 0; r < table.rules.size(); ++r) {
+        const CompiledRule& rule = table.rules[r];
+        rule_at[to_string(rule.location)] = {static_cast<int>(t), static_cast<int>(r)};
+        RuleGoals goals;
+        goals.fired = add(GoalKind::rule, table.name + "/" + rule.name, rule.location, "");
+        tables[t].push_back(std::move(goals));
+      }
+    }
+    for (std::size_t t = 0; t < rules.tables.size(); ++t) {
+      const auto& table = rules.tables[t];
+      for (std::size_t r = 0; r < table.rules.size(); ++r) {
+        const CompiledRule& rule = table.rules[r];
+        const std::string owner = table.name + "/" + rule.name;
+        for (const CompiledMatcher& m : rule.when) {
+          MatcherGoals goals;
+          goals.alone.name = rule.name;
+          goals.alone.location = rule.location;
+          goals.alone.when = {m};
+          goals.fact.kind = ExprKind::name;
+          goals.fact.slot = m.slot;
+          goals.fact.name = m.fact;
+          goals.fact.location = m.location;
+          const std::string condition = m.fact + " " + m.info->name + " " + m.text;
+          goals.seen_true = add(GoalKind::condition, owner, m.location, condition + " is true");
+          goals.seen_false = add(GoalKind::condition, owner, m.location, condition + " is false");
+          tables[t][r].matchers.push_back(std::move(goals));
+        }
+      }
+    }
+    // Boundaries after every condition, so that goals stay grouped by kind.
+    for (std::size_t t = 0; t < rules.tables.size(); ++t) {
+      const auto& table = rules.tables[t];
+      for (std::size_t r = 0; r < table.rules.size(); ++r) {
+        const CompiledRule& rule = table.rules[r];
+        const std::string owner = table.name + "/" + rule.name;
+        for (std::size_t k = 0; k < rule.when.size(); ++k) {
+          const CompiledMatcher& m = rule.when[k];
+          MatcherGoals& goals = tables[t][r].matchers[k];
+          const auto op = comparison_of(m.op);
+          if (op && integer_slot(m.slot) && integer_valued(m.operand)) {
+            goals.comparison = op;
+            const std::string text = m.fact + " " + m.info->symbol + " " + text_of(m.operand);
+            goals.at =
+                add(GoalKind::boundary, owner, m.location,
+                    text + " at " + boundary_point(m.fact, m.operand, at_boundary(*op), false));
+            const bool either = *op == Op::equal || *op == Op::not_equal;
+            const Wide beyond = *op == Op::greater_equal ? -1 : *op == Op::less_equal ? 1 : 0;
+            goals.beyond = add(GoalKind::boundary, owner, m.location,
+                               text + " at " + boundary_point(m.fact, m.operand, beyond, either));
+          }
+          add_expressions(m.operand, owner);
+        }
+        for (const auto& assignment : rule.set) add_expressions(assignment.value, owner);
+        if (rule.fallback)
+          for (const auto& assignment : rule.fallback->with)
+            add_expressions(assignment.value, owner);
+      }
+    }
+    for (std::size_t k = 0; k < rules.lets.size(); ++k)
+      if (k >= rules.calls.size() || !rules.calls[k])
+        add_expressions(rules.lets[k], "let " + rules.let_names[k]);
+    for (const auto& field : rules.fields)
+      if (field.init) add_expressions(*field.init, "record " + field.name);
+  }
+
+  // The inputs as evaluate() binds them (defaults, lower-casing), or std::nullopt when it
+  // refuses them.
+  std::optional<std::vector<RValue>> bind(const Inputs& given) {
+    std::vector<RValue> point(rules.inputs.size());
+    std::vector<bool> set(rules.inputs.size(), false);
+    for (const auto& [name, value] : given) {
+      const auto slot = rules.input_slots.find(name);
+      if (slot == rules.input_slots.end()) return std::nullopt;
+      if (value.is_null()) continue;
+      point[static_cast<std::size_t>(slot->second)] = detail::from_public(value, store);
+      set[static_cast<std::size_t>(slot->second)] = true;
+    }
+    for (std::size_t k = 0; k < point.size(); ++k) {
+      if (!set[k]) {
+        if (!rules.inputs[k].default_value) return std::nullopt;
+        point[k] = *rules.inputs[k].default_value;
+      }
+      const auto normal = probe.normalised(static_cast<int>(k), point[k]);
+      if (!normal) return std::nullopt;
+      point[k] = store.copy(*normal);
+    }
+    return point;
+  }
+
+  static std::optional<Wide> difference(const std::optional<RValue>& a,
+                                        const std::optional<RValue>& b) {
+    if (!a || !b || a->kind != RValue::Kind::integer || b->kind != RValue::Kind::integer)
+      return std::nullopt;
+    return a->i - b->i;
+  }
+
+  void boundary(Op op, std::optional<Wide> d, std::size_t at, std::size_t beyond,
+                std::set<std::size_t>& out) {
+    if (!d) return;
+    if (*d == at_boundary(op)) out.insert(at);
+    if (beyond_boundary(op, *d)) out.insert(beyond);
+  }
+
+  // Rule `r` of table `t` was tried at `point`: what its matchers were there.
+  void tried(std::size_t t, std::size_t r, const std::vector<RValue>& point,
+             std::set<std::size_t>& out) {
+    for (MatcherGoals& goals : tables[t][r].matchers) {
+      probe.at(point);
+      const auto outcome = probe.matches(goals.alone);
+      if (outcome == evaluate::Probe::Outcome::yes) out.insert(goals.seen_true);
+      if (outcome == evaluate::Probe::Outcome::no) out.insert(goals.seen_false);
+      if (goals.comparison)
+        boundary(*goals.comparison,
+                 difference(probe.value(goals.fact), probe.value(goals.alone.when.front().operand)),
+                 goals.at, goals.beyond, out);
+    }
+  }
+
+  // The inputs the fallback of `rule` passes on from `point`, or std::nullopt when it fails.
+  std::optional<std::vector<RValue>> after_fallback(const CompiledRule& rule,
+                                                    std::vector<RValue> point) {
+    std::vector<std::pair<int, RValue>> changed;
+    probe.at(point);
+    for (const auto& assignment : rule.fallback->with) {
+      auto v = probe.value(assignment.value);
+      if (v) v = probe.normalised(assignment.target, *v);
+      if (!v) return std::nullopt;
+      changed.emplace_back(assignment.target, store.copy(*v));
+    }
+    for (const auto& [slot, v] : changed) point[static_cast<std::size_t>(slot)] = v;
+    return point;
+  }
+
+  std::vector<std::size_t> goals_of(const Inputs& inputs, const std::vector<TraceStep>& steps) {
+    store.reset();
+    std::set<std::size_t> out;
+    std::optional<std::vector<RValue>> point = bind(inputs);
+    std::vector<std::vector<RValue>> points;
+    if (point) points.push_back(*point);
+    for (const TraceStep& step : steps) {
+      if (step.kind != TraceStep::Kind::rule_fired) continue;
+      const auto found = rule_at.find(to_string(step.location));
+      if (found == rule_at.end()) continue;  // a rule of another file
+      const auto t = static_cast<std::size_t>(found->second.first);
+      const auto r = static_cast<std::size_t>(found->second.second);
+      out.insert(tables[t][r].fired);
+      if (!point) continue;
+      for (std::size_t k = 0; k <= r; ++k) tried(t, k, *point, out);
+      const CompiledRule& rule = rules.tables[t].rules[r];
+      if (rule.fallback) {
+        point = after_fallback(rule, *point);
+        if (point) points.push_back(*point);
+      }
+    }
+    for (const auto& at : points)
+      for (const ExpressionGoals& goals : expressions) {
+        probe.at(at);
+        boundary(
+            goals.node->op,
+            difference(probe.value(goals.node->children[0]), probe.value(goals.node->children[1])),
+            goals.at, goals.beyond, out);
+      }
+    return {out.begin(), out.end()};
+  }
+};
+
+CoverageTracker::CoverageTracker(const CompiledRules& rules)
+    : state_(std::make_unique<State>(rules)) {
+  state_->find_goals();
+}
+
+CoverageTracker::~CoverageTracker() = default;
+
+std::vector<std::size_t> CoverageTracker::goals_of(const Inputs& inputs,
+                                                   const std::vector<TraceStep>& steps) {
+  return state_->goals_of(inputs, steps);
+}
+
+void CoverageTracker::record(const Inputs& inputs, const std::vector<TraceStep>& steps) {
+  for (std::size_t goal : goals_of(inputs, steps)) ++state_->coverage.goals[goal].cases;
+}
+
+const Coverage& CoverageTracker::coverage() const {
+  return state_->coverage;
+}
+
+bool CoverageTracker::find_witnesses(std::string& why) {
+  Coverage& coverage = state_->coverage;
+  std::vector<double> best(coverage.goals.size(), 0);
+  bool exact = false;
+  const bool walked = for_each_representative(
+      state_->rules,
+      [&](const Inputs& inputs) {
+        std::vector<TraceStep> steps;
+        (void)evaluate::evaluate(state_->rules, inputs, &steps);
+        const Inputs shown = without_defaults(state_->rules, inputs);
+        const double score = plainness(shown);
+        for (std::size_t goal : goals_of(inputs, steps)) {
+          Goal& g = coverage.goals[goal];
+          if (g.cases > 0 || (g.witness && best[goal] <= score)) continue;
+          g.witness = shown;
+          best[goal] = score;
+        }
+        return true;
+      },
+      why, &exact);
+  if (walked && exact)
+    for (Goal& g : coverage.goals) g.unreachable = g.cases == 0 && !g.witness;
+  return walked;
+}
+
+bool decision_regions(const CompiledRules& rules, std::vector<Region>& out, std::string& why) {
+  std::map<std::pair<std::vector<std::string>, std::optional<std::string>>, std::size_t> seen;
+  std::vector<double> best;
+  return for_each_representative(
+      rules,
+      [&](const Inputs& inputs) {
+        std::vector<TraceStep> steps;
+        const EvaluationResult result = evaluate::evaluate(rules, inputs, &steps);
+        Region region{
+            fired_rule_path(steps),
+            result.ok() ? std::nullopt : std::optional<std::string>(result.error().message),
+            without_defaults(rules, inputs)};
+        const double score = plainness(region.witness);
+        auto [at, fresh] = seen.emplace(std::make_pair(region.path, region.error), out.size());
+        if (fresh) {
+          out.push_back(std::move(region));
+          best.push_back(score);
+        } else if (score < best[at->second]) {
+          out[at->second].witness = std::move(region.witness);
+          best[at->second] = score;
+        }
+        return true;
+      },
+      why);
+}
+
+bool for_each_representative(const CompiledRules& rules,
+                             const std::function<bool(const Inputs&)>& visit, std::string& why,
+                             bool* exact) {
+  Model model(rules);
+  Shapes shapes(model);
+  evaluate::Probe probe(rules);
+  Facts all;
+  for (TableModel& table : model.tables)
+    for (RuleModel& rule : table.rules) {
+      for (const CompiledMatcher& matcher : rule.rule->when)
+        rule.facts.merge(shapes.matcher(matcher));
+      all.merge(rule.facts);
+      for (const auto& assignment : rule.rule->set)
+        all.merge(shapes.expression(assignment.value), false);
+    }
+  for (std::size_t k = 0; k < rules.lets.size(); ++k)
+    if (k >= rules.calls.size() || !rules.calls[k])
+      all.merge(shapes.expression(rules.lets[k]), false);
+  resolve_overrides(model, shapes, probe);
+  finish_inputs(model);
+  const SourceLocation where = rules.tables.empty()
+                                   ? SourceLocation{}
+                                   : rules.tables[static_cast<std::size_t>(rules.start)].location;
+  const Space space = make_space(model, all, where);
+  if (exact) *exact = all.issues.empty() && space.issues.empty();
+  std::vector<bool> enumerated(rules.inputs.size(), false);
+  for (int v : space.vars) enumerated[static_cast<std::size_t>(v)] = true;
+  const Walk walk = enumerate(
+      model, space,
+      [&](const std::vector<RValue>& point) {
+        Inputs inputs;
+        for (std::size_t k = 0; k < point.size(); ++k) {
+          // An input no condition reads is at its placeholder: its default says the same, and
+          // for an integer without one, 1 is as good a value as any and plainer.
+          if (!enumerated[k] && rules.inputs[k].default_value) continue;
+          if (!enumerated[k] && point[k].kind == RValue::Kind::integer &&
+              rules.inputs[k].one_of.empty()) {
+            inputs.emplace_back(rules.inputs[k].name, Value(1));
+            continue;
+          }
+          if (point[k].kind != RValue::Kind::null)
+            inputs.emplace_back(rules.inputs[k].name, to_public(point[k]));
+        }
+        return visit(inputs);
+      },
+      why);
+  if (walk == Walk::too_many) why = messages::analysis_too_many_points(kMaxPoints);
+  return walk == Walk::done || walk == Walk::stopped;
+}
+
+}  // namespace snnplan::analyse
