@@ -745,6 +745,14 @@ std::vector<Row> plan_rows() {
     rows.push_back({"--batch with the input flag " + flag, {"plan", "--batch", "-", flag, "x"}, kBadInput,
                     "error: " + flag + " cannot be combined with --batch (batch inputs come from the JSON lines)\n"});
   add_common_rows(rows, {"plan", "--batch", "-"}, "--batch", "-", "FILE");
+  rows.push_back({"plan --trace without --batch",
+                  {"plan", "--objective", "memory", "--topology", "dp=4", "--batch-size", "64", "--trace"},
+                  kBadInput, "error: plan --trace needs --batch (the rule path is added to each batch line)\n"});
+  rows.push_back({"plan --batch with --trace adds the rule path", {"plan", "--batch", "-", "--trace"}, kOk, "",
+                  "\"rules\":[\"recommend/by-preference-memory\",\"memory/fsdp2-tp\"",
+                  "{\"objective\": \"memory\", \"topology\": {\"dp\": 4, \"tp\": 2}, \"batch_size\": 64}\n"});
+  rows.push_back({"plan --trace given a value", {"plan", "--batch", "-", "--trace", "yes"}, kBadInput,
+                  usage_error("The following argument was not expected: yes")});
   for (const std::string format : {"yaml", "text"})
     rows.push_back({"plan --batch with --format " + format,
                     {"plan", "--batch", "-", "--format", format},
@@ -777,10 +785,10 @@ std::vector<Row> top_level_rows() {
                    "subcommand's options follow it, as in snnplan recommend --model ...); did you mean '--version'?")},
       {"a misspelt subcommand gets a suggestion", {"recomend"}, kBadInput,
        usage_error("unknown subcommand 'recomend' (the subcommands are recommend, explain, microbatches, check, test, "
-                   "graph, plan, schema, completion, help); did you mean 'recommend'?")},
+                   "graph, plan, schema, completion, help, diff, map); did you mean 'recommend'?")},
       {"an unknown subcommand", {"deploy", "--model", "x"}, kBadInput,
        usage_error("unknown subcommand 'deploy' (the subcommands are recommend, explain, microbatches, check, test, "
-                   "graph, plan, schema, completion, help)")},
+                   "graph, plan, schema, completion, help, diff, map)")},
       {"an empty subcommand", {""}, kBadInput, "error: unknown subcommand ''"},
   };
 }

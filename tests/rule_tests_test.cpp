@@ -220,7 +220,7 @@ TEST_SUITE("rule tests") {
     CHECK(run.err ==
           p + ":3:23: error: unknown input 'wrld_size' (did you mean 'world_size'?)\n" + p +
               ":3:52: error: input 'batch_size' must be int, got string\n" + p +
-              ":4:26: error: the record has no field 'memopt'\n" +
+              ":4:26: error: the record has no field 'memopt' (did you mean 'memopt_level'?)\n" +
               p + ":4:37: error: field 'memopt_level' is int, but the test expects string\n" + p +
               ":5:20: error: no rule 'recommend/single-rank-sped' in the rule file (did you mean "
               "'recommend/single-rank-speed'?)\n" +
