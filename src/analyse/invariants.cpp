@@ -198,8 +198,9 @@ void InvariantProof::gather(Shapes& shapes) {
     // A field it reads must be constant on each region where the rules set it, or (read
     // only for null-ness and length) of constant shape.
     for (const auto& [field, uses_value] : uses.fields()) {
+      const bool reads_value = uses_value;  // clang 14 cannot capture a structured binding
       const auto is_exact = [&](const Node& value) {
-        return uses_value ? value_is_constant(m_, value) : shape_is_constant(m_, value);
+        return reads_value ? value_is_constant(m_, value) : shape_is_constant(m_, value);
       };
       const detail::CompiledField& declared = rules.fields[field];
       if (declared.init && !is_exact(*declared.init)) {

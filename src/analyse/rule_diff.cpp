@@ -221,7 +221,10 @@ RuleDiff diff_rules(const detail::CompiledRules& old_rules, const detail::Compil
     // The grid: every combination of kDenseLo..kDenseHi for the dense inputs of each base.
     std::set<int> dense_inputs;
     for (auto& [key, base] : dense_bases) {
-      const auto& [values, dense] = base;
+      // Named references, not a structured binding: clang 14 cannot capture a binding in
+      // the lambda below.
+      const std::vector<RValue>& values = base.first;
+      const std::vector<int>& dense = base.second;
       dense_inputs.insert(dense.begin(), dense.end());
       std::vector<RValue> point = values;
       std::unique_ptr<bool[]> omitted(new bool[point.size()]());
