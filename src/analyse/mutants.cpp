@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "analyse/coverage.hpp"
+#include "analyse/exclusion.hpp"
 #include "compile/compiler.hpp"
 #include "compile/rule_index.hpp"
 #include "evaluate/evaluator.hpp"
@@ -105,6 +106,8 @@ class Finder {
             [t, r](CompiledRules& m) {
               std::swap(m.tables[t].rules[r], m.tables[t].rules[r + 1]);
             });
+        out_.back().proved_equivalent =
+            swap_is_equivalent(rules_, table.rules[r], table.rules[r + 1]);
       }
     }
     for (std::size_t k = 0; k < rules_.lets.size(); ++k)
