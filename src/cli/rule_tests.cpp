@@ -417,6 +417,17 @@ std::optional<std::string> generated_tests(const RuleSet& rules, const std::stri
           *goal.witness);
     }
   }
+  // Said in the file, where the reviewer reads it: what the tests do not cover after all.
+  std::string missing;
+  for (const analyse::GoalKind kind : kinds)
+    for (const analyse::Goal& goal : tracker.coverage().goals)
+      if (goal.kind == kind && goal.cases == 0 && !goal.unreachable)
+        missing += messages::generated_not_covered(
+            messages::generated_goal_name(analyse::to_string(kind), goal.owner, goal.what));
+  if (!missing.empty()) {
+    const std::size_t tests_at = out.find("tests:\n");
+    out.insert(tests_at, messages::generated_not_covered_heading() + missing);
+  }
   return out;
 }
 

@@ -1072,6 +1072,13 @@ inline std::string generated_header(std::string_view rules, bool boundaries) {
                      "# Each test expects what the rules answer today: review every expectation, then commit.\n",
                      rules, boundaries ? " --boundaries" : "", boundaries ? ", and one on each side of every threshold" : "");
 }
+// The goals no generated test reaches: the analysis found no input for them (it is not exact
+// on this file), so the header asks for a test written by hand.
+inline std::string generated_not_covered_heading() {
+  return "# Not covered: no input the analysis tries reaches these goals (it is not exact on this\n"
+         "# file); write a test for each by hand:\n";
+}
+inline std::string generated_not_covered(std::string_view goal) { return fmt::format("#   {}\n", goal); }
 inline std::string generated_name(std::size_t number, std::string_view path) {
   return fmt::format("region {}: {}", number, path);
 }
