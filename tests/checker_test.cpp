@@ -308,3 +308,23 @@ TEST_SUITE("checker") {
     CHECK(overlaps(asked) == 1);
   }
 }
+
+TEST_SUITE("checker") {
+  TEST_CASE("--overlaps notes the default rules partly covered by earlier ones and --strict passes") {
+    const std::string rules = std::string(SNNPLAN_RULES_DIR) + "/snn_distributed.yaml";
+    const auto run = run_cli({"check", "--strict", "--overlaps", rules});
+    CHECK(run.code == 0);
+    std::vector<std::string> notes;
+    for (const std::string& line : lines_of(run.out))
+      if (line.find("[overlapping-rule]") != std::string::npos) notes.push_back(line);
+    CHECK(notes.size() == 8);
+    CHECK(std::find(notes.begin(), notes.end(),
+                    rules +
+                        ":94:13: note: rule 'tensor-parallel' partly overlaps earlier rule "
+                        "'fsdp2-tp': for world_size=4, fsdp2_available=true, "
+                        "tensor_parallel_available=true it matches, but 'fsdp2-tp' fires first "
+                        "[overlapping-rule]") != notes.end());
+    CHECK(run.out.find(rules + ": ok \u2014 15 rules in 4 tables, 0 warnings\n") !=
+          std::string::npos);
+  }
+}

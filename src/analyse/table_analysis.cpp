@@ -300,7 +300,9 @@ class Analysis {
     bool uncovered = false;
     std::vector<Outcome> outcome(n);
     std::vector<std::string> reason(n);
-    // Per rule: the nicest input it matches where an earlier rule fires first (--overlaps).
+    // Per rule (--overlaps): the earlier rules that match some input it matches, and the
+    // nicest input it matches where an earlier rule fires first.
+    std::vector<std::set<std::size_t>> overlapped(n);
     std::vector<std::optional<std::vector<RValue>>> overlap(n);
     std::vector<Wide> overlap_score(n, 0);
     std::vector<std::size_t> overlap_first(n, 0);
@@ -326,6 +328,8 @@ class Analysis {
             if (first && *first < k) {
               by[k].insert(*first);
               if (options_.overlaps) {
+                for (std::size_t e = 0; e < k; ++e)
+                  if (outcome[e] == Outcome::yes) overlapped[k].insert(e);
                 const Wide score = m_.niceness(space.vars, pt);
                 if (!overlap[k] || score < overlap_score[k]) {
                   overlap[k] = pt;
@@ -374,7 +378,7 @@ class Analysis {
       const detail::CompiledRule& rule = *table.rules[k].rule;
       if (!fired[k] || !overlap[k] || rule.when.empty()) continue;
       std::vector<std::string> names;
-      for (std::size_t e : by[k]) names.push_back(table.rules[e].rule->name);
+      for (std::size_t e : overlapped[k]) names.push_back(table.rules[e].rule->name);
       out_.push_back(Diagnostic{
           Severity::note, rule.location, "overlapping-rule",
           messages::overlapping_rule(rule.name,
