@@ -503,6 +503,9 @@ std::vector<Row> check_rows_for_subcommand() {
        "error: --ignore : unknown diagnostic code '' (the codes are listed in docs/rules.md)\n"});
   rows.push_back({"--show-allowed=maybe", with(base, {"--show-allowed=maybe"}), kBadInput,
                   usage_error("Could not convert: --show-allowed = maybe")});
+  rows.push_back({"--overlaps notes overlaps and passes", with(base, {"--overlaps"}), kOk, ""});
+  rows.push_back({"--overlaps=maybe", with(base, {"--overlaps=maybe"}), kBadInput,
+                  usage_error("Could not convert: --overlaps = maybe")});
   add_choice_rows(rows, with(base, {"--format", "text"}), "--format", {"text", "json"});
   for (const std::string bad : {"--bogus", "--world_size", "-x"})
     rows.push_back({"unknown flag " + bad, with(base, {bad}), kBadInput,

@@ -262,3 +262,69 @@ TEST_SUITE("checker") {
                        "(rules/snn_distributed.yaml:18:13)\n") != std::string::npos);
   }
 }
+
+#include "check/dependency_graph.hpp"
+
+TEST_SUITE("checker") {
+  TEST_CASE("a cycle is found from the given vertex and its last edge is the one that closes it") {
+    // 0 -> 1 -> 2 -> 1, and 3 -> 2: from 0 the cycle is 1 -> 2 -> 1, closed by 2 -> 1.
+    const snnplan::check::DependencyGraph graph{4, {{0, 1}, {1, 2}, {2, 1}, {3, 2}}};
+    CHECK(snnplan::check::find_cycle(graph, 0) == std::vector<int>{1, 2, 1});
+    // From 2 it is reached as 2 -> 1 -> 2, closed by 1 -> 2.
+    CHECK(snnplan::check::find_cycle(graph, 2) == std::vector<int>{2, 1, 2});
+    CHECK(snnplan::check::find_cycle(snnplan::check::DependencyGraph{3, {{0, 1}, {1, 2}}}, 0)
+              .empty());
+  }
+
+  TEST_CASE("a table cycle is reported at the next that closes it, with the path from the start") {
+    const std::string text =
+        "snnplan: 1\n"
+        "inputs: {x: {type: int}}\n"
+        "record: {mode: {type: string, default: none}}\n"
+        "start: b\n"
+        "tables:\n"
+        "  a:\n"
+        "    - {name: ra, next: b}\n"
+        "  b:\n"
+        "    - {name: rb, when: {x: 1}, next: a}\n"
+        "    - {name: rest, set: {mode: m}}\n";
+    const auto found = checked(text);
+    REQUIRE(found.size() == 2);
+    CHECK(found[0] ==
+          "7:24: error: tables call each other in a cycle, which could loop forever: b -> a -> b "
+          "[table-cycle]");
+  }
+
+  TEST_CASE("the overlap notes are not among the findings unless asked for") {
+    const std::string path = (kCases / "overlaps.yaml").string();
+    const auto plain = snnplan::RuleSet::from_file(path, {.analyse_tables = true});
+    const auto asked =
+        snnplan::RuleSet::from_file(path, {.analyse_tables = true, .report_overlaps = true});
+    auto overlaps = [](const snnplan::RuleSet& rules) {
+      return std::count_if(rules.warnings().begin(), rules.warnings().end(),
+                           [](const snnplan::Diagnostic& d) { return d.code == "overlapping-rule"; });
+    };
+    CHECK(overlaps(plain) == 0);
+    CHECK(overlaps(asked) == 1);
+  }
+}
+
+TEST_SUITE("checker") {
+  TEST_CASE("--overlaps notes the default rules partly covered by earlier ones and --strict passes") {
+    const std::string rules = std::string(SNNPLAN_RULES_DIR) + "/snn_distributed.yaml";
+    const auto run = run_cli({"check", "--strict", "--overlaps", rules});
+    CHECK(run.code == 0);
+    std::vector<std::string> notes;
+    for (const std::string& line : lines_of(run.out))
+      if (line.find("[overlapping-rule]") != std::string::npos) notes.push_back(line);
+    CHECK(notes.size() == 8);
+    CHECK(std::find(notes.begin(), notes.end(),
+                    rules +
+                        ":94:13: note: rule 'tensor-parallel' partly overlaps earlier rule "
+                        "'fsdp2-tp': for world_size=4, fsdp2_available=true, "
+                        "tensor_parallel_available=true it matches, but 'fsdp2-tp' fires first "
+                        "[overlapping-rule]") != notes.end());
+    CHECK(run.out.find(rules + ": ok \u2014 15 rules in 4 tables, 0 warnings\n") !=
+          std::string::npos);
+  }
+}

@@ -266,7 +266,7 @@ TEST_SUITE("loader") {
           "test.yaml:5:3: error: derived values depend on each other in a cycle: y -> y");
   }
 
-  TEST_CASE("tables that call each other in a cycle are refused") {
+  TEST_CASE("tables that call each other in a cycle are refused at the call that closes it") {
     const std::string text = R"(snnplan: 1
 inputs:
   x: {type: int}
@@ -285,7 +285,7 @@ tables:
       set: {out: 1}
 )";
     CHECK(first_error(text) ==
-          "test.yaml:8:3: error: tables call each other in a cycle, which could loop forever: a -> b -> a");
+          "test.yaml:14:13: error: tables call each other in a cycle, which could loop forever: a -> b -> a");
 
     const std::string self = R"(snnplan: 1
 inputs:
@@ -302,7 +302,7 @@ tables:
       set: {out: 1}
 )";
     CHECK(first_error(self) ==
-          "test.yaml:8:3: error: tables call each other in a cycle, which could loop forever: a -> a");
+          "test.yaml:11:25: error: tables call each other in a cycle, which could loop forever: a -> a");
   }
 
   TEST_CASE("comparing a string with an int is a type error") {

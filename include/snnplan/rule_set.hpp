@@ -29,6 +29,11 @@ struct LoadOptions {
   /// witness input). Its cost grows with the number of rules and conditions, so loading
   /// skips it unless asked; `snnplan check` asks.
   bool analyse_tables = false;
+  /// With analyse_tables: also report each rule (other than a catch-all) that matches some
+  /// inputs an earlier rule takes first while firing for others, with such an input (notes
+  /// "overlapping-rule", `snnplan check --overlaps`). Off by default: in a first-hit table an
+  /// overlap is usually meant.
+  bool report_overlaps = false;
   /// Directories whose files `uses:` may name, besides the directory of the file loaded
   /// first (which is always a rule root). A used file outside every root -- an absolute
   /// path, a `..` or a symlink that leads out -- is refused before it is opened, so a rule

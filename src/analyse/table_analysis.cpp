@@ -38,6 +38,10 @@
 //     satisfies its conditions. Decided over the whole declared domain of the inputs
 //     (one_of, lower, null only where a default or a fallback gives it), independent of how
 //     the table is entered, so it also holds for every way of entering it.
+//   * "overlapping-rule" note (only when asked, `check --overlaps`): the rule fires for some
+//     input and matches another input on which an earlier rule fires first; both inputs were
+//     evaluated, so this holds whatever the subset. Catch-all rules overlap by design and are
+//     not reported. (A rule that fires for no input is shadowed instead.)
 //   * "table-gap" warning: the witness in the message is a concrete input, checked by
 //     evaluation, for which the table is entered and no rule matches. A table is entered
 //     by the start table with any valid input; through `next` where the calling rule fires
@@ -91,7 +95,8 @@ enum class Tri : std::uint8_t { no, yes, unknown };
 
 class Analysis {
  public:
-  explicit Analysis(const detail::CompiledRules& rules) : m_(rules), probe_(rules) {}
+  Analysis(const detail::CompiledRules& rules, const AnalysisOptions& options)
+      : options_(options), m_(rules), probe_(rules) {}
 
   std::vector<Diagnostic> run() {
     Shapes shapes(m_);
@@ -295,6 +300,12 @@ class Analysis {
     bool uncovered = false;
     std::vector<Outcome> outcome(n);
     std::vector<std::string> reason(n);
+    // Per rule (--overlaps): the earlier rules that match some input it matches, and the
+    // nicest input it matches where an earlier rule fires first.
+    std::vector<std::set<std::size_t>> overlapped(n);
+    std::vector<std::optional<std::vector<RValue>>> overlap(n);
+    std::vector<Wide> overlap_score(n, 0);
+    std::vector<std::size_t> overlap_first(n, 0);
     std::string why;
     const Walk walk = enumerate(
         m_, space,
@@ -314,7 +325,19 @@ class Analysis {
           for (std::size_t k = 0; k < n; ++k) {
             if (outcome[k] != Outcome::yes) continue;
             matched[k] = true;
-            if (first && *first < k) by[k].insert(*first);
+            if (first && *first < k) {
+              by[k].insert(*first);
+              if (options_.overlaps) {
+                for (std::size_t e = 0; e < k; ++e)
+                  if (outcome[e] == Outcome::yes) overlapped[k].insert(e);
+                const Wide score = m_.niceness(space.vars, pt);
+                if (!overlap[k] || score < overlap_score[k]) {
+                  overlap[k] = pt;
+                  overlap_score[k] = score;
+                  overlap_first[k] = *first;
+                }
+              }
+            }
             if (failed && *failed < k && blocked[k].empty())
               blocked[k] = m_.describe_point(space.vars, pt) + ": " + reason[*failed];
           }
@@ -350,6 +373,18 @@ class Analysis {
         out_.push_back(
             Diagnostic{Severity::warning, rule.location, "shadowed-rule", std::move(message)});
       }
+    }
+    for (std::size_t k = 0; k < n; ++k) {
+      const detail::CompiledRule& rule = *table.rules[k].rule;
+      if (!fired[k] || !overlap[k] || rule.when.empty()) continue;
+      std::vector<std::string> names;
+      for (std::size_t e : overlapped[k]) names.push_back(table.rules[e].rule->name);
+      out_.push_back(Diagnostic{
+          Severity::note, rule.location, "overlapping-rule",
+          messages::overlapping_rule(rule.name,
+                                     (names.size() == 1 ? "rule " : "rules ") + quote_list(names),
+                                     m_.describe_point(space.vars, *overlap[k]),
+                                     table.rules[overlap_first[k]].rule->name)});
     }
     if (!table.has_catch_all && uncovered) find_gap(t, own);
   }
@@ -408,6 +443,7 @@ class Analysis {
     std::vector<std::string> tables;
   };
 
+  AnalysisOptions options_;
   Model m_;
   evaluate::Probe probe_;  // one point at a time: every use starts with probe_.at(point)
   std::map<int, Facts> entry_facts_;
@@ -417,8 +453,9 @@ class Analysis {
 
 }  // namespace
 
-std::vector<Diagnostic> analyse_tables(const detail::CompiledRules& rules) {
-  return Analysis(rules).run();
+std::vector<Diagnostic> analyse_tables(const detail::CompiledRules& rules,
+                                       const AnalysisOptions& options) {
+  return Analysis(rules, options).run();
 }
 
 }  // namespace snnplan::analyse

@@ -13,9 +13,17 @@
 
 namespace snnplan::analyse {
 
+/// What the analysis reports beyond its default findings.
+struct AnalysisOptions {
+  /// Notes "overlapping-rule": a rule (not a catch-all) that fires for some inputs and matches
+  /// some inputs an earlier rule takes first, with such an input (DMN's overlap check).
+  bool overlaps = false;
+};
+
 /// Warnings "shadowed-rule" and "table-gap", notes "analysis-incomplete" (and "table-gap"
 /// notes where the way a table is entered was not modelled), errors "invariant-violated"
 /// (analyse/invariants.hpp), in no particular order.
-std::vector<Diagnostic> analyse_tables(const detail::CompiledRules& rules);
+std::vector<Diagnostic> analyse_tables(const detail::CompiledRules& rules,
+                                       const AnalysisOptions& options = {});
 
 }  // namespace snnplan::analyse

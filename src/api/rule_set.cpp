@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <variant>
 
@@ -171,7 +172,8 @@ class PipelineRun {
       compiled = compile::compile_rules(loaded.file, std::string(text), used);
       // Shadowed rules and gaps, decided on the compiled rules the evaluator runs.
       if (options_.analyse_tables) {
-        std::vector<Diagnostic> analysis = analyse::analyse_tables(*compiled);
+        std::vector<Diagnostic> analysis = analyse::analyse_tables(
+            *compiled, analyse::AnalysisOptions{.overlaps = options_.report_overlaps});
         found.insert(found.end(), analysis.begin(), analysis.end());
         check::sort_by_position(found);
         // A broken invariant is an error like any other: the rules are refused.
@@ -183,7 +185,8 @@ class PipelineRun {
     // Findings accepted in place leave the warnings; `check` only knows every finding that
     // could be accepted when the whole analysis ran, so only then is an unused allow reported.
     std::vector<check::AllowedDiagnostic> allowed = check::apply_allowances(
-        loaded.file, diagnostics, options_.analyse_tables && compiled != nullptr);
+        loaded.file, diagnostics, options_.analyse_tables && compiled != nullptr,
+        options_.report_overlaps ? std::set<std::string>{} : std::set<std::string>{"overlapping-rule"});
     if (compiled) {
       compiled->warnings = diagnostics;
       compiled->allowed = std::move(allowed);
@@ -272,6 +275,7 @@ class PipelineRun {
     for (const auto& input : rules.inputs) {
       schema.inputs[input.name] = input.type.kinds;
       if (!input.default_value) schema.required_inputs.insert(input.name);
+      if (!input.one_of.empty()) schema.restrictions[input.name] = {&input.one_of, input.lower};
     }
     for (const auto& field : rules.fields) schema.fields.emplace_back(field.name, field.type.kinds);
     return schema;

@@ -61,7 +61,8 @@ std::vector<Region> regions_of(const syntax::RuleFile& file) {
 
 std::vector<AllowedDiagnostic> apply_allowances(const syntax::RuleFile& file,
                                                 std::vector<Diagnostic>& diagnostics,
-                                                bool report_unused) {
+                                                bool report_unused,
+                                                const std::set<std::string>& not_looked_for) {
   std::vector<Region> regions = regions_of(file);
   std::vector<AllowedDiagnostic> allowed;
   if (regions.empty()) return allowed;
@@ -88,7 +89,7 @@ std::vector<AllowedDiagnostic> apply_allowances(const syntax::RuleFile& file,
   if (report_unused) {
     for (const Region& region : regions)
       for (std::size_t k = 0; k < region.used.size(); ++k)
-        if (!region.used[k]) {
+        if (!region.used[k] && !not_looked_for.contains(region.allowance->codes[k].value)) {
           const auto& code = region.allowance->codes[k];
           // In source order among this file's diagnostics (those of used files stay apart).
           const auto later = std::find_if(kept.begin(), kept.end(), [&](const Diagnostic& d) {

@@ -4,6 +4,7 @@
 // warnings (so `check --strict` passes) and are kept apart, with the reason, for
 // `check --show-allowed`.
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,9 +25,11 @@ struct AllowedDiagnostic {
 /// next rule (or table) starts, inside a table from its name to the next table's name, at an
 /// input when it is at its name; a rule's allowance is tried before its table's. With
 /// `report_unused` (the whole analysis ran, so every finding that could be accepted was reported),
-/// each allowed code that accepted nothing adds an "unused-allow" warning at its entry.
+/// each allowed code that accepted nothing adds an "unused-allow" warning at its entry, but for
+/// the codes in `not_looked_for` (findings this run did not ask for, such as overlaps).
 std::vector<AllowedDiagnostic> apply_allowances(const syntax::RuleFile& file,
                                                 std::vector<Diagnostic>& diagnostics,
-                                                bool report_unused);
+                                                bool report_unused,
+                                                const std::set<std::string>& not_looked_for = {});
 
 }  // namespace snnplan::check

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -9,6 +10,7 @@
 #include "check/dependency_graph.hpp"
 #include "core/messages.hpp"
 #include "language/builtins.hpp"
+#include "language/operations.hpp"
 
 namespace snnplan::check {
 namespace {
@@ -58,6 +60,7 @@ class Checker {
 
  private:
   void report(Severity severity, const SourceLocation& loc, const char* code, std::string message) {
+    if (quiet_ > 0) return;
     out_.push_back(Diagnostic{severity, loc, code, std::move(message)});
   }
   void error(const SourceLocation& loc, const char* code, std::string message) {
@@ -79,14 +82,10 @@ class Checker {
     for (const InputDecl& input : file_.inputs) {
       facts_[input.name.value] = input.type.value.kinds;
       declared_at_[input.name.value] = input.name.location;
-      if (input.default_value) {
-        const KindSet k = infer(*input.default_value);
-        if (!(k & input.type.value.kinds)) {
-          error(input.default_value->location, "type-mismatch",
-                messages::type_mismatch(fmt::format("the default of input '{}'", input.name.value),
-                                        describe(input.type.value.kinds), describe(k)));
-        }
-      }
+      if (input.default_value &&
+          check_value(*input.default_value, input.type.value,
+                      fmt::format("the default of input '{}'", input.name.value)))
+        check_allowed(*input.default_value, input.name.value, restriction_of(input), "the default");
       if (input.one_of) {
         for (const Value& option : input.one_of->value) {
           if (!(kind_of(option) & input.type.value.kinds)) {
@@ -153,20 +152,25 @@ class Checker {
   KindSet check_call(const LetDecl& let) {
     auto it = record_of_.find(let.name.value);
     for (const Assignment& a : let.call->with) {
-      const KindSet k = infer(a.value);
-      if (it == record_of_.end()) continue;
+      if (it == record_of_.end()) {
+        infer(a.value);
+        continue;
+      }
       const UsedRules& callee = *it->second;
       auto input = callee.inputs.find(a.target.value);
       if (input == callee.inputs.end()) {
+        infer(a.value);
         std::vector<std::string> names;
         for (const auto& [name, kinds] : callee.inputs) names.push_back(name);
         error(a.target.location, "unknown-name",
               messages::unknown_name(fmt::format("input of '{}'", let.call->rules.value), a.target.value,
                                      messages::closest_match(a.target.value, names)));
-      } else if (!(k & input->second)) {
-        error(a.value.location, "type-mismatch",
-              messages::type_mismatch(fmt::format("input '{}'", a.target.value), describe(input->second), describe(k)));
+        continue;
       }
+      const auto restriction = callee.restrictions.find(a.target.value);
+      check_input_value(a, TypeSpec{input->second, kAny, false},
+                        restriction == callee.restrictions.end() ? UsedRules::Restriction{}
+                                                                 : restriction->second);
     }
     if (it != record_of_.end()) {
       for (const std::string& required : it->second->required_inputs) {
@@ -187,16 +191,12 @@ class Checker {
       if (field.type.value.is_rationale && ++rationale_fields > 1) {
         error(field.type.location, "rationale-field", messages::one_rationale_field());
       }
-      auto check_value = [&](const Expr& e, const char* what) {
-        const KindSet k = infer(e);
-        if (!(k & field.type.value.kinds)) {
-          error(e.location, "type-mismatch",
-                messages::type_mismatch(fmt::format("the {} of record field '{}'", what, field.name.value),
-                                        describe(field.type.value.kinds), describe(k)));
-        }
-      };
-      if (field.default_value) check_value(*field.default_value, "default");
-      if (field.init) check_value(*field.init, "init");
+      if (field.default_value)
+        check_value(*field.default_value, field.type.value,
+                    fmt::format("the default of record field '{}'", field.name.value));
+      if (field.init)
+        check_value(*field.init, field.type.value,
+                    fmt::format("the init of record field '{}'", field.name.value));
       if (!field.type.value.is_rationale && !field.default_value && !field.init &&
           !(field.type.value.kinds & kNull)) {
         error(field.name.location, "missing-key",
@@ -209,9 +209,15 @@ class Checker {
     for (const auto& piece : t.pieces) {
       if (!piece.is_placeholder) continue;
       use(piece.text);
-      if (!facts_.count(piece.text)) {
+      const auto fact = facts_.find(piece.text);
+      if (fact == facts_.end()) {
         error(piece.location, "unknown-name",
               messages::unknown_name("fact", piece.text, messages::closest_match(piece.text, fact_names())));
+      } else if (fact->second == kRecord) {
+        // A called rule set's whole record: a template writes one of its fields (a `let`).
+        error(piece.location, "type-mismatch",
+              messages::type_mismatch(messages::template_placeholder(piece.text),
+                                      messages::template_value_kinds(), describe(kRecord)));
       }
     }
   }
@@ -234,6 +240,14 @@ class Checker {
     if (file_.start) start = resolve_table(*file_.start);
 
     DependencyGraph calls{static_cast<int>(file_.tables.size()), {}};
+    // Where each call is written (the first `next` or `fallback` from one table to another).
+    std::map<std::pair<int, int>, SourceLocation> call_at;
+    auto add_call = [&](std::size_t from, const Located<std::string>& to_name) {
+      if (const int to = resolve_table(to_name); to >= 0) {
+        calls.edges.emplace_back(static_cast<int>(from), to);
+        call_at.emplace(std::make_pair(static_cast<int>(from), to), to_name.location);
+      }
+    };
     std::map<std::string, SourceLocation> rule_names;
     for (std::size_t t = 0; t < file_.tables.size(); ++t) {
       const Table& table = file_.tables[t];
@@ -252,26 +266,29 @@ class Checker {
           catch_all = &rule;
         }
         check_rule(rule);
-        if (rule.next) {
-          if (int to = resolve_table(*rule.next); to >= 0) calls.edges.emplace_back(static_cast<int>(t), to);
-        }
-        if (rule.fallback) {
-          if (int to = resolve_table(rule.fallback->table); to >= 0) calls.edges.emplace_back(static_cast<int>(t), to);
-        }
+        if (rule.next) add_call(t, *rule.next);
+        if (rule.fallback) add_call(t, rule.fallback->table);
       }
     }
-    if (std::vector<int> cycle = find_cycle(calls); !cycle.empty()) {
+    // The cycle is reported at the call that closes it, found from the start table first.
+    if (std::vector<int> cycle = find_cycle(calls, std::max(start, 0)); !cycle.empty()) {
       std::string path;
       for (int v : cycle) path += (path.empty() ? "" : " -> ") + file_.tables[static_cast<std::size_t>(v)].name.value;
-      error(file_.tables[static_cast<std::size_t>(cycle.front())].name.location, "table-cycle", messages::table_cycle(path));
+      const auto closing = call_at.find({cycle[cycle.size() - 2], cycle.back()});
+      error(closing != call_at.end() ? closing->second
+                                     : file_.tables[static_cast<std::size_t>(cycle.front())].name.location,
+            "table-cycle", messages::table_cycle(path));
     }
-    else if (start >= 0) {
-      // Deeper nesting than the evaluator allows fails every evaluation that goes that way.
-      if (const std::vector<int> path = longest_path_from(calls, start); path.size() > syntax::kMaxTableCallDepth + 1u) {
-        std::string shown;
-        for (int v : path) shown += (shown.empty() ? "" : " -> ") + file_.tables[static_cast<std::size_t>(v)].name.value;
-        report(Severity::warning, file_.tables[static_cast<std::size_t>(start)].name.location, "table-calls-too-deep",
-               messages::table_calls_too_deep(path.size() - 1, syntax::kMaxTableCallDepth, shown));
+    else {
+      warn_overwritten_sets(table_index);
+      if (start >= 0) {
+        // Deeper nesting than the evaluator allows fails every evaluation that goes that way.
+        if (const std::vector<int> path = longest_path_from(calls, start); path.size() > syntax::kMaxTableCallDepth + 1u) {
+          std::string shown;
+          for (int v : path) shown += (shown.empty() ? "" : " -> ") + file_.tables[static_cast<std::size_t>(v)].name.value;
+          report(Severity::warning, file_.tables[static_cast<std::size_t>(start)].name.location, "table-calls-too-deep",
+                 messages::table_calls_too_deep(path.size() - 1, syntax::kMaxTableCallDepth, shown));
+        }
       }
     }
     if (start >= 0) {
@@ -283,6 +300,55 @@ class Checker {
         }
       }
     }
+  }
+
+  // A `set` whose value no record keeps: the rule's fallback replaces the field (it is not in
+  // keep), or every rule of the table its `next` reaches sets it again, directly or further on.
+  // Only called when table calls have no cycle.
+  void warn_overwritten_sets(const std::map<std::string, int>& table_index) {
+    auto table_of = [&](const Located<std::string>& name) -> const Table* {
+      const auto it = table_index.find(name.value);
+      return it == table_index.end() ? nullptr : &file_.tables[static_cast<std::size_t>(it->second)];
+    };
+    for (const Table& table : file_.tables)
+      for (const Rule& rule : table.rules)
+        for (const Assignment& a : rule.set) {
+          if (rule.fallback && replaces(*rule.fallback, a.target.value)) {
+            report(Severity::warning, a.target.location, "overwritten-set",
+                   messages::overwritten_by_fallback(a.target.value, rule.name.value,
+                                                     rule.fallback->table.value));
+          } else if (const Table* next = rule.next ? table_of(*rule.next) : nullptr;
+                     next && always_sets(*next, a.target.value, table_of)) {
+            report(Severity::warning, a.target.location, "overwritten-set",
+                   messages::overwritten_by_next(a.target.value, rule.name.value, next->name.value));
+          }
+        }
+  }
+
+  static bool replaces(const Fallback& fallback, const std::string& field) {
+    return std::none_of(fallback.keep.begin(), fallback.keep.end(),
+                        [&](const Located<std::string>& k) { return k.value == field; });
+  }
+
+  // Whether every rule of `table` that can fire (up to its first catch-all) and returns a record
+  // sets `field` again: in its `set`, by its fallback, or in the table its `next` reaches. A
+  // rule with `error` returns no record, but at least one rule must set the field.
+  template <typename TableOf>
+  bool always_sets(const Table& table, const std::string& field, const TableOf& table_of) {
+    bool sets = false;
+    for (const Rule& rule : table.rules) {
+      const bool here =
+          std::any_of(rule.set.begin(), rule.set.end(),
+                      [&](const Assignment& a) { return a.target.value == field; }) ||
+          (rule.fallback && replaces(*rule.fallback, field));
+      const Table* next = rule.next ? table_of(*rule.next) : nullptr;
+      if (here || (next && always_sets(*next, field, table_of)))
+        sets = true;
+      else if (!rule.error)
+        return false;
+      if (rule.when.empty()) break;
+    }
+    return sets;
   }
 
   // `ensure`: conditions and values over the facts and the record's fields (a field's name
@@ -321,16 +387,14 @@ class Checker {
     }
     if (rule.error) check_template(*rule.error);
     if (rule.fallback) {
-      std::map<std::string, KindSet> input_kinds;
-      for (const InputDecl& input : file_.inputs) input_kinds[input.name.value] = input.type.value.kinds;
       for (const Assignment& a : rule.fallback->with) {
-        const KindSet k = infer(a.value);
-        auto it = input_kinds.find(a.target.value);
-        if (it == input_kinds.end()) {
+        auto input = std::find_if(file_.inputs.begin(), file_.inputs.end(),
+                                  [&](const InputDecl& i) { return i.name.value == a.target.value; });
+        if (input == file_.inputs.end()) {
+          infer(a.value);
           error(a.target.location, "unknown-name", messages::not_an_input(a.target.value));
-        } else if (!(k & it->second)) {
-          error(a.value.location, "type-mismatch",
-                messages::type_mismatch(fmt::format("input '{}'", a.target.value), describe(it->second), describe(k)));
+        } else {
+          check_input_value(a, input->type.value, restriction_of(*input));
         }
       }
       for (const auto& keep : rule.fallback->keep) {
@@ -375,22 +439,142 @@ class Checker {
   }
 
   void check_field_assignment(const Assignment& a) {
-    const KindSet k = infer(a.value);
     auto field = std::find_if(file_.fields.begin(), file_.fields.end(),
                               [&](const FieldDecl& f) { return f.name.value == a.target.value; });
     if (field == file_.fields.end()) {
+      infer(a.value);
       error(a.target.location, "unknown-name",
             messages::unknown_name("record field", a.target.value, messages::closest_match(a.target.value, field_names())));
       return;
     }
     if (field->type.value.is_rationale) {
+      infer(a.value);
       error(a.target.location, "rationale-field", messages::rationale_field_set(a.target.value));
       return;
     }
-    if (!(k & field->type.value.kinds)) {
-      error(a.value.location, "type-mismatch",
-            messages::type_mismatch(fmt::format("record field '{}'", a.target.value), describe(field->type.value.kinds), describe(k)));
+    const std::optional<std::string> meant = named_fact(a.value, field->type.value);
+    if (check_value(a.value, field->type.value, fmt::format("record field '{}'", a.target.value),
+                    meant ? messages::expression_meant(*meant) : std::string()) &&
+        meant)
+      warn_literal_name(a.value, *meant);
+  }
+
+  // ---- values and their places ----
+
+  // The value `e` in a place that accepts `type` (`what` names the place). A mismatch of the
+  // whole is reported at the value (with `hint`, if any); otherwise each part that is a value
+  // of its own -- a branch of `?:`, an argument min(), max() or try() may return, an item of a
+  // list literal for a typed list -- is checked at its own position. False when it reported.
+  bool check_value(const Expr& e, const TypeSpec& type, const std::string& what,
+                   const std::string& hint = {}) {
+    const KindSet k = infer(e);
+    if (!(k & type.kinds)) {
+      const std::string message = messages::type_mismatch(what, describe(type.kinds), describe(k));
+      error(e.location, "type-mismatch", hint.empty() ? message : messages::with_hint(message, hint));
+      return false;
     }
+    return check_parts(e, type, what);
+  }
+
+  bool check_parts(const Expr& e, const TypeSpec& type, const std::string& what) {
+    bool ok = true;
+    auto part = [&](const Expr& p, const TypeSpec& expected, const std::string& place,
+                    const std::string& name) {
+      const KindSet k = kinds_of(p);
+      if (!(k & expected.kinds)) {
+        error(p.location, "type-mismatch",
+              messages::part_type_mismatch(place, describe(expected.kinds), name, describe(k)));
+        ok = false;
+      } else if (!check_parts(p, expected, place)) {
+        ok = false;
+      }
+    };
+    if (e.kind == ExprKind::conditional) {
+      part(e.children[1], type, what, messages::branch_after('?'));
+      part(e.children[2], type, what, messages::branch_after(':'));
+    } else if (e.kind == ExprKind::call) {
+      const language::BuiltinInfo* sig = language::find_builtin(e.name);
+      if (sig && sig->result_from_arguments && e.children.size() >= sig->min_args &&
+          e.children.size() <= sig->max_args)
+        for (std::size_t k = 0; k < e.children.size(); ++k)
+          part(e.children[k], type, what,
+               e.name == "try" ? messages::try_argument(k + 1) : messages::builtin_argument(k + 1, e.name));
+    } else if (e.kind == ExprKind::list && (type.kinds & kList) && type.element_kinds != kAny) {
+      const TypeSpec item{type.element_kinds, kAny, false};
+      const std::string items = messages::items_of(what);
+      for (std::size_t k = 0; k < e.children.size(); ++k)
+        part(e.children[k], item, items, messages::list_item(k + 1));
+    }
+    return ok;
+  }
+
+  // The kinds of an expression whose problems are reported already.
+  KindSet kinds_of(const Expr& e) {
+    ++quiet_;
+    const KindSet k = infer(e);
+    --quiet_;
+    return k;
+  }
+
+  // A fallback's or a call's `with` value for an input of `type` (and one_of).
+  void check_input_value(const Assignment& a, const TypeSpec& type,
+                         const UsedRules::Restriction& restriction) {
+    const std::optional<std::string> meant = named_fact(a.value, type);
+    if (!check_value(a.value, type, fmt::format("input '{}'", a.target.value),
+                     meant ? messages::expression_meant(*meant) : std::string()))
+      return;
+    if (meant) warn_literal_name(a.value, *meant);
+    check_allowed(a.value, a.target.value, restriction, "the value");
+  }
+
+  UsedRules::Restriction restriction_of(const InputDecl& input) {
+    if (!input.one_of) return {};
+    auto [it, inserted] = one_of_values_.try_emplace(input.name.value);
+    if (inserted)
+      for (const Value& option : input.one_of->value)
+        it->second.push_back(detail::from_public(option, store_));
+    return {&it->second, input.lower};
+  }
+
+  // Each literal `e` may be (itself, a branch of `?:`, ...) must be among the input's one_of,
+  // lower-cased first where the input says so: no evaluation could accept any other.
+  void check_allowed(const Expr& e, const std::string& input, const UsedRules::Restriction& restriction,
+                     std::string_view what) {
+    if (!restriction.one_of) return;
+    if (e.kind == ExprKind::conditional) {
+      check_allowed(e.children[1], input, restriction, what);
+      check_allowed(e.children[2], input, restriction, what);
+      return;
+    }
+    if (e.kind != ExprKind::literal || e.literal.is_null()) return;  // null: the default
+    detail::RValue v = detail::from_public(e.literal, store_);
+    if (restriction.lower && v.kind == detail::RValue::Kind::string) v = language::lowered(v, store_);
+    std::string options;
+    for (const detail::RValue& option : *restriction.one_of) {
+      if (detail::values_equal(v, option)) return;
+      options += (options.empty() ? "" : ", ") + detail::display(option);
+    }
+    error(e.location, "not-one-of",
+          messages::not_one_of(what, detail::repr(detail::from_public(e.literal, store_)), input, options));
+  }
+
+  // A `set` or `with` value that is a text naming an input or derived value whose value the
+  // place would accept, as written without the '=' that makes it an expression. (`mode: fast`
+  // beside a bool input `fast` is the text: the input's value could not go there.)
+  std::optional<std::string> named_fact(const Expr& e, const TypeSpec& type) const {
+    if (e.kind != ExprKind::literal || !e.literal.is_string()) return std::nullopt;
+    const std::string& text = e.literal.as_string();
+    const auto fact = facts_.find(text);
+    if (!declared_at_.count(text) || fact == facts_.end() || !(fact->second & type.kinds))
+      return std::nullopt;
+    return text;
+  }
+
+  void warn_literal_name(const Expr& e, const std::string& name) {
+    const bool input = std::any_of(file_.inputs.begin(), file_.inputs.end(),
+                                   [&](const InputDecl& i) { return i.name.value == name; });
+    report(Severity::warning, e.location, "literal-names-value",
+           messages::literal_names_value(name, input ? "input" : "derived value"));
   }
 
   void use(const std::string& name) { used_.insert(name); }
@@ -517,6 +701,9 @@ class Checker {
       if (!(args[k] & parameter.kinds))
         error(e.children[k].location, "type-mismatch",
               messages::type_mismatch(messages::builtin_argument(k + 1, sig->name), parameter.expected, describe(args[k])));
+      else if (parameter.kinds != kAny)
+        check_parts(e.children[k], TypeSpec{parameter.kinds, kAny, false},
+                    messages::builtin_argument(k + 1, sig->name));
       all |= args[k];
     }
     if (sig->result_from_arguments && (all & sig->result)) return all & sig->result;
@@ -530,6 +717,9 @@ class Checker {
   std::map<std::string, SourceLocation> declared_at_;
   std::set<std::string> used_;
   std::vector<Diagnostic> out_;
+  int quiet_ = 0;  // > 0: infer() is asked for kinds only, its problems are reported already
+  detail::ValueStore store_;  // literals compared with one_of as the evaluator compares them
+  std::map<std::string, std::vector<detail::RValue>> one_of_values_;
 
  public:
   static DependencyGraph let_graph(const RuleFile& file) {

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/runtime_value.hpp"
 #include "language/syntax.hpp"
 #include "snnplan/diagnostic.hpp"
 
@@ -21,6 +22,13 @@ struct UsedRules {
   std::map<std::string, syntax::KindSet> inputs;
   std::set<std::string> required_inputs;
   std::vector<std::pair<std::string, syntax::KindSet>> fields;
+  /// Inputs with one_of: the values allowed (views into the used rule set's compiled rules,
+  /// which outlive the check) and whether the input is lower-cased first.
+  struct Restriction {
+    const std::vector<detail::RValue>* one_of = nullptr;
+    bool lower = false;
+  };
+  std::map<std::string, Restriction> restrictions;
 };
 
 /// Diagnostics for `file` (errors, warnings, notes), in source order. `used` describes the

@@ -45,7 +45,7 @@ std::optional<std::vector<int>> dependencies_first(const DependencyGraph& graph)
   return std::vector<int>(order.begin(), order.end());
 }
 
-std::vector<int> find_cycle(const DependencyGraph& graph) {
+std::vector<int> find_cycle(const DependencyGraph& graph, int first) {
   Graph g = build(graph);
   std::vector<Vertex> parent(boost::num_vertices(g));
   for (std::size_t v = 0; v < parent.size(); ++v) parent[v] = v;
@@ -53,7 +53,9 @@ std::vector<int> find_cycle(const DependencyGraph& graph) {
   CycleRecorder recorder;
   recorder.parent = &parent;
   recorder.first_back_edge = &back;
-  boost::depth_first_search(g, boost::visitor(recorder));
+  if (graph.vertex_count == 0) return {};
+  const Vertex root = first >= 0 && first < graph.vertex_count ? static_cast<Vertex>(first) : 0;
+  boost::depth_first_search(g, boost::visitor(recorder).root_vertex(root));
   if (!back) return {};
   // back = (u, v): v is an ancestor of u in the DFS tree, so v -> ... -> u -> v is a cycle.
   auto [u, v] = *back;

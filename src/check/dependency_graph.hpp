@@ -18,8 +18,10 @@ struct DependencyGraph {
 /// graph has a cycle.
 std::optional<std::vector<int>> dependencies_first(const DependencyGraph& graph);
 
-/// One cycle as a path that starts and ends at the same vertex (a -> b -> a), or empty.
-std::vector<int> find_cycle(const DependencyGraph& graph);
+/// One cycle as a path that starts and ends at the same vertex (a -> b -> a), or empty. The
+/// search starts at `first` (then the other vertices in order), so a cycle reachable from it is
+/// found as it is reached from there; the path's last edge is the one that closes the cycle.
+std::vector<int> find_cycle(const DependencyGraph& graph, int first = 0);
 
 /// A longest path (most edges) from `start`, as its vertices from `start` on; the graph must
 /// have no cycle.

@@ -246,6 +246,67 @@ inline std::string unreachable_table(std::string_view table, std::string_view st
 inline std::string unused(std::string_view kind, std::string_view name) {
   return fmt::format("{} '{}' is never used", kind, name);
 }
+// A part of a value (a branch of `?:`, an argument of try(), a list item) whose kind its place
+// does not accept, reported at the part: "record field 'level' must be int, but the value
+// after ':' is string".
+inline std::string part_type_mismatch(std::string_view what, std::string_view expected,
+                                      std::string_view part, std::string_view got) {
+  return fmt::format("{} must be {}, but {} is {}", what, expected, part, got);
+}
+inline std::string branch_after(char separator) {
+  return fmt::format("the value after '{}'", separator);
+}
+inline std::string try_argument(std::size_t position) {
+  return position == 1 ? "the value of try()" : "the fallback of try()";
+}
+inline std::string list_item(std::size_t position) {
+  return fmt::format("item {} of the list", position);
+}
+inline std::string items_of(std::string_view what) {
+  return fmt::format("the items of {}", what);
+}
+inline std::string template_placeholder(std::string_view name) {
+  return fmt::format("the placeholder {{{}}}", name);
+}
+inline std::string template_value_kinds() { return "a string, int, float, bool, list or null"; }
+// A literal a value's input can never accept: "the default 'fast' of input 'prefer' is not one
+// of the values its one_of allows (speed, memory)".
+inline std::string not_one_of(std::string_view what, std::string_view value,
+                              std::string_view input, std::string_view options) {
+  return fmt::format("{} {} of input '{}' is not one of the values its one_of allows ({})", what,
+                     value, input, options);
+}
+// A `set` or `with` text that is exactly the name of an input or derived value.
+inline std::string expression_meant(std::string_view name) {
+  return fmt::format("did you mean '= {}'?", name);
+}
+inline std::string literal_names_value(std::string_view name, std::string_view kind) {
+  return fmt::format("the text '{}' is the name of {} '{}', but without '=' it is only text ({})",
+                     name, kind, name, expression_meant(name));
+}
+inline std::string with_hint(std::string_view message, std::string_view hint) {
+  return fmt::format("{} ({})", message, hint);
+}
+inline std::string overwritten_by_next(std::string_view field, std::string_view rule,
+                                       std::string_view table) {
+  return fmt::format(
+      "rule '{}' sets '{}', but every rule of table '{}' (reached through next) that returns a "
+      "record sets it again, so this value is never used",
+      rule, field, table);
+}
+inline std::string overwritten_by_fallback(std::string_view field, std::string_view rule,
+                                           std::string_view table) {
+  return fmt::format(
+      "rule '{}' sets '{}', but its fallback to table '{}' replaces it with that table's value "
+      "(add it to keep to keep this one)",
+      rule, field, table);
+}
+inline std::string overlapping_rule(std::string_view rule, std::string_view earlier,
+                                    std::string_view inputs, std::string_view first) {
+  return fmt::format(
+      "rule '{}' partly overlaps earlier {}: for {} it matches, but '{}' fires first", rule,
+      earlier, inputs, first);
+}
 inline std::string call_missing_input(std::string_view rules, std::string_view input) {
   return fmt::format("the call of '{}' does not give its required input '{}'", rules, input);
 }

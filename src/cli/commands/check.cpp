@@ -6,7 +6,8 @@
 // The warning policy is applied here, on the diagnostics the load returned: `--ignore` drops
 // findings by code, `--error` makes them errors, `--strict` makes every warning fail the check.
 // Findings a rule file accepts with `allow:` are not among them (check/allowances.hpp);
-// `--show-allowed` shows them as notes.
+// `--show-allowed` shows them as notes. `--overlaps` asks the analysis for the rules partly
+// covered by earlier ones (notes).
 
 #include <algorithm>
 #include <memory>
@@ -31,6 +32,7 @@ struct CheckFlags {
   std::vector<std::string> error_codes;
   std::vector<std::string> ignored_codes;
   bool show_allowed = false;
+  bool overlaps = false;
   std::vector<std::string> rule_roots;
   std::string format;
 };
@@ -113,7 +115,9 @@ ExitCode check(const CheckFlags& f, const Streams& io) {
     bool loaded = false;
     try {
       const RuleSet rule_set = load_rule_file(
-          path, io.in, LoadOptions{.analyse_tables = true, .rule_roots = f.rule_roots});
+          path, io.in,
+          LoadOptions{
+              .analyse_tables = true, .report_overlaps = f.overlaps, .rule_roots = f.rule_roots});
       const detail::CompiledRules& compiled = RuleSetAccess::compiled(rule_set);
       diagnostics = rule_set.warnings();
       for (const check::AllowedDiagnostic& a : compiled.allowed)
@@ -171,6 +175,9 @@ Command setup_check(CLI::App& app) {
         command.add_flag(
             "--show-allowed", f.show_allowed,
             "also show the findings the rule file accepts with allow:, as notes with their reason");
+        command.add_flag("--overlaps", f.overlaps,
+                         "also note each rule that matches some inputs an earlier rule takes "
+                         "first (not a catch-all), with such an input");
         add_rules_root_option(command, f.rule_roots);
         add_format_option(command, f.format, render::Output::diagnostics);
       },
