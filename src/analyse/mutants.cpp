@@ -74,10 +74,6 @@ std::optional<Op> ordering_neighbour(Op op) {
   }
 }
 
-bool is_comparison(Op op) {
-  return op == Op::equal || op == Op::not_equal || syntax::is_ordering(op);
-}
-
 bool integer_literal(const Node& n) {
   return n.kind == ExprKind::literal && n.constant.kind == RValue::Kind::integer;
 }
@@ -221,7 +217,7 @@ class Finder {
 
   void let_node(std::size_t let, const Node& n, std::vector<std::size_t> path) {
     const std::string who = "let " + rules_.let_names[let];
-    if (n.kind == ExprKind::binary && is_comparison(n.op)) {
+    if (n.kind == ExprKind::binary && syntax::is_comparison(n.op)) {
       if (const auto other = ordering_neighbour(n.op))
         add(MutationOperator::ordering, n.location, who,
             std::string(syntax::spelling(n.op)) + " -> " + syntax::spelling(*other),
