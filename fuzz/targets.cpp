@@ -15,8 +15,11 @@
 #include "load/expression_parser.hpp"
 #include "render/dot.hpp"
 #include "render/render.hpp"
+#include "render/json.hpp"
 #include "request/json_inputs.hpp"
+#include "request/json_slots.hpp"
 #include "request/plan_request.hpp"
+#include "snnplan/evaluation.hpp"
 #include "snnplan/explain.hpp"
 #include "snnplan/plan.hpp"
 #include "snnplan/rule_set.hpp"
@@ -253,6 +256,24 @@ int json_line(const std::uint8_t* data, std::size_t size) {
     evaluate_checked(rules, *given);
   } else if (std::get<std::string>(inputs).empty()) {
     broken("a refused JSON line without a message");
+  }
+  // The batch's fast reader takes a line only when the exact reader gives the same answer.
+  static request::JsonSlotReader reader(rules);
+  if (reader.read(line)) {
+    const auto* given = std::get_if<Inputs>(&inputs);
+    if (!given) broken("the fast reader takes a line the exact reader refuses", line);
+    Evaluation by_slot, by_name;
+    const bool ok = RuleSetAccess::evaluate_by_slot(rules, reader.slots(), by_slot);
+    if (ok != rules.evaluate(*given, by_name)) broken("the fast reader's inputs evaluate differently", line);
+    std::string fast, exact;
+    if (ok) {
+      render::append_json_line(fast, by_slot);
+      render::append_json_line(exact, by_name);
+    } else {
+      fast = std::to_string(static_cast<int>(by_slot.error().kind)) + by_slot.error().message;
+      exact = std::to_string(static_cast<int>(by_name.error().kind)) + by_name.error().message;
+    }
+    if (fast != exact) broken("the fast reader's answer differs from the exact reader's", fast + "\n" + exact);
   }
   // `snnplan plan --batch`
   auto request = request::plan_request_from_json_line(line);

@@ -22,6 +22,7 @@ namespace snnplan {
 
 namespace detail {
 struct CompiledRules;
+class ValueStore;
 }
 
 /// The outcome of RuleSet::evaluate(inputs, evaluation): the record's fields as views, or the
@@ -53,6 +54,9 @@ class Evaluation {
 
  private:
   friend class RuleSet;
+  friend class RuleSetAccess;  // evaluation by slot, for the library's own front ends
+  /// Readies this evaluation for one of `rules` (not ok(), no fields) and returns its store.
+  detail::ValueStore& start(const std::shared_ptr<const detail::CompiledRules>& rules);
   std::unique_ptr<Storage> storage_;
   /// The compiled rules of the last evaluation: views of their text stay valid even when
   /// the RuleSet is replaced meanwhile (hot reload).

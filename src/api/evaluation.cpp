@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "api/rule_set_access.hpp"
 #include "compile/compiled_rules.hpp"
 #include "evaluate/evaluator.hpp"
 #include "snnplan/rule_set.hpp"
@@ -62,14 +63,26 @@ Record Evaluation::to_record() const {
   return Record(rules_->field_names, std::move(values));
 }
 
-bool RuleSet::evaluate(const Inputs& inputs, Evaluation& out) const {
-  if (!out.storage_) out.storage_ = std::make_unique<Evaluation::Storage>();  // moved from
+detail::ValueStore& Evaluation::start(const std::shared_ptr<const detail::CompiledRules>& rules) {
+  if (!storage_) storage_ = std::make_unique<Storage>();  // moved from
   // Cleared first, so an exception (std::bad_alloc) leaves an evaluation that is not ok().
-  out.ok_ = false;
-  out.values_.clear();
-  out.storage_->store.reset();
-  if (out.rules_ != rules_) out.rules_ = rules_;  // no refcount traffic when reused
-  out.ok_ = evaluate::evaluate_views(*rules_, inputs, out.storage_->store, out.values_, out.error_);
+  ok_ = false;
+  values_.clear();
+  storage_->store.reset();
+  if (rules_ != rules) rules_ = rules;  // no refcount traffic when reused
+  return storage_->store;
+}
+
+bool RuleSet::evaluate(const Inputs& inputs, Evaluation& out) const {
+  detail::ValueStore& store = out.start(rules_);
+  out.ok_ = evaluate::evaluate_views(*rules_, inputs, store, out.values_, out.error_);
+  return out.ok_;
+}
+
+bool RuleSetAccess::evaluate_by_slot(const RuleSet& rules, std::span<const detail::RValue> inputs,
+                                     Evaluation& out) {
+  detail::ValueStore& store = out.start(rules.rules_);
+  out.ok_ = evaluate::evaluate_views_by_slot(*rules.rules_, inputs, store, out.values_, out.error_);
   return out.ok_;
 }
 

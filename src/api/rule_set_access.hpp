@@ -3,8 +3,11 @@
 // and rule tests, hot reload, the fuzzers): the public RuleSet does not expose them.
 
 #include <memory>
+#include <span>
 
 #include "compile/compiled_rules.hpp"
+#include "core/runtime_value.hpp"
+#include "snnplan/evaluation.hpp"
 #include "snnplan/rule_set.hpp"
 
 namespace snnplan {
@@ -17,6 +20,12 @@ class RuleSetAccess {
   [[nodiscard]] static RuleSet wrap(std::shared_ptr<const detail::CompiledRules> rules) {
     return RuleSet(std::move(rules));
   }
+  /// RuleSet::evaluate(inputs, out) for inputs given by slot, as evaluate::evaluate_views_by_slot
+  /// takes them (a null value: not given; strings are views that must outlive the fields): for
+  /// a front end that reads its inputs straight into slots (the batch's JSON lines). Inputs
+  /// that bind by name to the same slots give the same outcome. Returns out.ok().
+  static bool evaluate_by_slot(const RuleSet& rules, std::span<const detail::RValue> inputs,
+                               Evaluation& out);
 };
 
 }  // namespace snnplan

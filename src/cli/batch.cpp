@@ -7,14 +7,17 @@
 #include <cerrno>
 #include <cstring>
 #include <istream>
+#include <optional>
 #include <ostream>
 
 #include "cli/interrupt.hpp"
 #include "cli/lines.hpp"
 #include "cli/output.hpp"
+#include "api/rule_set_access.hpp"
 #include "core/messages.hpp"
 #include "render/json.hpp"
 #include "request/json_inputs.hpp"
+#include "request/json_slots.hpp"
 #include "cli/rule_files.hpp"
 
 namespace snnplan::cli {
@@ -56,13 +59,17 @@ ExitCode run_batch_lines(std::istream& in, std::ostream& out, std::ostream& err,
   auto fail = [&](EvaluationErrorKind kind, const std::string& message,
                   const std::vector<TraceStep>& steps) {
     worst = worse(worst, exit_code_of(kind));
-    nlohmann::ordered_json error_line = {{"error", message}};
     // A bad line is reported where operators look (stderr) and marked in the output, so both
     // streams stay line-for-line with the input.
     const bool bad_input = kind == EvaluationErrorKind::bad_input;
-    if (bad_input) error_line["line"] = line_number;
-    if (traced) render::add_rule_path(error_line, steps);
-    buffer += render::json_line(error_line);
+    if (traced) {
+      nlohmann::ordered_json error_line = {{"error", message}};
+      if (bad_input) error_line["line"] = line_number;
+      render::add_rule_path(error_line, steps);
+      buffer += render::json_line(error_line);
+    } else {
+      render::append_error_line(buffer, message, bad_input ? std::optional(line_number) : std::nullopt);
+    }
     if (bad_input) err << fmt::format("{}:{}: error: {}\n", source_name, line_number, message);
   };
   std::streambuf& input = *in.rdbuf();
@@ -95,10 +102,26 @@ ExitCode run_batch_lines(std::istream& in, std::ostream& out, std::ostream& err,
 namespace {
 
 // One recommendation per line into a reused Evaluation: nothing is allocated per line for
-// the fields. With `traced` the line is explained instead (the same evaluation, with its
-// steps), and the record is followed by "rules" and "trace".
-LineOutcome recommend_line(const RuleSet& rules, Evaluation& evaluation, const std::string& line,
-                           std::string& output, bool traced) {
+// the fields. A plain line (request/json_slots.hpp) is read straight into the input slots;
+// any other goes through the exact reader, which words what is wrong with it. The record is
+// written straight from the evaluation's views, field names escaped once per rule set. With `traced`
+// the line is explained instead (the same evaluation, with its steps), and the record is
+// followed by "rules" and "trace".
+struct FastLines {
+  explicit FastLines(const RuleSet& rules)
+      : reader(rules), writer(*RuleSetAccess::compiled(rules).field_names) {}
+  request::JsonSlotReader reader;
+  render::RecordLineWriter writer;
+};
+
+LineOutcome recommend_line(const RuleSet& rules, FastLines& fast, Evaluation& evaluation,
+                           const std::string& line, std::string& output, bool traced) {
+  if (!traced && fast.reader.read(line)) {
+    if (!RuleSetAccess::evaluate_by_slot(rules, fast.reader.slots(), evaluation))
+      return {false, evaluation.error().kind, evaluation.error().message, {}};
+    fast.writer.append(output, evaluation.values());
+    return {};
+  }
   auto parsed = request::inputs_from_json_line(line, rules);
   auto* inputs = std::get_if<Inputs>(&parsed);
   if (!inputs) return {false, EvaluationErrorKind::bad_input, std::get<std::string>(parsed), {}};
@@ -114,7 +137,7 @@ LineOutcome recommend_line(const RuleSet& rules, Evaluation& evaluation, const s
   }
   if (!rules.evaluate(*inputs, evaluation))
     return {false, evaluation.error().kind, evaluation.error().message, {}};
-  render::append_json_line(output, evaluation);
+  fast.writer.append(output, evaluation.values());
   return {};
 }
 
@@ -123,10 +146,11 @@ LineOutcome recommend_line(const RuleSet& rules, Evaluation& evaluation, const s
 ExitCode run_batch(std::istream& in, std::ostream& out, std::ostream& err, const RuleSet& rules,
                    const std::string& source_name, bool traced) {
   Evaluation evaluation;
+  FastLines fast(rules);
   return run_batch_lines(
       in, out, err, source_name,
       [&](const std::string& line, std::string& output) {
-        return recommend_line(rules, evaluation, line, output, traced);
+        return recommend_line(rules, fast, evaluation, line, output, traced);
       },
       traced);
 }
@@ -134,13 +158,15 @@ ExitCode run_batch(std::istream& in, std::ostream& out, std::ostream& err, const
 ExitCode run_batch(std::istream& in, std::ostream& out, std::ostream& err, LiveRuleSet& rules,
                    const std::string& source_name, bool traced) {
   Evaluation evaluation;
-  std::shared_ptr<const RuleSet> snapshot;
+  std::shared_ptr<const RuleSet> snapshot = rules.current();
+  std::optional<FastLines> fast;
   return run_batch_lines(
       in, out, err, source_name,
       [&](const std::string& line, std::string& output) {
         rules.reload_if_changed();
         snapshot = rules.current();  // kept while `evaluation`'s views of it are in use
-        return recommend_line(*snapshot, evaluation, line, output, traced);
+        if (!fast || !fast->reader.reads_for(*snapshot)) fast.emplace(*snapshot);
+        return recommend_line(*snapshot, *fast, evaluation, line, output, traced);
       },
       traced);
 }

@@ -3,7 +3,9 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstring>
 
 #include "cli/interrupt.hpp"
 
@@ -40,21 +42,58 @@ std::streamsize FdReader::showmanyc() {
   return 0;
 }
 
+namespace {
+
+// std::streambuf's get area is protected. A type derived from it may name those members, and a
+// pointer to member formed through it applies to any stream buffer, so read_line can scan what
+// is buffered with memchr instead of calling sbumpc() for every character.
+struct GetArea : std::streambuf {
+  static char* next(std::streambuf& in) { return (in.*&GetArea::gptr)(); }
+  static char* end(std::streambuf& in) { return (in.*&GetArea::egptr)(); }
+  static void skip(std::streambuf& in, std::size_t n) { (in.*&GetArea::gbump)(static_cast<int>(n)); }
+};
+
+}  // namespace
+
 LineRead read_line(std::streambuf& in, std::string& line, std::size_t limit) {
   line.clear();
   using traits = std::streambuf::traits_type;
-  for (;;) {
-    const auto c = in.sbumpc();
-    if (traits::eq_int_type(c, traits::eof())) return line.empty() ? LineRead::end : LineRead::line;
-    if (c == '\n') return LineRead::line;
-    if (line.size() == limit) {
+  bool too_long = false;
+  // Takes [data, data + n) of the line; past the limit, the line is dropped and only its end
+  // is looked for.
+  auto take = [&](const char* data, std::size_t n) {
+    if (too_long) return;
+    if (n > limit - line.size()) {
+      too_long = true;
       line.clear();
-      for (auto d = in.sbumpc(); !traits::eq_int_type(d, traits::eof()) && d != '\n';
-           d = in.sbumpc()) {
-      }
-      return LineRead::too_long;
+      return;
     }
-    line.push_back(traits::to_char_type(c));
+    line.append(data, n);
+  };
+  for (;;) {
+    const char* next = GetArea::next(in);
+    const char* end = GetArea::end(in);
+    if (next == end) {
+      const auto c = in.sgetc();  // refills the buffer
+      if (traits::eq_int_type(c, traits::eof())) {
+        if (too_long) return LineRead::too_long;
+        return line.empty() ? LineRead::end : LineRead::line;
+      }
+      if (GetArea::next(in) == GetArea::end(in)) {  // an unbuffered stream: one at a time
+        in.sbumpc();
+        if (c == '\n') return too_long ? LineRead::too_long : LineRead::line;
+        const char one = traits::to_char_type(c);
+        take(&one, 1);
+      }
+      continue;
+    }
+    // At most 1 GiB at a time: gbump takes an int.
+    const auto available = std::min<std::size_t>(static_cast<std::size_t>(end - next), std::size_t{1} << 30);
+    const auto* newline = static_cast<const char*>(std::memchr(next, '\n', available));
+    const std::size_t n = newline ? static_cast<std::size_t>(newline - next) : available;
+    take(next, n);
+    GetArea::skip(in, newline ? n + 1 : n);
+    if (newline) return too_long ? LineRead::too_long : LineRead::line;
   }
 }
 

@@ -9,6 +9,11 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#include <optional>
+#include <type_traits>
 
 #include "render/format.hpp"
 #include "snnplan/json.hpp"
@@ -163,10 +168,40 @@ std::string microbatches(std::int64_t count) {
 
 namespace {
 
-// A string JSON needs no escapes for: printable ASCII without quote or backslash. Eight bytes
-// at a time (a record's rationale lines are most of a JSON line's bytes); the word test may
-// flag a plain string as not plain, never the reverse, and a flagged string only takes the
-// library's exact path.
+// A string JSON needs no escapes for: printable ASCII without quote or backslash (0x7F, which
+// nlohmann writes as it is, is left to its path too). A record's rationale lines are most of a
+// JSON line's bytes, so sixteen bytes at a time where SSE2 is there (every x86-64; the last
+// chunk overlaps the one before), else eight: the word test may flag a plain string as not
+// plain, never the reverse, and a flagged string only takes the library's exact path.
+#if defined(__SSE2__)
+inline int unplain_bytes(__m128i v) {
+  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+  const __m128i space = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7F);
+  // Signed: bytes of 0x80 and more are negative, so below 0x20 too.
+  return _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                                        _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del))));
+}
+
+bool is_plain(std::string_view s) {
+  const char* p = s.data();
+  const std::size_t n = s.size();
+  if (n >= 16) {
+    for (std::size_t k = 0; k + 16 < n; k += 16)
+      if (unplain_bytes(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + k))) != 0) return false;
+    return unplain_bytes(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - 16))) == 0;
+  }
+  if (n >= 8) {
+    const __m128i head = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p));
+    const __m128i tail = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + n - 8));
+    return (unplain_bytes(_mm_unpacklo_epi64(head, tail)) & 0xFFFF) == 0;
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    const auto c = static_cast<unsigned char>(p[k]);
+    if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\') return false;
+  }
+  return true;
+}
+#else
 bool is_plain(std::string_view s) {
   constexpr std::uint64_t kOnes = 0x0101010101010101u, kHighs = 0x8080808080808080u;
   auto has_zero_byte = [](std::uint64_t w) { return ((w - kOnes) & ~w & kHighs) != 0; };
@@ -185,12 +220,13 @@ bool is_plain(std::string_view s) {
   }
   return true;
 }
+#endif
 
 void append_json_string(std::string& out, std::string_view s) {
   if (is_plain(s)) {
-    out += '"';
-    out += s;
-    out += '"';
+    const std::size_t at = out.size();
+    out.append(s.size() + 2, '"');
+    std::memcpy(out.data() + at + 1, s.data(), s.size());
     return;
   }
   // Escapes, non-ASCII and invalid UTF-8: exactly as nlohmann's serializer writes them.
@@ -201,9 +237,10 @@ void append_json_string(std::string& out, std::string_view s) {
 template <typename V>
 void append_json_value(std::string& out, const V& value) {
   if (value.is_null()) {
-    out += "null";
+    out.append("null", 4);
   } else if (value.is_bool()) {
-    out += value.as_bool() ? "true" : "false";
+    if (value.as_bool()) out.append("true", 4);
+    else out.append("false", 5);
   } else if (value.is_int()) {
     const fmt::format_int digits(value.as_int());
     out.append(digits.data(), digits.size());
@@ -244,7 +281,101 @@ void append_json_object(std::string& out, const Names& names, const Values& valu
   out += '}';
 }
 
+// The members of a JSON object under construction: `"name":` before each value.
+class ObjectWriter {
+ public:
+  explicit ObjectWriter(std::string& out) : out_(out) { out_ += '{'; }
+  ObjectWriter(const ObjectWriter&) = delete;
+  ObjectWriter& operator=(const ObjectWriter&) = delete;
+  ~ObjectWriter() { out_ += '}'; }
+  std::string& key(std::string_view name) {
+    if (!first_) out_ += ',';
+    first_ = false;
+    append_json_string(out_, name);
+    out_ += ':';
+    return out_;
+  }
+
+ private:
+  std::string& out_;
+  bool first_ = true;
+};
+
+void append_json_int(std::string& out, std::int64_t v) {
+  const fmt::format_int digits(v);
+  out.append(digits.data(), digits.size());
+}
+
+template <typename T>
+void append_json_items(std::string& out, const std::vector<T>& items) {
+  out += '[';
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    if (k) out += ',';
+    if constexpr (std::is_same_v<T, std::string>) append_json_string(out, items[k]);
+    else append_json_int(out, items[k]);
+  }
+  out += ']';
+}
+
+template <typename T>
+void append_json_optional(std::string& out, const std::optional<T>& v) {
+  if (!v) out += "null";
+  else if constexpr (std::is_same_v<T, std::int64_t>) append_json_int(out, *v);
+  else append_json_items(out, *v);
+}
+
+// An object of named values as to_json() builds it, with a name given twice kept once (at its
+// first place, with its last value, as ordered_json's operator[] does): nlohmann's path then.
+template <typename Items, typename Append>
+bool append_json_members(std::string& out, const Items& items, const Append& append) {
+  for (std::size_t k = 0; k < items.size(); ++k)
+    for (std::size_t j = 0; j < k; ++j)
+      if (items[j].name == items[k].name) return false;
+  ObjectWriter object(out);
+  for (const auto& item : items) append(object.key(item.name), item);
+  return true;
+}
+
 }  // namespace
+
+void append_json_line(std::string& out, const Plan& p) {
+  const std::size_t start = out.size();
+  bool direct = true;
+  {
+    ObjectWriter plan(out);
+    append_json_string(plan.key("mode"), p.mode);
+    append_json_string(plan.key("objective"), p.objective);
+    {
+      ObjectWriter topology(plan.key("topology"));
+      append_json_int(topology.key("world_size"), p.topology.world_size());
+      direct = append_json_members(topology.key("dims"), p.topology.dims(),
+                                   [](std::string& o, const Topology::Dimension& d) { append_json_int(o, d.size); });
+      append_json_items(topology.key("mesh_shape"), p.topology.mesh_shape());
+    }
+    append_json_string(plan.key("model_family"), p.model_family);
+    append_json_string(plan.key("backend"), p.backend);
+    append_json_int(plan.key("batch_size"), p.batch_size);
+    append_json_string(plan.key("optimizer_strategy"), p.optimizer_strategy);
+    append_json_int(plan.key("memopt_level"), p.memopt_level);
+    append_json_items(plan.key("rationale"), p.rationale);
+    append_json_items(plan.key("notes"), p.notes);
+    append_json_optional(plan.key("tensor_parallel_roots"), p.tensor_parallel_roots);
+    append_json_optional(plan.key("mesh_shape"), p.mesh_shape);
+    append_json_int(plan.key("tp_mesh_dim"), p.tp_mesh_dim);
+    append_json_optional(plan.key("dp_mesh_dim"), p.dp_mesh_dim);
+    append_json_optional(plan.key("pp_microbatches"), p.pp_microbatches);
+    append_json_string(plan.key("pp_schedule"), p.pp_schedule);
+    append_json_int(plan.key("pp_virtual_stages"), p.pp_virtual_stages);
+    append_json_optional(plan.key("pp_layout"), p.pp_layout);
+    plan.key("pp_delay_wgrad") += p.pp_delay_wgrad ? "true" : "false";
+    direct = append_json_members(plan.key("experimental_features"), p.experimental_features.flags(),
+                                 [](std::string& o, const FeatureSet::Flag& f) { o += f.value ? "true" : "false"; }) &&
+             direct;
+  }
+  if (direct) return;
+  out.resize(start);
+  out += json_line(to_json(p));
+}
 
 void append_json_line(std::string& out, const Record& record) {
   append_json_object(out, record.names(), record.values());
@@ -252,6 +383,47 @@ void append_json_line(std::string& out, const Record& record) {
 
 void append_json_line(std::string& out, const Evaluation& evaluation) {
   append_json_object(out, evaluation.names(), evaluation.values());
+}
+
+void append_error_line(std::string& out, std::string_view message, std::optional<std::size_t> line) {
+  out += "{\"error\":";
+  append_json_string(out, message);
+  if (line) {
+    out += ",\"line\":";
+    const fmt::format_int digits(*line);
+    out.append(digits.data(), digits.size());
+  }
+  out += '}';
+}
+
+RecordLineWriter::RecordLineWriter(std::span<const std::string> names) {
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    std::string key(k == 0 ? "{" : ",");
+    append_json_string(key, names[k]);
+    key += ':';
+    keys_.push_back(std::move(key));
+  }
+}
+
+void RecordLineWriter::append(std::string& out, std::span<const ValueView> values) {
+  if (keys_.empty()) out += '{';
+  for (std::size_t k = 0; k < keys_.size(); ++k) {
+    out += keys_[k];
+    const ValueView& value = values[k];
+    if (!value.is_float()) {
+      append_json_value(out, value);
+      continue;
+    }
+    // Most records repeat the same few floats: their digits are computed once.
+    const double x = value.as_float();
+    if (std::memcmp(&x, &last_float_, sizeof x) != 0 || last_float_text_.empty()) {
+      last_float_text_.clear();
+      append_json_value(last_float_text_, value);
+      last_float_ = x;
+    }
+    out += last_float_text_;
+  }
+  out += '}';
 }
 
 }  // namespace snnplan::render

@@ -4,7 +4,10 @@
 // the public headers.
 
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "snnplan/diagnostic.hpp"
@@ -45,11 +48,33 @@ std::string json_line(const nlohmann::ordered_json& value);
 
 /// {"error": message} as one line: the error line of batch runs and the C API.
 std::string error_line(const std::string& message);
+/// Appends {"error": message} or, with a line number, {"error": message, "line": N}: the same
+/// bytes as json_line() of that object, without the JSON tree.
+void append_error_line(std::string& out, std::string_view message,
+                       std::optional<std::size_t> line = std::nullopt);
 
 /// Appends json_line(to_json(record)) to `out`, byte for byte the same, without building the
 /// JSON tree (the batch loop's hot path: most fields are plain ASCII written as they are).
 void append_json_line(std::string& out, const Record& record);
 /// The same for an evaluation's views (precondition: evaluation.ok()).
 void append_json_line(std::string& out, const Evaluation& evaluation);
+/// append_json_line() for the evaluations of one rule set, one after another (`recommend
+/// --batch`): the field names are escaped once, and a float repeated from the last is not
+/// formatted again. The same bytes.
+class RecordLineWriter {
+ public:
+  /// For records with these field names (Evaluation::names(), in order).
+  explicit RecordLineWriter(std::span<const std::string> names);
+  /// Appends the record of `values` (one per name) as one JSON line, without the newline.
+  void append(std::string& out, std::span<const ValueView> values);
+
+ private:
+  std::vector<std::string> keys_;  // {"name": for the first field, ,"name": for the others
+  double last_float_ = 0;
+  std::string last_float_text_;
+};
+
+/// Appends json_line(to_json(plan)) to `out`, byte for byte the same (`plan --batch`'s lines).
+void append_json_line(std::string& out, const Plan& plan);
 
 }  // namespace snnplan::render

@@ -4,7 +4,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <set>
+#include <string>
+#include <vector>
 
 #include "core/messages.hpp"
 #include "render/json.hpp"
@@ -162,29 +163,54 @@ class JsonFields final : public PlanFields {
 
 }  // namespace
 
+namespace {
+
+// nlohmann's own tree builder (json::parse without a callback uses it), which also remembers
+// the first key repeated in any object: the tree would silently keep one of the two values (a
+// topology given as {"dp": 4, "dp": 2}). A parse error is kept, with json::parse's message,
+// rather than thrown: a throw costs more than parsing a line.
+class TreeWithRepeats : public nlohmann::detail::json_sax_dom_parser<json> {
+  using Tree = nlohmann::detail::json_sax_dom_parser<json>;
+
+ public:
+  explicit TreeWithRepeats(json& tree_root) : Tree(tree_root) {}
+  bool start_object(std::size_t size) {
+    open_.emplace_back();
+    return Tree::start_object(size);
+  }
+  bool end_object() {
+    open_.pop_back();
+    return Tree::end_object();
+  }
+  bool key(json::string_t& name) {
+    std::vector<std::string>& keys = open_.back();
+    if (std::find(keys.begin(), keys.end(), name) == keys.end()) keys.push_back(name);
+    else if (!repeated) repeated = name;
+    return Tree::key(name);
+  }
+
+  template <class Exception>
+  bool parse_error(std::size_t, const std::string&, const Exception& e) {
+    error = e.what();
+    return false;
+  }
+
+  std::optional<std::string> repeated;
+  std::string error;  // what the parse error says
+
+ private:
+  std::vector<std::vector<std::string>> open_;  // the keys of each open object
+};
+
+}  // namespace
+
 std::variant<PlanRequest, std::string> plan_request_from_json_line(const std::string& line) {
   if (std::string problem = line_problem(line); !problem.empty()) return problem;
-  // The callback tracks the keys of each open object so a repeated key is refused rather
-  // than silently replacing the first (a topology given as {"dp": 4, "dp": 2}).
-  std::vector<std::set<std::string>> open;
-  std::optional<std::string> repeated;
-  json::parser_callback_t track = [&](int, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::object_start)
-      open.emplace_back();
-    else if (event == json::parse_event_t::object_end && !open.empty())
-      open.pop_back();
-    else if (event == json::parse_event_t::key && !open.empty() &&
-             !open.back().insert(parsed.get<std::string>()).second && !repeated)
-      repeated = parsed.get<std::string>();
-    return true;
-  };
   json parsed;
-  try {
-    parsed = json::parse(line, track);
-  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number like 1e400
-    return not_json(e.what());
-  }
-  if (repeated) return messages::batch_duplicate_key(*repeated);
+  TreeWithRepeats tree(parsed);
+  // parse_error and out_of_range (a number like 1e400) both arrive at tree.parse_error.
+  if (!json::sax_parse(line, &tree)) return not_json(tree.error);
+  if (tree.repeated) return messages::batch_duplicate_key(*tree.repeated);
   if (!parsed.is_object()) return messages::batch_line_not_object(kind(parsed));
   try {
     JsonFields fields(parsed);
@@ -213,10 +239,16 @@ PlannedLine plan_json_line(const std::string& line, const RuleSet& rules, bool t
       } catch (const InputError&) {
       }
     }
-    nlohmann::ordered_json planned =
-        render::to_json(plan(r.objective, r.topology, r.batch_size, r.options, rules));
-    if (traced) render::add_rule_path(planned, steps);
-    return {PlannedLine::Kind::ok, render::json_line(planned), std::move(steps)};
+    const Plan planned = plan(r.objective, r.topology, r.batch_size, r.options, rules);
+    std::string text;
+    if (traced) {
+      nlohmann::ordered_json traced_line = render::to_json(planned);
+      render::add_rule_path(traced_line, steps);
+      text = render::json_line(traced_line);
+    } else {
+      render::append_json_line(text, planned);  // the same bytes, without the JSON tree
+    }
+    return {PlannedLine::Kind::ok, std::move(text), std::move(steps)};
   } catch (const RuleError& e) {
     return {PlannedLine::Kind::rule_error, e.what(), std::move(steps)};
   } catch (const InputError& e) {
