@@ -8,6 +8,7 @@
 //   cold_start/version   `snnplan --version` (process start, no rules) against hello world.
 //   cold_start/rules     `snnplan recommend --rules FILE` (the same table from a file: YAML
 //                        parsed, or read from the compiled-rules cache) against hello world.
+//   cold_start/static    cold_start/ratio with snnplan-static, the CLI linked statically.
 //
 // Give the binaries' paths with SNNPLAN_CLI and SNNPLAN_HELLO (CMake sets their defaults).
 
@@ -110,6 +111,11 @@ int main(int argc, char** argv) {
       ->UseManualTime()
       ->Iterations(200);
   benchmark::RegisterBenchmark("cold_start/rules", against_hello, from_file)->UseManualTime()->Iterations(200);
+#ifdef SNNPLAN_STATIC_CLI
+  std::vector<std::string> static_recommend = recommend;
+  static_recommend[0] = env_or("SNNPLAN_STATIC", SNNPLAN_STATIC_CLI);
+  benchmark::RegisterBenchmark("cold_start/static", against_hello, static_recommend)->UseManualTime()->Iterations(200);
+#endif
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

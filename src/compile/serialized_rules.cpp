@@ -291,16 +291,13 @@ class Reader {
   }
   SourceLocation location() {
     const std::uint32_t number = u32();
-    SourceLocation l;
     if (number == files_.size()) {
       files_.push_back(str());
     } else if (number > files_.size()) {
       throw Malformed{};
     }
-    l.file = files_[number];
-    l.line = u32();
-    l.column = u32();
-    return l;
+    const std::uint32_t line = u32();
+    return SourceLocation{files_[number], line, u32()};
   }
   syntax::TypeSpec type() {
     syntax::TypeSpec t;
@@ -518,6 +515,7 @@ class RulesReader {
     r.name = in_.str();
     r.location = in_.location();
     const std::size_t when = in_.count();
+    r.when.reserve(when);
     for (std::size_t k = 0; k < when; ++k) {
       detail::CompiledMatcher m;
       m.slot = in_.i32();
