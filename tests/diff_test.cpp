@@ -136,9 +136,12 @@ void check_sound_and_complete(const RuleSet& before, const RuleSet& after, const
   std::vector<RValue> values(model.inputs.size());
   std::unique_ptr<bool[]> omitted(new bool[model.inputs.size()]());
   snnplan::Inputs inputs;
-  std::size_t changed = 0, missed = 0;
+  std::size_t changed = 0, missed = 0, points = 0;
   std::function<void(std::size_t)> walk = [&](std::size_t axis) {
     if (axis == grid.axes.size()) {
+      // Sanitizer builds check every 7th point of the coarse grid: they are there to run the
+      // diff's code instrumented, which the full grid of the normal build has checked.
+      if (kCoarseGrid && ++points % 7 != 0) return;
       inputs =
           snnplan::analyse::inputs_at(partition, {values, {omitted.get(), model.inputs.size()}});
       const snnplan::EvaluationResult a = before.evaluate(inputs), b = after.evaluate(inputs);
@@ -177,8 +180,9 @@ void check_sound_and_complete(const RuleSet& before, const RuleSet& after, const
   };
   walk(0);
   CHECK(missed == 0);
-  // A diff that reports changes has inputs of the grid that show them.
-  if (!d.changes.empty()) CHECK(changed > 0);
+  // A diff that reports changes has inputs of the grid that show them (every point of the
+  // grid: a sparse walk may step over a change confined to one point).
+  if (!d.changes.empty() && !kCoarseGrid) CHECK(changed > 0);
 }
 
 RuleDiff diff_of(const RuleSet& before, const RuleSet& after,

@@ -27,10 +27,6 @@ using detail::Node;
 using syntax::ExprKind;
 using syntax::Op;
 
-bool is_comparison(Op op) {
-  return op == Op::equal || op == Op::not_equal || syntax::is_ordering(op);
-}
-
 std::optional<Op> comparison_of(syntax::MatchOp op) {
   switch (op) {
     case syntax::MatchOp::eq:
@@ -116,28 +112,6 @@ std::string boundary_point(const std::string& left, const Node& right, Wide offs
   return left + " = " + r + (offset > 0 ? " + " : " - ") + detail::wide_to_string(wide_abs(offset));
 }
 
-Value to_public(const RValue& v) {
-  switch (v.kind) {
-    case RValue::Kind::null:
-      return Value();
-    case RValue::Kind::boolean:
-      return Value(v.b);
-    case RValue::Kind::integer:
-      return Value(static_cast<std::int64_t>(v.i));
-    case RValue::Kind::floating:
-      return Value(v.f);
-    case RValue::Kind::string:
-      return Value(std::string(v.s()));
-    case RValue::Kind::list: {
-      Value::List items;
-      for (const RValue& item : v.list()) items.push_back(to_public(item));
-      return Value(std::move(items));
-    }
-    default:
-      return Value();
-  }
-}
-
 }  // namespace
 
 double plainness(const Inputs& inputs) {
@@ -155,7 +129,7 @@ Inputs without_defaults(const CompiledRules& rules, const Inputs& inputs) {
     const auto slot = rules.input_slots.find(name);
     if (slot == rules.input_slots.end()) continue;
     const auto& input = rules.inputs[static_cast<std::size_t>(slot->second)];
-    if (!input.default_value || !(to_public(*input.default_value) == value))
+    if (!input.default_value || !(detail::to_public(*input.default_value) == value))
       shown.emplace_back(name, value);
   }
   return shown;
@@ -275,7 +249,7 @@ struct CoverageTracker::State {
   }
 
   void add_expressions(const Node& n, const std::string& owner) {
-    if (n.kind == ExprKind::binary && is_comparison(n.op) && integer_valued(n.children[0]) &&
+    if (n.kind == ExprKind::binary && syntax::is_comparison(n.op) && integer_valued(n.children[0]) &&
         integer_valued(n.children[1])) {
       const std::string text = text_of(n);
       const std::string left = text_of(n.children[0]);
@@ -487,16 +461,24 @@ bool CoverageTracker::find_witnesses(std::string& why) {
   Coverage& coverage = state_->coverage;
   std::vector<double> best(coverage.goals.size(), 0);
   bool exact = false;
+  std::vector<TraceStep> steps;  // reused: its room outlives each point
   const bool walked = for_each_representative(
       state_->rules,
       [&](const Inputs& inputs) {
-        std::vector<TraceStep> steps;
+        steps.clear();
         (void)evaluate::evaluate(state_->rules, inputs, &steps);
-        const Inputs shown = without_defaults(state_->rules, inputs);
-        const double score = plainness(shown);
+        // The shown input and its plainness only for a point that covers an open goal: most
+        // points cover only what the tests already do.
+        std::optional<Inputs> shown;
+        double score = 0;
         for (std::size_t goal : goals_of(inputs, steps)) {
           Goal& g = coverage.goals[goal];
-          if (g.cases > 0 || (g.witness && best[goal] <= score)) continue;
+          if (g.cases > 0) continue;
+          if (!shown) {
+            shown = without_defaults(state_->rules, inputs);
+            score = plainness(*shown);
+          }
+          if (g.witness && best[goal] <= score) continue;
           g.witness = shown;
           best[goal] = score;
         }
@@ -575,7 +557,7 @@ bool for_each_representative(const CompiledRules& rules,
             continue;
           }
           if (point[k].kind != RValue::Kind::null)
-            inputs.emplace_back(rules.inputs[k].name, to_public(point[k]));
+            inputs.emplace_back(rules.inputs[k].name, detail::to_public(point[k]));
         }
         return visit(inputs);
       },

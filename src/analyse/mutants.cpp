@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "analyse/coverage.hpp"
+#include "analyse/exclusion.hpp"
 #include "compile/compiler.hpp"
 #include "compile/rule_index.hpp"
 #include "evaluate/evaluator.hpp"
@@ -74,10 +75,6 @@ std::optional<Op> ordering_neighbour(Op op) {
   }
 }
 
-bool is_comparison(Op op) {
-  return op == Op::equal || op == Op::not_equal || syntax::is_ordering(op);
-}
-
 bool integer_literal(const Node& n) {
   return n.kind == ExprKind::literal && n.constant.kind == RValue::Kind::integer;
 }
@@ -109,6 +106,8 @@ class Finder {
             [t, r](CompiledRules& m) {
               std::swap(m.tables[t].rules[r], m.tables[t].rules[r + 1]);
             });
+        out_.back().proved_equivalent =
+            swap_is_equivalent(rules_, table.rules[r], table.rules[r + 1]);
       }
     }
     for (std::size_t k = 0; k < rules_.lets.size(); ++k)
@@ -221,7 +220,7 @@ class Finder {
 
   void let_node(std::size_t let, const Node& n, std::vector<std::size_t> path) {
     const std::string who = "let " + rules_.let_names[let];
-    if (n.kind == ExprKind::binary && is_comparison(n.op)) {
+    if (n.kind == ExprKind::binary && syntax::is_comparison(n.op)) {
       if (const auto other = ordering_neighbour(n.op))
         add(MutationOperator::ordering, n.location, who,
             std::string(syntax::spelling(n.op)) + " -> " + syntax::spelling(*other),

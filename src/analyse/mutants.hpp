@@ -48,6 +48,9 @@ struct Mutant {
   std::string owner;        ///< "table/rule" or "let NAME"
   std::string description;  ///< "world_size ge 2 -> world_size ge 3"
   std::function<void(detail::CompiledRules&)> apply;
+  /// Proved to answer as the original on every input (exclusion.hpp), where the sampled
+  /// search could not show it: such a mutant is equivalent, whatever the tests.
+  bool proved_equivalent = false;
 };
 
 /// Builds mutants of one rule file: reads its text once, compiles it once per mutant.

@@ -13,30 +13,6 @@
 namespace snnplan::analyse {
 namespace {
 
-// A sample point's value as the public API takes it (points hold no records).
-Value public_value(const RValue& v) {
-  switch (v.kind) {
-    case RValue::Kind::null:
-      return Value();
-    case RValue::Kind::boolean:
-      return Value(v.b);
-    case RValue::Kind::integer:
-      return Value(static_cast<std::int64_t>(v.i));
-    case RValue::Kind::floating:
-      return Value(v.f);
-    case RValue::Kind::string:
-      return Value(std::string(v.s()));
-    case RValue::Kind::list: {
-      Value::List items;
-      for (const RValue& item : v.list()) items.push_back(public_value(item));
-      return Value(std::move(items));
-    }
-    case RValue::Kind::record:
-      break;
-  }
-  return Value();
-}
-
 // The value of `field` in an answer, as a change compares it.
 Value field_value(const Answer& a, const std::string& field) {
   if (field == "error") return a.error ? Value(*a.error) : Value();
@@ -112,7 +88,7 @@ Inputs inputs_at(const Partition& partition, const Partition::Point& point) {
   Inputs inputs;
   const Model& m = partition.model();
   for (std::size_t k = 0; k < m.inputs.size(); ++k)
-    if (!point.omitted[k]) inputs.emplace_back(m.inputs[k].name, public_value(point.values[k]));
+    if (!point.omitted[k]) inputs.emplace_back(m.inputs[k].name, detail::to_public(point.values[k]));
   return inputs;
 }
 

@@ -56,6 +56,10 @@ MutationReport run_mutation_tests(const RuleSet& rules, const std::vector<RuleTe
           break;
         }
       if (out.status == MutantOutcome::Status::killed) continue;
+      if (mutant.proved_equivalent) {
+        out.status = MutantOutcome::Status::equivalent;
+        continue;
+      }
       bool complete = false;
       out.distinguishing =
           analyse::distinguishing_input(original, RuleSetAccess::compiled(changed), complete);

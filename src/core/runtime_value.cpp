@@ -133,6 +133,29 @@ const RecordValue* ValueStore::record(const std::vector<std::string>* names, std
   return new (room) RecordValue{names, values};
 }
 
+Value to_public(const RValue& value) {
+  switch (value.kind) {
+    case RValue::Kind::null:
+    case RValue::Kind::record:
+      return Value();
+    case RValue::Kind::boolean:
+      return Value(value.b);
+    case RValue::Kind::integer:
+      return Value(static_cast<std::int64_t>(value.i));
+    case RValue::Kind::floating:
+      return Value(value.f);
+    case RValue::Kind::string:
+      return Value(std::string(value.s()));
+    case RValue::Kind::list: {
+      Value::List items;
+      items.reserve(value.items.size);
+      for (const RValue& item : value.list()) items.push_back(to_public(item));
+      return Value(std::move(items));
+    }
+  }
+  return Value();
+}
+
 RValue from_public(const Value& value, ValueStore& store) {
   if (value.is_bool()) return RValue::of_bool(value.as_bool());
   if (value.is_int()) return RValue::of_int(value.as_int());

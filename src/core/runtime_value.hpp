@@ -158,6 +158,10 @@ const char* kind_name(const RValue& value);
 /// A view of `value`: strings point into `value` (which must outlive the result), lists are
 /// built in `store`.
 RValue from_public(const Value& value, ValueStore& store);
+/// The inverse, for values that hold no record and whose integers fit 64 bits: the points
+/// the analyses sample (their integers lie in int64's range by construction). A record
+/// becomes null; evaluation results go through the evaluator's checked conversion instead.
+Value to_public(const RValue& value);
 inline bool fits_int64(Wide value) {
   return value >= std::numeric_limits<std::int64_t>::min() && value <= std::numeric_limits<std::int64_t>::max();
 }

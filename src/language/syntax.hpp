@@ -54,6 +54,8 @@ const char* spelling(Op op);
 inline bool is_ordering(Op op) {
   return op == Op::less || op == Op::less_equal || op == Op::greater || op == Op::greater_equal;
 }
+/// == != and the orderings: the operators that compare two values.
+inline bool is_comparison(Op op) { return op == Op::equal || op == Op::not_equal || is_ordering(op); }
 
 struct Expr {
   ExprKind kind = ExprKind::literal;
