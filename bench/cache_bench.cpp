@@ -9,11 +9,13 @@
 //   builtin/compiled    the built-in rules from their embedded compiled form (what
 //                       RuleSet::builtin() does)
 //
-// The cache lives in a temporary directory ($XDG_CACHE_HOME is set to it), removed at exit.
+// The cache lives in a temporary directory ($XDG_CACHE_HOME is set to it), removed at exit; the
+// rule files are written there too and named relative to it (the working directory).
 
 #include <benchmark/benchmark.h>
 
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -30,8 +32,10 @@ namespace fs = std::filesystem;
 
 std::string g_home;
 
+// Named relative to the working directory (the temporary one), as `--rules big.yaml` names it:
+// every source location holds the name, and a long one costs an allocation per location.
 std::string rule_file(int n) {
-  const std::string path = g_home + "/scaling_" + std::to_string(n) + ".yaml";
+  const std::string path = "scaling_" + std::to_string(n) + ".yaml";
   if (!fs::exists(path)) std::ofstream(path) << bench::scaling_rules(n);
   return path;
 }
@@ -76,6 +80,7 @@ int main(int argc, char** argv) {
   std::string pattern = (fs::temp_directory_path() / "snnplan-cache-bench.XXXXXX").string();
   if (::mkdtemp(pattern.data()) == nullptr) return 1;
   g_home = pattern;
+  if (::chdir(g_home.c_str()) != 0) return 1;
   ::setenv("XDG_CACHE_HOME", (g_home + "/cache").c_str(), 1);
   ::unsetenv("SNNPLAN_NO_CACHE");
   for (int n : {1000, 10000}) {
