@@ -24,8 +24,8 @@ mark_as_advanced(SNNPLAN_INSTALL_CMAKEDIR SNNPLAN_INSTALL_RULESDIR)
 set(snnplan_package_lib_dir "${PROJECT_BINARY_DIR}/package/lib")
 
 # Shared and static libraries with the same public face as `snnplan`.
-add_library(snnplan_shared SHARED $<TARGET_OBJECTS:snnplan>)
-add_library(snnplan_static STATIC $<TARGET_OBJECTS:snnplan>)
+add_library(snnplan_shared SHARED $<TARGET_OBJECTS:snnplan_objects> $<TARGET_OBJECTS:snnplan>)
+add_library(snnplan_static STATIC $<TARGET_OBJECTS:snnplan_objects> $<TARGET_OBJECTS:snnplan>)
 foreach(target IN ITEMS snnplan_shared snnplan_static)
   target_include_directories(${target} PUBLIC
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>

@@ -244,6 +244,9 @@ void add_rules_root_rows(std::vector<Row>& rows, const std::vector<std::string>&
   rows.push_back({"--rules-root without its value (before another flag)",
                   with(base, {"--rules-root", "--help"}), kBadInput,
                   usage_error("--rules-root: expected a value, got the flag --help")});
+  // --no-cache, beside --rules-root: a flag without a value.
+  rows.push_back({"--no-cache given a value", with(base, {"--no-cache=x"}), kBadInput,
+                  usage_error("Could not convert: --no-cache = x")});
 }
 
 // Flags and arguments no subcommand has.

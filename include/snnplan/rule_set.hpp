@@ -41,6 +41,15 @@ struct LoadOptions {
   /// of built-in rule files are reachable whatever the roots.
   /// (`= {}` keeps `LoadOptions{.analyse_tables = true}` free of missing-initializer warnings.)
   std::vector<std::string> rule_roots = {};
+  /// from_file only: keep the compiled form of the file in a cache directory
+  /// ($XDG_CACHE_HOME/snnplan, else ~/.cache/snnplan) and, when the same file (the same
+  /// bytes under the same name, with the same options) is loaded again, read it back instead
+  /// of parsing YAML. The rule set is the same either way (explanations, warnings, messages).
+  /// A cache file that is corrupt, truncated or from another build is replaced; one that
+  /// cannot be written is no error. Files with `uses:` are not cached. The environment
+  /// variable SNNPLAN_NO_CACHE (any value but "" and "0") turns it off. The CLI asks for it
+  /// unless given --no-cache.
+  bool use_cache = false;
 };
 
 /// An immutable compiled rule set. Copies share the same compiled rules; evaluate() is const

@@ -13,13 +13,16 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <variant>
 
 #include "analyse/table_analysis.hpp"
+#include "api/rule_cache.hpp"
 #include "api/rule_set_access.hpp"
 #include "check/allowances.hpp"
 #include "check/checker.hpp"
 #include "compile/compiler.hpp"
+#include "compile/serialized_rules.hpp"
 #include "core/messages.hpp"
 #include "evaluate/evaluator.hpp"
 #include "load/rule_file_loader.hpp"
@@ -32,6 +35,10 @@ namespace detail {
 extern const std::pair<std::string_view, std::string_view> kBuiltinRuleFiles[];
 extern const std::size_t kBuiltinRuleFileCount;
 extern const std::string_view kBuiltinRuleFileSha256[];
+// Generated at build time by tools/serialize_builtins.cpp: the compiled form of each built-in
+// rule file (compile/serialized_rules.hpp), so that the built-in rules are ready without YAML.
+extern const std::pair<std::string_view, std::string_view> kBuiltinCompiledRules[];
+extern const std::size_t kBuiltinCompiledRuleCount;
 }  // namespace detail
 
 namespace {
@@ -319,7 +326,29 @@ RuleSet RuleSet::from_file(const std::string& path, const LoadOptions& options) 
                                 messages::cannot_read(path, problem->why)}});
   }
   const std::string directory = fs::path(path).parent_path().string();
-  return build_or_throw(std::get<0>(text), path, directory.empty() ? "." : directory, options);
+  const std::string& source = std::get<0>(text);
+  const std::string cache =
+      options.use_cache && !api::cache_disabled_by_environment() ? api::cache_directory() : std::string();
+  if (!cache.empty()) {
+    if (auto cached = api::read_cached(cache, source, path, options.analyse_tables))
+      return RuleSetAccess::wrap(std::move(cached));
+  }
+  RuleSet built = build_or_throw(source, path, directory.empty() ? "." : directory, options);
+  if (!cache.empty())
+    api::write_cached(cache, source, path, options.analyse_tables, RuleSetAccess::compiled(built));
+  return built;
+}
+
+RuleSet RuleSetAccess::builtin(std::string_view file_name) {
+  const std::optional<std::string_view> text = builtin_file(file_name);
+  if (!text) throw std::invalid_argument("no built-in rule file " + std::string(file_name));
+  for (std::size_t k = 0; k < detail::kBuiltinCompiledRuleCount; ++k) {
+    if (detail::kBuiltinCompiledRules[k].first != file_name) continue;
+    auto compiled = compile::deserialize_rules(detail::kBuiltinCompiledRules[k].second);
+    // Compiled from these very bytes (a stale build would differ): else the YAML decides.
+    if (compiled && compiled->source_text == *text) return wrap(std::move(compiled));
+  }
+  return RuleSet::from_string(*text, "rules/" + std::string(file_name));
 }
 
 std::string_view RuleSet::builtin_text() noexcept {
@@ -339,7 +368,8 @@ std::vector<std::pair<std::string_view, std::string_view>> RuleSet::builtin_sha2
 
 const RuleSet& RuleSet::builtin() {
   // Built on first use; thread-safe by the rules for function-local statics.
-  static const RuleSet rules = from_string(builtin_text(), "rules/snn_distributed.yaml");
+  // From its compiled form, embedded at build time: no YAML is parsed.
+  static const RuleSet rules = RuleSetAccess::builtin("snn_distributed.yaml");
   return rules;
 }
 

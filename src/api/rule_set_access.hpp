@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <span>
+#include <string_view>
 
 #include "compile/compiled_rules.hpp"
 #include "core/runtime_value.hpp"
@@ -26,6 +27,10 @@ class RuleSetAccess {
   /// that bind by name to the same slots give the same outcome. Returns out.ok().
   static bool evaluate_by_slot(const RuleSet& rules, std::span<const detail::RValue> inputs,
                                Evaluation& out);
+  /// The built-in rule file `file_name` ("snn_plan.yaml"), from the compiled form embedded at
+  /// build time when it matches the embedded text, else loaded from that text. Throws
+  /// std::invalid_argument for a name that is not a built-in file.
+  [[nodiscard]] static RuleSet builtin(std::string_view file_name);
 };
 
 }  // namespace snnplan

@@ -7,12 +7,14 @@
 #include <algorithm>
 #include <iostream>
 #include <optional>
+#include <stdexcept>
 #include <string_view>
 #include <vector>
 
 #include "cli/flags.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/output.hpp"
+#include "cli/rule_files.hpp"
 #include "core/messages.hpp"
 #include "snnplan/diagnostic.hpp"
 #include "snnplan/recommendation.hpp"
@@ -99,7 +101,27 @@ std::string refusal_of_first_word(const CommandLine& cli, std::string_view word)
 
 }  // namespace
 
-CommandLine::CommandLine()
+namespace {
+
+/// Every subcommand, in the order of `snnplan --help`. `whole_tree`: it reads the other
+/// subcommands (help, completion), so it is never built alone.
+struct CommandRow {
+  const char* name;
+  Command (*setup)(CLI::App& app);
+  bool whole_tree;
+};
+constexpr CommandRow kCommandRows[] = {
+    {"recommend", setup_recommend, false},   {"explain", setup_explain, false},
+    {"microbatches", setup_microbatches, false}, {"check", setup_check, false},
+    {"test", setup_test, false},             {"graph", setup_graph, false},
+    {"plan", setup_plan, false},             {"schema", setup_schema, false},
+    {"completion", setup_completion, true},  {"help", setup_help, true},
+    {"diff", setup_diff, false},             {"map", setup_map, false},
+};
+
+}  // namespace
+
+CommandLine::CommandLine(std::string_view only)
     // Named here: CLI11 would take the name of the usage lines from argv[0], a path.
     : app("snnplan: choose a parallel training strategy for spiking neural networks from a YAML "
           "rule table.",
@@ -107,16 +129,24 @@ CommandLine::CommandLine()
   app.set_version_flag("--version", std::string(snnplan::version),
                        "print the version, the rule format and the built-in rules' SHA-256");
   app.require_subcommand(1);
-  commands = {setup_recommend(app),  setup_explain(app), setup_microbatches(app), setup_check(app),
-              setup_test(app),       setup_graph(app),   setup_plan(app),         setup_schema(app),
-              setup_completion(app), setup_help(app),    setup_diff(app),         setup_map(app)};
+  const auto alone = std::find_if(std::begin(kCommandRows), std::end(kCommandRows),
+                                  [&](const CommandRow& row) { return !row.whole_tree && row.name == only; });
+  for (const CommandRow& row : kCommandRows) {
+    if (alone != std::end(kCommandRows) && &row != alone) continue;
+    commands.push_back(row.setup(app));
+    if (commands.back().app->get_name() != row.name)
+      throw std::logic_error("snnplan: subcommand row " + std::string(row.name) + " sets up " +
+                             commands.back().app->get_name());
+  }
   for (const Command& command : commands) refuse_flag_names_as_values(*command.app);
 }
 
 namespace {
 
 int run_unchecked(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
-  CommandLine cli;
+  reset_cache_choice();
+  // A run of one subcommand builds only that one's flags (most of the start-up cost).
+  CommandLine cli(argc > 1 ? std::string_view(argv[1]) : std::string_view());
   CLI::App& app = cli.app;
   if (argc > 1) {
     if (const std::string refusal = refusal_of_first_word(cli, argv[1]); !refusal.empty()) {

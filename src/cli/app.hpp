@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <iosfwd>
+#include <string_view>
 #include <vector>
 
 #include "cli/command.hpp"
@@ -12,8 +13,10 @@ namespace snnplan::cli {
 
 /// The app's options and every subcommand with its flags, as `run` parses them. The help,
 /// the man page (`snnplan help --man`) and the shell completions are generated from it.
+/// With `only` naming a subcommand that does not read the others (not help or completion),
+/// only that subcommand is built: what a run of it parses is the same.
 struct CommandLine {
-  CommandLine();
+  explicit CommandLine(std::string_view only = {});
 
   CLI::App app;
   std::vector<Command> commands;

@@ -71,9 +71,15 @@ std::string man_page(const CLI::App& app) {
     out += fmt::format(".TP\n.B {}\n{}\n", as_int(row.code), roff(row.meaning));
   out +=
       ".SH ENVIRONMENT\n.TP\n.B SNNPLAN_RULES\nthe rule file to use when \\fB\\-\\-rules\\fR is "
-      "not given\n";
+      "not given\n"
+      ".TP\n.B SNNPLAN_NO_CACHE\nany value but empty and 0: neither read nor write the compiled-rules "
+      "cache, as \\fB\\-\\-no\\-cache\\fR\n"
+      ".TP\n.B XDG_CACHE_HOME\nwhere the compiled-rules cache lives (\\fI$XDG_CACHE_HOME/snnplan\\fR, "
+      "else \\fI~/.cache/snnplan\\fR)\n";
   out +=
       ".SH FILES\n.TP\n.I share/snnplan/rules/\nthe default rule files, as built in\n"
+      ".TP\n.I ~/.cache/snnplan/\nthe compiled form of rule files loaded with \\fB\\-\\-rules\\fR, named by "
+      "a hash of their bytes, so that loading one again parses no YAML; safe to delete\n"
       ".TP\n.I share/snnplan/schema/\nJSON Schemas of rule files, rule-test files and records "
       "(\\fBsnnplan schema\\fR)\n";
   out +=

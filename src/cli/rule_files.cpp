@@ -14,15 +14,29 @@ std::optional<std::string> rules_path(const std::optional<std::string>& flag) {
   return std::nullopt;
 }
 
+namespace {
+// Per thread, so that runs of the CLI in threads of one process (tests) do not share it.
+thread_local bool no_cache = false;
+}  // namespace
+
 void add_rules_root_option(CLI::App& command, std::vector<std::string>& roots) {
   command
       .add_option("--rules-root", roots,
                   "DIR whose files `uses:` may name, besides the rule file's own directory (repeatable)")
       ->type_name("DIR");
+  command.add_flag_callback(
+      "--no-cache", [] { no_cache = true; },
+      "neither read nor write the compiled-rules cache ($XDG_CACHE_HOME/snnplan; also SNNPLAN_NO_CACHE=1)");
 }
 
+void reset_cache_choice() noexcept { no_cache = false; }
+
 RuleSet load_rule_file(const std::string& path, std::istream& in, const LoadOptions& options) {
-  if (path != "-") return RuleSet::from_file(path, options);
+  if (path != "-") {
+    LoadOptions cached = options;
+    cached.use_cache = !no_cache;
+    return RuleSet::from_file(path, cached);
+  }
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   return RuleSet::from_string(text, kStdinName, options);
 }

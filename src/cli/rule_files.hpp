@@ -20,10 +20,15 @@ inline constexpr const char* kStdinName = "<stdin>";
 std::optional<std::string> rules_path(const std::optional<std::string>& flag);
 
 /// Adds --rules-root DIR (repeatable) to a subcommand that loads rule files: directories
-/// `uses:` may reach besides the loaded file's own (LoadOptions::rule_roots).
+/// `uses:` may reach besides the loaded file's own (LoadOptions::rule_roots); and --no-cache,
+/// which keeps load_rule_file() away from the compiled-rules cache for this run.
 void add_rules_root_option(CLI::App& command, std::vector<std::string>& roots);
 
-/// The rule file at `path`, or the one on `in` when `path` is "-".
+/// Forgets a --no-cache of an earlier run (called as each run starts).
+void reset_cache_choice() noexcept;
+
+/// The rule file at `path`, or the one on `in` when `path` is "-". A file on disk goes
+/// through the compiled-rules cache (LoadOptions::use_cache) unless --no-cache was given.
 RuleSet load_rule_file(const std::string& path, std::istream& in, const LoadOptions& options = {});
 
 /// The rules chosen by --rules, then SNNPLAN_RULES, else the built-in table.

@@ -4,6 +4,7 @@
 
 #include "snnplan/plan.hpp"
 
+#include "api/rule_set_access.hpp"
 #include "core/messages.hpp"
 
 namespace snnplan {
@@ -86,8 +87,7 @@ Value string_list(const std::vector<std::string>& items) {
 const RuleSet& plan_rules() {
   // Built on first use; thread-safe by the rules for function-local statics. The plan rules'
   // `uses: snn_distributed.yaml` resolves to the built-in recommendation rules.
-  static const RuleSet rules =
-      RuleSet::from_string(*RuleSet::builtin_text("snn_plan.yaml"), "rules/snn_plan.yaml");
+  static const RuleSet rules = RuleSetAccess::builtin("snn_plan.yaml");
   return rules;
 }
 

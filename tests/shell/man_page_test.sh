@@ -10,8 +10,10 @@ status=0
 for command in $("$snnplan" completion bash | sed -n "s/^    COMPREPLY=(\$(compgen -W '\([^-]*\) -.*/\1/p"); do
   grep -q "^\.SS \"snnplan $command" <<<"$page" || { echo "FAIL no section for $command"; status=1; }
 done
+# Not `grep -q`: it stops reading at the first match, and with pipefail the writer's SIGPIPE
+# would fail the check once the page is long enough.
 for code in 0 1 2 3; do
-  grep -A1 '^\.TP' <<<"$page" | grep -qx "\.B $code" || { echo "FAIL exit code $code is not listed"; status=1; }
+  grep -A1 '^\.TP' <<<"$page" | grep -x "\.B $code" >/dev/null || { echo "FAIL exit code $code is not listed"; status=1; }
 done
 grep -q '^\.SH EXIT STATUS' <<<"$page" || { echo "FAIL no EXIT STATUS section"; status=1; }
 if command -v groff >/dev/null; then

@@ -1,0 +1,100 @@
+// Loading rules without parsing YAML (issue 21).
+//
+//   cache/yaml/N        RuleSet::from_file of a generated table of N rules (bench/scaling_rules),
+//                       no cache: read, parse YAML, check, compile
+//   cache/first/N       the same with LoadOptions::use_cache into an empty cache: all of the
+//                       above plus writing the compiled form
+//   cache/second/N      the same file again: the compiled form read back from the cache
+//   builtin/yaml        the built-in rules from their YAML text (RuleSet::from_string)
+//   builtin/compiled    the built-in rules from their embedded compiled form (what
+//                       RuleSet::builtin() does)
+//
+// The cache lives in a temporary directory ($XDG_CACHE_HOME is set to it), removed at exit; the
+// rule files are written there too and named relative to it (the working directory).
+
+#include <benchmark/benchmark.h>
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "api/rule_set_access.hpp"
+#include "compile/serialized_rules.hpp"
+#include "scaling_rules.hpp"
+#include "snnplan/rule_set.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string g_home;
+
+// Named relative to the working directory (the temporary one), as `--rules big.yaml` names it:
+// every source location holds the name, and a long one costs an allocation per location.
+std::string rule_file(int n) {
+  const std::string path = "scaling_" + std::to_string(n) + ".yaml";
+  if (!fs::exists(path)) std::ofstream(path) << bench::scaling_rules(n);
+  return path;
+}
+
+void yaml_load(benchmark::State& state, int n) {
+  const std::string path = rule_file(n);
+  for (auto _ : state) benchmark::DoNotOptimize(snnplan::RuleSet::from_file(path));
+}
+
+void first_load(benchmark::State& state, int n) {
+  const std::string path = rule_file(n);
+  for (auto _ : state) {
+    state.PauseTiming();
+    fs::remove_all(g_home + "/cache");
+    state.ResumeTiming();
+    benchmark::DoNotOptimize(snnplan::RuleSet::from_file(path, snnplan::LoadOptions{.use_cache = true}));
+  }
+}
+
+void second_load(benchmark::State& state, int n) {
+  const std::string path = rule_file(n);
+  static_cast<void>(snnplan::RuleSet::from_file(path, snnplan::LoadOptions{.use_cache = true}));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(snnplan::RuleSet::from_file(path, snnplan::LoadOptions{.use_cache = true}));
+  state.counters["cache_bytes"] = 0;
+  for (const auto& entry : fs::directory_iterator(g_home + "/cache/snnplan"))
+    state.counters["cache_bytes"] += static_cast<double>(entry.file_size());
+}
+
+void builtin_yaml(benchmark::State& state) {
+  for (auto _ : state)
+    benchmark::DoNotOptimize(snnplan::RuleSet::from_string(snnplan::RuleSet::builtin_text(), "rules/snn_distributed.yaml"));
+}
+
+void builtin_compiled(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(snnplan::RuleSetAccess::builtin("snn_distributed.yaml"));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string pattern = (fs::temp_directory_path() / "snnplan-cache-bench.XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr) return 1;
+  g_home = pattern;
+  if (::chdir(g_home.c_str()) != 0) return 1;
+  ::setenv("XDG_CACHE_HOME", (g_home + "/cache").c_str(), 1);
+  ::unsetenv("SNNPLAN_NO_CACHE");
+  for (int n : {1000, 10000}) {
+    const std::string s = std::to_string(n);
+    const int iterations = n >= 10000 ? 3 : 10;
+    benchmark::RegisterBenchmark(("cache/yaml/" + s).c_str(), yaml_load, n)->Unit(benchmark::kMillisecond)->Iterations(iterations);
+    benchmark::RegisterBenchmark(("cache/first/" + s).c_str(), first_load, n)->Unit(benchmark::kMillisecond)->Iterations(iterations);
+    benchmark::RegisterBenchmark(("cache/second/" + s).c_str(), second_load, n)->Unit(benchmark::kMillisecond);
+  }
+  benchmark::RegisterBenchmark("builtin/yaml", builtin_yaml)->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("builtin/compiled", builtin_compiled)->Unit(benchmark::kMicrosecond);
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  fs::remove_all(g_home);
+  return 0;
+}

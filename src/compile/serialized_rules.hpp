@@ -1,0 +1,45 @@
+#pragma once
+// CompiledRules as bytes and back: the form the built-in rules are embedded in (generated at
+// build time by tools/serialize_builtins.cpp) and the form of the compiled-rules cache
+// (api/rule_cache.cpp). Everything explanations, traces and messages read is kept -- source
+// locations, rule and template text, the file's source text, its warnings and allowed
+// findings -- so rules read back behave exactly as the rules that were written.
+//
+// Layout: a 48-byte header, then the payload.
+//   magic "SNNPLANC" | format version (u32) | reserved (u32) | ABI hash (u64)
+//   | payload size (u64) | payload checksum (u64) | reserved (u64)
+// The ABI hash covers the library version, kFormatVersion, the matcher and builtin tables
+// (a compiled rule names them by position and name) and the sizes of the value types; a
+// reader refuses bytes whose header differs from its own. Integers are in the machine's
+// byte order (the ABI hash covers it).
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "compile/compiled_rules.hpp"
+
+namespace snnplan::compile {
+
+/// Bump it whenever the payload's layout or the meaning of a compiled field changes.
+inline constexpr std::uint32_t kSerializedFormatVersion = 1;
+inline constexpr std::size_t kSerializedHeaderBytes = 48;
+
+/// The bytes of `rules` (with the rule sets it uses, nested).
+std::string serialize_rules(const detail::CompiledRules& rules);
+
+/// Why bytes could not be read back (for --verbose notes and tests).
+enum class SerializedProblem { none, truncated, bad_magic, wrong_version, bad_checksum, malformed };
+const char* to_string(SerializedProblem problem) noexcept;
+
+/// The rules `bytes` hold, or nullptr with `problem` set: every problem (a short or padded
+/// file, another format or build, a flipped bit, an index out of range) is detected; none
+/// throws or crashes. May throw std::bad_alloc.
+std::shared_ptr<detail::CompiledRules> deserialize_rules(std::string_view bytes,
+                                                         SerializedProblem* problem = nullptr);
+
+/// A 64-bit hash of `bytes` (the payload checksum; also names cache files).
+std::uint64_t content_hash(std::string_view bytes, std::uint64_t seed = 0) noexcept;
+
+}  // namespace snnplan::compile
