@@ -327,8 +327,11 @@ RuleSet RuleSet::from_file(const std::string& path, const LoadOptions& options) 
   }
   const std::string directory = fs::path(path).parent_path().string();
   const std::string& source = std::get<0>(text);
+  // A cached form holds the findings of the analysis it was built with; --overlaps asks for
+  // findings the usual analysis leaves out, so such a load neither reads nor writes the cache.
+  const bool cacheable = options.use_cache && !options.report_overlaps;
   const std::string cache =
-      options.use_cache && !api::cache_disabled_by_environment() ? api::cache_directory() : std::string();
+      cacheable && !api::cache_disabled_by_environment() ? api::cache_directory() : std::string();
   if (!cache.empty()) {
     if (auto cached = api::read_cached(cache, source, path, options.analyse_tables))
       return RuleSetAccess::wrap(std::move(cached));
