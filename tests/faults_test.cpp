@@ -351,7 +351,7 @@ TEST_SUITE("faults") {
           kCli, Spawn{.args = {"recommend", "--batch", "-"}, .stdin_text = request + "\n"});
       answers.push_back(one.out);
     }
-    const std::string input = batch_of(300000);
+    const std::string input = batch_of(100000);
     std::mt19937 random(15);
     int stopped = 0;
     for (int round = 0; round < 8; ++round) {

@@ -34,7 +34,9 @@ struct Spawn {
   StdoutTo stdout_to = StdoutTo::pipe;
   bool ignore_sigpipe = false;
   bool as_nobody = false;  ///< when root: run as the unprivileged user 'nobody'
-  /// When set, the child is sent this signal after `signal_after` (stdin keeps being fed).
+  /// When set, the child is sent this signal after `signal_after`. Standard input is fed and
+  /// then kept open until the child has ended, so a child that is faster than the delay waits
+  /// for more input instead of finishing before the signal.
   int signal = 0;
   std::chrono::milliseconds signal_after{0};
 };
@@ -128,7 +130,7 @@ inline Outcome run(const std::string& program, const Spawn& spawn) {
       data += n;
       left -= static_cast<std::size_t>(n);
     }
-    ::close(in[1]);
+    if (!spawn.signal) ::close(in[1]);
   });
   std::thread collect_out([&] {
     if (out[0] >= 0) outcome.out = read_all(out[0]);
@@ -140,6 +142,7 @@ inline Outcome run(const std::string& program, const Spawn& spawn) {
   }
   ::waitpid(pid, &outcome.status, 0);
   feed.join();
+  if (spawn.signal) ::close(in[1]);
   collect_out.join();
   collect_err.join();
   return outcome;
