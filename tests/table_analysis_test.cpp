@@ -120,6 +120,25 @@ TEST_SUITE("table analysis") {
     check_case("try_follows_both_values");
   }
 
+  TEST_CASE("a gap and a shadowed rule that depend on a list input's items and their order are found with a list as witness") {
+    check_case("list_membership");
+    const auto found = analysis_of(read_text(kCases / "list_membership.yaml"));
+    REQUIRE(found.size() == 2);
+    CHECK(found[0].find("warning: table 'main' has a gap: no rule matches dims=['tp', 'dp']") !=
+          std::string::npos);
+    CHECK(found[1].find("'dp-leads'") != std::string::npos);
+    // A list compared with an int input is beyond the representatives: a note, not a guess.
+    const auto beyond =
+        analysis_of(one_table("  dims: {type: \"list[string]\"}\n  n: {type: int}\n",
+                              "    - name: far\n      when: {far: true}\n      set: {out: far}\n"
+                              "    - name: near\n      when: {far: false}\n      set: {out: near}\n"
+                              "    - name: rest\n      set: {out: rest}\n",
+                              "  far: \"index_of(dims, 'tp') == n\"\n"));
+    REQUIRE(beyond.size() == 1);
+    CHECK(beyond[0].find("note: table 'main' not fully analysed: input 'dims' is a list") !=
+          std::string::npos);
+  }
+
   TEST_CASE("the default rules produce no analysis diagnostics") {
     // The RuleSet must outlive the loop: warnings() refers into it (a temporary in the range
     // expression would be destroyed before the first iteration; ASan caught that).

@@ -1,6 +1,8 @@
 #include "analyse/domains.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <memory>
 
 #include "core/messages.hpp"
 #include "evaluate/evaluator.hpp"
@@ -66,6 +68,8 @@ Model::Model(const CompiledRules& compiled) : rules(compiled) {
     in.default_null = input.default_value && input.default_value->kind == RValue::Kind::null;
     in.null_possible = in.default_null;
     in.sampled = !in.has_one_of && (in.kinds & kInt) && !(in.kinds & kFloat);
+    in.list = !in.has_one_of && (in.kinds & ~kNull) == kList;
+    in.item_kinds = input.type.element_kinds;
     inputs.push_back(std::move(in));
   }
   for (const CompiledTable& table : rules.tables) {
@@ -128,6 +132,8 @@ Wide Model::niceness(const std::vector<int>& vars, const std::vector<RValue>& pt
       score += wide_abs(x.i);
     else if (x.kind == RValue::Kind::null)
       score += 1;
+    else if (x.kind == RValue::Kind::list)
+      score += static_cast<Wide>(x.items.size);
     else if (x.kind == RValue::Kind::string &&
              !inputs[static_cast<std::size_t>(v)].constants.count(std::string(x.s())))
       score += 1;
@@ -235,6 +241,105 @@ void string_reps(Model& m, InputDomain& in) {
   in.reps.insert(in.reps.end(), reps.begin(), reps.end());
 }
 
+// A list input read by index_of(list, c), contains(list, c) and len(list), for constants c
+// (the set C) and positions and lengths compared with constants (the largest N): every
+// arrangement of distinct items of C (each subset in each order), with runs of 0 to N + 1
+// items outside C before, between and after them (none when nothing is compared with a
+// constant, but for one list holding only such an item). Each index_of and contains result,
+// their order and every comparison of a position or the length with a constant then takes
+// each combination of values it can have; positions past N are alike for those comparisons.
+void list_reps(Model& m, InputDomain& in) {
+  std::vector<RValue> items;
+  if (in.item_kinds & kString)
+    for (const std::string& c : in.constants) items.push_back(m.strings.string(c));
+  if (in.item_kinds & (kInt | kFloat))
+    for (Wide c : in.item_ints) items.push_back(RValue::of_int(c));
+  RValue filler;
+  if (in.item_kinds & kString) {
+    static const char* const others[] = {"other", "other_x", "x", "_", "zz", "~", "0", "-"};
+    for (const char* o : others)
+      if (!in.constants.count(o)) {
+        filler = m.strings.string(o);
+        break;
+      }
+  } else if (in.item_kinds & (kInt | kFloat)) {
+    Wide k = 0;
+    while (in.item_ints.count(k)) ++k;
+    filler = RValue::of_int(k);
+  } else if (in.item_kinds & kBool) {
+    filler = RValue::of_bool(false);
+  }
+  if (filler.kind == RValue::Kind::null) {
+    in.issue = Issue{in.location, messages::analysis_list_input(in.name)};
+    return;
+  }
+  Wide most = -1;  // the largest count compared with, capped
+  for (Wide c : in.counts) most = std::max(most, c);
+  if (items.size() > kMaxListItems || most > kMaxListCount) {
+    in.issue = Issue{in.location, messages::analysis_list_input(in.name)};
+    items.resize(std::min(items.size(), kMaxListItems));
+    most = std::min(most, kMaxListCount);
+  }
+  std::size_t gap = most < 0 ? 0 : static_cast<std::size_t>(most) + 2;  // runs of 0..gap-1
+  // sum over k of (arrangements of k items) * gap^(k + 1)
+  auto count = [&]() {
+    std::size_t total = 0, arrangements = 1, runs_count = std::max<std::size_t>(gap, 1);
+    for (std::size_t k = 0; k <= items.size(); ++k) {
+      total += arrangements * runs_count;
+      arrangements *= items.size() - k;
+      runs_count *= std::max<std::size_t>(gap, 1);
+    }
+    return total;
+  };
+  while (count() > kMaxListReps) {
+    in.issue = Issue{in.location, messages::analysis_list_input(in.name)};
+    if (gap > 0)
+      --gap;
+    else
+      items.pop_back();
+  }
+  std::vector<RValue> chosen;  // the arrangement being built
+  std::vector<bool> used(items.size());
+  std::vector<std::size_t> runs;
+  std::vector<RValue> reps;
+  auto emit = [&]() {
+    std::vector<RValue> list;
+    for (std::size_t k = 0; k <= chosen.size(); ++k) {
+      list.insert(list.end(), runs[k], filler);
+      if (k < chosen.size()) list.push_back(chosen[k]);
+    }
+    RValue* stored = m.strings.values(list.size());
+    std::uninitialized_copy(list.begin(), list.end(), stored);
+    reps.push_back(RValue::of_items({stored, list.size()}));
+  };
+  std::function<void(std::size_t)> with_runs = [&](std::size_t k) {
+    if (k == runs.size()) return emit();
+    for (std::size_t r = 0; r < std::max<std::size_t>(gap, 1); ++r) {
+      runs[k] = r;
+      with_runs(k + 1);
+    }
+  };
+  std::function<void()> arrange = [&]() {
+    runs.assign(chosen.size() + 1, 0);
+    with_runs(0);
+    for (std::size_t k = 0; k < items.size(); ++k) {
+      if (used[k]) continue;
+      used[k] = true;
+      chosen.push_back(items[k]);
+      arrange();
+      chosen.pop_back();
+      used[k] = false;
+    }
+  };
+  arrange();
+  if (gap == 0) {  // one list of an item outside C: as the empty list for these conditions
+    chosen.clear();
+    runs = {1};
+    emit();
+  }
+  in.reps.insert(in.reps.end(), reps.begin(), reps.end());
+}
+
 }  // namespace
 
 void finish_inputs(Model& m) {
@@ -247,6 +352,7 @@ void finish_inputs(Model& m) {
         in.reps.push_back(RValue::of_bool(true));
       }
       if (in.kinds & kString) string_reps(m, in);
+      if (in.list && in.list_tested) list_reps(m, in);
       if (!in.reps.empty() && (in.kinds & kNull) && in.null_possible) in.reps.emplace_back();
     }
     // A placeholder, for when the input does not matter: valid at the start (not null).

@@ -23,6 +23,13 @@ inline constexpr std::size_t kMaxAlternatives = 64;
 /// Candidate values of the inputs a fallback overrides, at most.
 inline constexpr std::size_t kMaxExistential = 4096;
 
+/// A list input's representatives are exact for at most this many distinct constants its
+/// items are looked for, positions and lengths compared with constants up to kMaxListCount,
+/// and kMaxListReps lists in all; beyond, fewer are made and a note says so.
+inline constexpr std::size_t kMaxListItems = 4;
+inline constexpr Wide kMaxListCount = 8;
+inline constexpr std::size_t kMaxListReps = 256;
+
 /// A construct beyond what the analysis decides exactly, and where it is.
 struct Issue {
   SourceLocation location;
@@ -55,6 +62,12 @@ struct InputDomain {
   std::vector<RValue> reps;         // representatives when not sampled
   RValue placeholder;               // a valid value, for when the input does not matter
   std::optional<Issue> issue;       // its values cannot be represented exactly
+  // A list input (list or null, no one_of): what index_of, contains and len read of it.
+  bool list = false;
+  detail::KindSet item_kinds = detail::kAny;  // of its items
+  bool list_tested = false;  // read by them: its representatives are lists (domains.cpp)
+  std::set<Wide> item_ints;  // ints its items are looked for (strings: `constants`)
+  std::set<Wide> counts;     // int constants its positions and length are compared with
 };
 
 /// A fallback's `with` value for one input.

@@ -148,6 +148,9 @@ Partition::Partition(std::span<const detail::CompiledRules* const> files,
       InputDomain& to = model_->inputs[static_cast<std::size_t>(slot[k])];
       for (const std::string& c : from.constants) to.constants.insert(c);
       for (const std::string& p : from.prefixes) to.prefixes.insert(p);
+      to.item_ints.insert(from.item_ints.begin(), from.item_ints.end());
+      to.counts.insert(from.counts.begin(), from.counts.end());
+      to.list_tested = to.list_tested || from.list_tested;
       to.null_possible = to.null_possible || from.null_possible;
       if (to.has_one_of && from.has_one_of)
         for (const RValue& option : from.options)

@@ -176,6 +176,29 @@ std::vector<Alt> Shapes::of_input(std::size_t i, const SourceLocation& at, Facts
 }
 
 void Shapes::atom(const TermP& left, const TermP& right, const SourceLocation& at, Facts& f) {
+  const bool list_left = has_list(*left), list_right = has_list(*right);
+  if (list_left || list_right) {
+    // A position or length of a list input (list_call) compared with another of the same
+    // list (their order), or with a constant (the input's counts): decided by enumerating
+    // its representatives. Anything else is beyond them.
+    auto bare = [&](const Term& t) {
+      return t.kind == Term::Kind::var && m_.inputs[static_cast<std::size_t>(t.var)].list;
+    };
+    const Term& x = list_left ? *left : *right;
+    const Term& other = list_left ? *right : *left;
+    if (bare(x) && other.kind == Term::Kind::constant) {
+      m_.inputs[static_cast<std::size_t>(x.var)].counts.insert(other.c);
+      return;
+    }
+    if (bare(x) && bare(other) && x.var == other.var) return;
+    std::set<int> vars;
+    term_vars(*left, vars);
+    term_vars(*right, vars);
+    for (int v : vars)
+      if (m_.inputs[static_cast<std::size_t>(v)].list)
+        issue(f, at, messages::analysis_list_input(m_.inputs[static_cast<std::size_t>(v)].name));
+    return;
+  }
   std::string why;
   TermP diff = arith(Op::subtract, left, right, why);
   if (!diff) {
@@ -218,6 +241,15 @@ TermP Shapes::arith(Op op, const TermP& a, const TermP& b, std::string& why) con
   const bool ca = a->kind == Term::Kind::constant;
   const bool cb = b->kind == Term::Kind::constant;
   const bool divides = op == Op::divide || op == Op::modulo;
+  if (has_list(*a) || has_list(*b)) {  // a position or length of a list input
+    const Term& list = has_list(*a) ? *a : *b;
+    std::set<int> vars;
+    term_vars(list, vars);
+    for (int v : vars)
+      if (m_.inputs[static_cast<std::size_t>(v)].list)
+        why = messages::analysis_list_input(m_.inputs[static_cast<std::size_t>(v)].name);
+    return nullptr;
+  }
   if (divides && !cb) {
     why = messages::analysis_divides_by_input();
     return nullptr;
@@ -308,6 +340,9 @@ std::vector<Alt> Shapes::of(const Node& n, Facts& f) {
             r.k = K::integer;
             r.term = t;
             out.push_back(r);
+          } else if (!why.empty()) {
+            issue(f, n.location, why);
+            out.push_back(Alt{});
           }
         } else if (a.k == K::floating || a.k == K::other) {
           out.push_back(a);
@@ -407,8 +442,60 @@ std::vector<Alt> Shapes::binary(const Node& n, Facts& f) {
   return capped(std::move(out), n.location, f);
 }
 
+// index_of, contains and len of a list input, its items looked for by constants: the input's
+// representatives hold those constants in every arrangement (domains.cpp), so the result is
+// decided by enumerating them. std::nullopt when the call is not of that form.
+std::optional<std::vector<Alt>> Shapes::list_call(const Node& n, Facts& f) {
+  using K = Alt::K;
+  const Node& list = n.children[0];
+  if (list.kind != ExprKind::name || list.slot < 0 ||
+      static_cast<std::size_t>(list.slot) >= m_.inputs.size())
+    return std::nullopt;
+  InputDomain& in = m_.inputs[static_cast<std::size_t>(list.slot)];
+  if (!in.list) return std::nullopt;
+  f.deps.insert(list.slot);
+  in.list_tested = true;
+  if (n.builtin->analysis == language::BuiltinAnalysis::list_item) {
+    Facts item;
+    const std::vector<Alt> alts = of(n.children[1], item);
+    bool constant = item.deps.empty() && item.issues.empty();
+    for (const Alt& a : alts) {
+      if (a.k == K::string && a.input < 0)
+        in.constants.insert(a.str);
+      else if (a.k == K::integer && a.term->kind == Term::Kind::constant)
+        in.item_ints.insert(a.term->c);
+      else if (a.k != K::null)  // null is no item of a list input: never found
+        constant = false;
+    }
+    f.merge(item);
+    if (!constant) issue(f, n.children[1].location, messages::analysis_list_input(in.name));
+    if (n.name == "contains") return std::vector<Alt>{boolean_alt()};
+    Alt null;
+    null.k = K::null;
+    Alt position;
+    position.k = K::integer;
+    position.term = term_var(list.slot);
+    return std::vector<Alt>{null, position};
+  }
+  Alt length;
+  length.k = K::integer;
+  length.term = term_var(list.slot);
+  return std::vector<Alt>{length};
+}
+
+bool Shapes::has_list(const Term& t) const {
+  std::set<int> vars;
+  term_vars(t, vars);
+  return std::any_of(vars.begin(), vars.end(),
+                     [&](int v) { return m_.inputs[static_cast<std::size_t>(v)].list; });
+}
+
 std::vector<Alt> Shapes::call(const Node& n, Facts& f) {
   using K = Alt::K;
+  const language::BuiltinAnalysis analysis = n.builtin->analysis;
+  if (analysis == language::BuiltinAnalysis::list_item ||
+      analysis == language::BuiltinAnalysis::list_length)
+    if (std::optional<std::vector<Alt>> out = list_call(n, f)) return std::move(*out);
   std::vector<std::vector<Alt>> args;
   for (const Node& kid : n.children) args.push_back(of(kid, f));
   switch (n.builtin->analysis) {
@@ -439,6 +526,8 @@ std::vector<Alt> Shapes::call(const Node& n, Facts& f) {
       for (const std::vector<Alt>& arg : args) out.insert(out.end(), arg.begin(), arg.end());
       return capped(std::move(out), n.location, f);
     }
+    case language::BuiltinAnalysis::list_item:  // of something other than a list input
+    case language::BuiltinAnalysis::list_length:
     case language::BuiltinAnalysis::opaque:
       break;
   }

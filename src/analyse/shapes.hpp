@@ -44,6 +44,8 @@ class Shapes {
   std::vector<Alt> of(const detail::Node& n, Facts& f);
   std::vector<Alt> binary(const detail::Node& n, Facts& f);
   std::vector<Alt> call(const detail::Node& n, Facts& f);
+  std::optional<std::vector<Alt>> list_call(const detail::Node& n, Facts& f);
+  bool has_list(const Term& t) const;
   void atom(const TermP& left, const TermP& right, const SourceLocation& at, Facts& f);
   bool has_sampled(const Term& t) const;
   TermP arith(syntax::Op op, const TermP& a, const TermP& b, std::string& why) const;

@@ -17,6 +17,13 @@
 //     lets such as `starts_with(model, 'spikformer') ? 'spikformer' : model`), for every
 //     prefix p they are tested with by starts_with one string that starts with p and with no
 //     longer prefix, and one string that matches none of the above.
+//   * list inputs read by index_of(list, c), contains(list, c) or len(list) with constants c:
+//     every arrangement of distinct such c (each subset in each order), with runs of other
+//     items before, between and after them long enough to reach past every constant a
+//     position or the length is compared with (none when nothing is, but for one list of an
+//     item outside the c). Exact for those results compared with null, with constants and
+//     with each other's order; anything else about a list input (arithmetic on a position,
+//     a comparison with an int input, the whole list) gets a note.
 //   * int inputs without one_of: the integer conditions ("atoms") are comparisons of
 //     expressions built from inputs, constants, + - unary-, * by a value that does not depend
 //     on an integer input, and / % by constants. Such an expression is periodic-affine: with

@@ -31,7 +31,11 @@ enum class BuiltinAnalysis : std::uint8_t {
   /// the result is one of the arguments, chosen by something the analysis does not model
   /// (try: whether the first fails); it follows every argument's values, as for `c ? a : b`
   returns_an_argument,
-  opaque,  ///< nothing: a condition that uses it is beyond the exact analysis (a note)
+  /// index_of(input, constant), contains(input, constant) on a list input: its
+  /// representatives hold the constants in every order (analyse/domains.cpp)
+  list_item,
+  list_length,  ///< len(input) of a list input: its representatives' lengths
+  opaque,       ///< nothing: a condition that uses it is beyond the exact analysis (a note)
 };
 
 /// When the evaluator computes a call's arguments.
