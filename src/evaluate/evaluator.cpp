@@ -1,5 +1,6 @@
 #include "evaluate/evaluator.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <memory_resource>
@@ -126,6 +127,7 @@ class Evaluator {
 
   // For the proof of `ensure`: which invariant the record for `inputs` breaks, if any.
   std::optional<BrokenInvariant> run_for_invariants(std::span<const RValue> inputs) {
+    check_proved_invariants_ = true;  // this is how they get proved
     WorkingRecord record(store_);
     if (produce_by_slot(inputs, record) || broken_invariant_ < 0) return std::nullopt;
     return BrokenInvariant{broken_invariant_, std::move(failure_->message)};
@@ -189,12 +191,16 @@ class Evaluator {
   // `ensure`: the finished record against every invariant that applies to it. An invariant
   // whose condition or value fails to evaluate is broken too: it could not be shown to hold.
   bool check_invariants(Frame& frame, const WorkingRecord& record) {
-    if (rules_.invariants.empty()) return true;
+    const auto to_check = [this](const detail::CompiledInvariant& invariant) {
+      return check_proved_invariants_ || !invariant.proved;
+    };
+    if (std::none_of(rules_.invariants.begin(), rules_.invariants.end(), to_check)) return true;
     for (std::size_t k = 0; k < rules_.fields.size(); ++k)
       frame.set_input(rules_.field_slot(k),
                       static_cast<int>(k) == rules_.rationale_field ? RValue{} : record.fields[k]);
     for (std::size_t k = 0; k < rules_.invariants.size(); ++k) {
       const detail::CompiledInvariant& invariant = rules_.invariants[k];
+      if (!to_check(invariant)) continue;
       bool holds = false;
       {
         // Invariants are not rules: their conditions leave no steps in a trace.
@@ -417,7 +423,9 @@ class Evaluator {
   }
 
   bool views(const WorkingRecord& record, std::vector<ValueView>& out) {
-    out.reserve(rules_.fields.size());
+    // Sized once and written in place: a push_back per field costs a capacity check each.
+    out.resize(rules_.fields.size());
+    ValueView* const fields = out.data();
     for (std::size_t k = 0; k < rules_.fields.size(); ++k) {
       if (static_cast<int>(k) == rules_.rationale_field) {
         auto* lines = static_cast<ValueView*>(store_.allocate_bytes(
@@ -425,12 +433,13 @@ class Evaluator {
             alignof(ValueView)));
         for (std::size_t n = 0; n < record.rationale.size(); ++n)
           new (lines + n) ValueView(ValueView::of_string(record.rationale[n]));
-        out.push_back(ValueView::of_list({lines, record.rationale.size()}));
+        fields[k] = ValueView::of_list({lines, record.rationale.size()});
       } else {
         const RValue& field = record.fields[k];
-        ValueView v;
+        ValueView& v = fields[k];
         switch (field.kind) {  // the scalar kinds inline; the rest (and 64-bit overflow) below
           case Kind::null:
+            v = ValueView();
             break;
           case Kind::boolean:
             v = ValueView::of_bool(field.b);
@@ -447,7 +456,6 @@ class Evaluator {
           default:
             if (!view_of(field, rules_.fields[k].name, v)) return false;
         }
-        out.push_back(v);
       }
     }
     return true;
@@ -594,6 +602,12 @@ class Evaluator {
            const std::string& table) {
     if (trace_) note(TraceStep::Kind::rule_fired, table, rule.name, rule.location, "");
     for (const auto& assignment : rule.set) {
+      // A constant's type was checked against the field's at load (the checker refuses a
+      // mismatch); only a computed value is checked here.
+      if (assignment.value.kind == ExprKind::literal) {
+        record.fields[assignment.target] = assignment.value.constant;
+        continue;
+      }
       const RValue v = value(assignment.value, frame);
       const auto& field = rules_.fields[static_cast<std::size_t>(assignment.target)];
       check_field(field, v, assignment.value.location);
@@ -879,6 +893,7 @@ class Evaluator {
   std::optional<EvaluationError> failure_;
   int depth_ = 0;
   int broken_invariant_ = -1;  // the invariant the record broke (index into rules_.invariants)
+  bool check_proved_invariants_ = false;  // also those the analysis proved (for the proof itself)
 };
 
 }  // namespace
