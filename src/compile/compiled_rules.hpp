@@ -76,7 +76,7 @@ struct CompiledInput {
   std::string name;
   NameKey key;
   syntax::TypeSpec type;
-  std::optional<RValue> default_value;  // none: the input is required
+  std::optional<RValue> default_value;  // none: the input is required; lowered when `lower`
   bool lower = false;
   std::vector<RValue> one_of;  // empty: any value of the type
   std::optional<CompiledTemplate> error;
