@@ -41,21 +41,18 @@ struct WorkingRecord {
 // Facts of one evaluation by slot: inputs bound up front, `let` values computed on first use.
 class Frame {
  public:
-  Frame(const CompiledRules& rules, detail::ValueStore& store)
-      : rules_(&rules),
-        values_(store.values(rules.frame_slots())),
-        state_(static_cast<std::uint8_t*>(store.allocate_bytes(rules.frame_slots() + 1, 1))) {
-    std::uninitialized_fill_n(values_, rules.frame_slots(), RValue{});
-    std::fill_n(state_, rules.frame_slots(), kPending);
-  }
+  /// `field_slots`: room for the record's fields too, for the invariants to read.
+  Frame(const CompiledRules& rules, detail::ValueStore& store, bool field_slots)
+      : Frame(rules, store, field_slots ? rules.frame_slots() : rules.slot_count()) {}
 
   void set_input(int slot, const RValue& value) {
     values_[slot] = value;
     state_[slot] = kReady;
   }
-  // A frame with the same inputs and no derived values computed (for fallback).
+  // A frame with the same inputs and no derived values computed (for fallback, which checks
+  // no invariants).
   Frame with_inputs_only(detail::ValueStore& store) const {
-    Frame copy(*rules_, store);
+    Frame copy(*rules_, store, false);
     for (std::size_t k = 0; k < rules_->inputs.size(); ++k)
       copy.set_input(static_cast<int>(k), values_[k]);
     return copy;
@@ -83,6 +80,14 @@ class Frame {
   }
 
  private:
+  Frame(const CompiledRules& rules, detail::ValueStore& store, std::size_t slots)
+      : rules_(&rules),
+        values_(store.values(slots)),
+        state_(static_cast<std::uint8_t*>(store.allocate_bytes(slots + 1, 1))) {
+    std::uninitialized_fill_n(values_, slots, RValue{});
+    std::fill_n(state_, slots, kPending);
+  }
+
   enum : std::uint8_t { kPending, kComputing, kReady };
   const CompiledRules* rules_;
   RValue* values_;
@@ -145,7 +150,7 @@ class Evaluator {
   // a value, its rationale lines (header included) in the rationale field.
   RValue run_call(std::span<RValue> given, int depth) {
     depth_ = depth;
-    Frame frame(rules_, store_);
+    Frame frame(rules_, store_, checks_invariants());
     WorkingRecord record(store_);
     if (!bind_values(given, frame) || !run_frame(frame, record, depth)) {
       throw EvaluationFailure{failure_->kind, std::move(failure_->message)};
@@ -173,7 +178,7 @@ class Evaluator {
   }
 
   bool produce(const Inputs& inputs, WorkingRecord& record) {
-    Frame frame(rules_, store_);
+    Frame frame(rules_, store_, checks_invariants());
     return bind(inputs, frame) && run_frame(frame, record, 0);
   }
 
@@ -190,17 +195,23 @@ class Evaluator {
 
   // `ensure`: the finished record against every invariant that applies to it. An invariant
   // whose condition or value fails to evaluate is broken too: it could not be shown to hold.
+  bool must_check(const detail::CompiledInvariant& invariant) const {
+    return check_proved_invariants_ || !invariant.proved;
+  }
+  // Whether a record's frame needs its field slots: some invariant is checked.
+  bool checks_invariants() const {
+    return std::any_of(rules_.invariants.begin(), rules_.invariants.end(),
+                       [this](const detail::CompiledInvariant& invariant) { return must_check(invariant); });
+  }
+
   bool check_invariants(Frame& frame, const WorkingRecord& record) {
-    const auto to_check = [this](const detail::CompiledInvariant& invariant) {
-      return check_proved_invariants_ || !invariant.proved;
-    };
-    if (std::none_of(rules_.invariants.begin(), rules_.invariants.end(), to_check)) return true;
+    if (!checks_invariants()) return true;
     for (std::size_t k = 0; k < rules_.fields.size(); ++k)
       frame.set_input(rules_.field_slot(k),
                       static_cast<int>(k) == rules_.rationale_field ? RValue{} : record.fields[k]);
     for (std::size_t k = 0; k < rules_.invariants.size(); ++k) {
       const detail::CompiledInvariant& invariant = rules_.invariants[k];
-      if (!to_check(invariant)) continue;
+      if (!must_check(invariant)) continue;
       bool holds = false;
       {
         // Invariants are not rules: their conditions leave no steps in a trace.
@@ -250,7 +261,7 @@ class Evaluator {
   bool check_given(const Inputs& inputs) {
     RValue* given = gather(inputs);
     if (!given) return false;
-    Frame frame(rules_, store_);
+    Frame frame(rules_, store_, false);
     for (std::size_t k = 0; k < rules_.inputs.size(); ++k) {
       const auto& input = rules_.inputs[k];
       RValue v = given[k];
@@ -285,7 +296,7 @@ class Evaluator {
   }
 
   bool produce_by_slot(std::span<const RValue> inputs, WorkingRecord& record) {
-    Frame frame(rules_, store_);
+    Frame frame(rules_, store_, checks_invariants());
     const std::size_t count = rules_.inputs.size();
     RValue* given = store_.values(count);
     std::uninitialized_fill_n(given, count, RValue{});
@@ -924,7 +935,7 @@ Probe::~Probe() = default;
 void Probe::at(std::span<const RValue> inputs) {
   state_->frame.reset();
   state_->store.reset();
-  state_->frame.emplace(state_->rules, state_->store);
+  state_->frame.emplace(state_->rules, state_->store, true);
   for (std::size_t k = 0; k < inputs.size(); ++k)
     state_->frame->set_input(static_cast<int>(k), inputs[k]);
 }
