@@ -5,6 +5,9 @@
 //   cache/first/N       the same with LoadOptions::use_cache into an empty cache: all of the
 //                       above plus writing the compiled form
 //   cache/second/N      the same file again: the compiled form read back from the cache
+//   yaml-cpp/events/N   yaml-cpp's own event parser over the same text with a handler that does
+//                       nothing: the floor of any loader built on yaml-cpp (its scanner)
+//   yaml-cpp/nodes/N    YAML::Load of the same text: yaml-cpp's node tree, what the loader reads
 //   builtin/yaml        the built-in rules from their YAML text (RuleSet::from_string)
 //   builtin/compiled    the built-in rules from their embedded compiled form (what
 //                       RuleSet::builtin() does)
@@ -17,8 +20,13 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
+#include <yaml-cpp/yaml.h>
+
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "api/rule_set_access.hpp"
@@ -43,6 +51,40 @@ std::string rule_file(int n) {
 void yaml_load(benchmark::State& state, int n) {
   const std::string path = rule_file(n);
   for (auto _ : state) benchmark::DoNotOptimize(snnplan::RuleSet::from_file(path));
+}
+
+// Receives every event and keeps nothing.
+class IgnoreEvents final : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string& value) override {
+    bytes += value.size();
+  }
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+  std::size_t bytes = 0;
+};
+
+void yaml_cpp_events(benchmark::State& state, int n) {
+  const std::string text = bench::scaling_rules(n);
+  for (auto _ : state) {
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    IgnoreEvents events;
+    while (parser.HandleNextDocument(events)) {
+    }
+    benchmark::DoNotOptimize(events.bytes);
+  }
+}
+
+void yaml_cpp_nodes(benchmark::State& state, int n) {
+  const std::string text = bench::scaling_rules(n);
+  for (auto _ : state) benchmark::DoNotOptimize(YAML::Load(text));
 }
 
 void first_load(benchmark::State& state, int n) {
@@ -87,6 +129,8 @@ int main(int argc, char** argv) {
     const std::string s = std::to_string(n);
     const int iterations = n >= 10000 ? 3 : 10;
     benchmark::RegisterBenchmark(("cache/yaml/" + s).c_str(), yaml_load, n)->Unit(benchmark::kMillisecond)->Iterations(iterations);
+    benchmark::RegisterBenchmark(("yaml-cpp/events/" + s).c_str(), yaml_cpp_events, n)->Unit(benchmark::kMillisecond)->Iterations(iterations);
+    benchmark::RegisterBenchmark(("yaml-cpp/nodes/" + s).c_str(), yaml_cpp_nodes, n)->Unit(benchmark::kMillisecond)->Iterations(iterations);
     benchmark::RegisterBenchmark(("cache/first/" + s).c_str(), first_load, n)->Unit(benchmark::kMillisecond)->Iterations(iterations);
     benchmark::RegisterBenchmark(("cache/second/" + s).c_str(), second_load, n)->Unit(benchmark::kMillisecond);
   }

@@ -352,6 +352,30 @@ PyObject* make_record(std::span<const ValueView> values, const Given& prefer, co
   return record.release();
 }
 
+// Releasing and retaking the GIL costs about 70 ns, a tenth of a whole call, and a call of a
+// microsecond gains nothing from running beside other threads. So a drop-in releases it only
+// when its evaluation may take long: rules other than the built-in ones (whatever they
+// compute), or a batch size whose microbatch search (pipeline_microbatches, up to about
+// 1.5 * sqrt(batch_size) steps) may run past a few microseconds. The reference holds the GIL
+// for its whole call in every case.
+constexpr std::int64_t kBatchSizeHoldingTheGil = std::int64_t{1} << 24;  // <= ~6,000 steps
+
+bool may_take_long(std::int64_t batch_size) { return batch_size >= kBatchSizeHoldingTheGil; }
+
+// The GIL released for the scope, when `release` says so.
+class MaybeWithoutGil {
+ public:
+  explicit MaybeWithoutGil(bool release) : state_(release ? PyEval_SaveThread() : nullptr) {}
+  MaybeWithoutGil(const MaybeWithoutGil&) = delete;
+  MaybeWithoutGil& operator=(const MaybeWithoutGil&) = delete;
+  ~MaybeWithoutGil() {
+    if (state_) PyEval_RestoreThread(state_);
+  }
+
+ private:
+  PyThreadState* state_;
+};
+
 // ---- recommend ------------------------------------------------------------------------------
 
 // One thread's inputs and evaluation, reused call after call. The inputs are given to the
@@ -374,8 +398,8 @@ struct Call {
     Call& call;
   };
 
-  // The rules, with the GIL released (so other Python threads run meanwhile). The layout is
-  // found here, after any of the arguments' own code has run (which may have used other rules).
+  // The rules, with the GIL released when they may take long (see MaybeWithoutGil). The layout
+  // is found here, after any of the arguments' own code has run (which may have used other rules).
   bool evaluate(const RuleSet& rules) {
     find_layout(rules);
     const detail::CompiledRules& compiled = RuleSetAccess::compiled(rules);
@@ -394,11 +418,13 @@ struct Call {
         return false;
       }
     }
-    PyThreadState* unlocked = PyEval_SaveThread();
+    const detail::RValue& batch_size = inputs[kBatchSize];
+    const bool long_call = &rules != &RuleSet::builtin() || batch_size.kind != detail::RValue::Kind::integer ||
+                           !detail::fits_int64(batch_size.i) ||
+                           may_take_long(static_cast<std::int64_t>(batch_size.i));
+    MaybeWithoutGil unlocked(long_call);
     store.reset();
-    const bool ok = evaluate::evaluate_views_by_slot(compiled, by_slot, store, values, error);
-    PyEval_RestoreThread(unlocked);
-    return ok;
+    return evaluate::evaluate_views_by_slot(compiled, by_slot, store, values, error);
   }
 
   // Refusals by the rules are the reference's ValueError; inputs the rules cannot take, TypeError.
@@ -771,9 +797,8 @@ PyObject* microbatches_positional(PyObject*, PyObject* const* args, Py_ssize_t n
   }
   std::variant<detail::Wide, std::string> result;
   {
-    PyThreadState* unlocked = PyEval_SaveThread();  // up to ~1.5 * sqrt(batch_size) steps
+    const MaybeWithoutGil unlocked(may_take_long(values[0]));  // up to ~1.5 * sqrt(batch_size) steps
     result = language::pipeline_microbatches(values[0], values[1]);
-    PyEval_RestoreThread(unlocked);
   }
   if (std::holds_alternative<std::string>(result) &&
       (PyBool_Check(args[0]) || PyBool_Check(args[1]))) {

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "cli_runner.hpp"
+#include "api/rule_set_access.hpp"
 #include "golden_cases.hpp"
 #include "core/diagnostic_codes.hpp"
 #include "snnplan/snnplan.hpp"
@@ -219,6 +220,19 @@ TEST_SUITE("checker") {
     REQUIRE_FALSE(result.ok());
     CHECK(result.error().kind == snnplan::EvaluationErrorKind::rule_error);
     CHECK(result.error().message == "mode wide needs a mesh, got mesh_shape=None");
+  }
+
+  TEST_CASE("an invariant the analysis checked only at representatives is still checked on every evaluation") {
+    // Loaded with the analysis, which notes that it could not prove 'half-is-small': the
+    // evaluator must not skip it (only proved invariants are skipped).
+    const auto rules = snnplan::RuleSet::from_file((kCases / "invariant_sampled.yaml").string(),
+                                                   snnplan::LoadOptions{.analyse_tables = true});
+    REQUIRE(snnplan::RuleSetAccess::compiled(rules).invariants.size() == 1);
+    CHECK_FALSE(snnplan::RuleSetAccess::compiled(rules).invariants[0].proved);
+    const auto result = rules.evaluate({{"x", snnplan::Value(std::int64_t{24690})}});
+    REQUIRE_FALSE(result.ok());
+    CHECK(result.error().message == "half=12345 is too large");
+    CHECK(rules.evaluate({{"x", snnplan::Value(std::int64_t{24692})}}).ok());
   }
 
   TEST_CASE(

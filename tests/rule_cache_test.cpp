@@ -229,10 +229,29 @@ TEST_SUITE("cache") {
   TEST_CASE("the embedded compiled form is the one the library compiles from the embedded text") {
     for (const char* name : {"snn_distributed.yaml", "snn_plan.yaml"}) {
       CAPTURE(name);
-      const RuleSet from_yaml = RuleSet::from_string(*RuleSet::builtin_text(name), std::string("rules/") + name);
       CHECK(snnplan::compile::serialize_rules(RuleSetAccess::compiled(RuleSetAccess::builtin(name))) ==
-            snnplan::compile::serialize_rules(RuleSetAccess::compiled(from_yaml)));
+            RuleSetAccess::embedded_form(name));
     }
+  }
+
+  TEST_CASE("the built-in rules skip the invariants the analysis proves, and only those") {
+    const auto proved = [](const RuleSet& rules) {
+      std::vector<bool> flags;
+      for (const auto& invariant : RuleSetAccess::compiled(rules).invariants) flags.push_back(invariant.proved);
+      return flags;
+    };
+    const std::string_view text = RuleSet::builtin_text();
+    const std::vector<bool> analysed =
+        proved(RuleSet::from_string(text, "rules/snn_distributed.yaml", snnplan::LoadOptions{.analyse_tables = true}));
+    // The default table's eight invariants are all proved; a plain load proves nothing.
+    CHECK(analysed == std::vector<bool>(8, true));
+    CHECK(proved(RuleSet::builtin()) == analysed);
+    CHECK(proved(RuleSet::from_string(text, "rules/snn_distributed.yaml")) == std::vector<bool>(8, false));
+    // Otherwise the embedded form is the plain load's: its warnings, not the analysis' notes.
+    const RuleSet plan = RuleSetAccess::builtin("snn_plan.yaml");
+    CHECK(plan.warnings().empty());
+    // A proof is read back from the bytes.
+    CHECK(proved(round_trip(RuleSet::builtin())) == analysed);
   }
 
   TEST_CASE("a rule set read back from its bytes explains every input as the one compiled from YAML") {

@@ -41,8 +41,7 @@ int main(int argc, char** argv) {
     static_cast<void>(sha);
     std::string bytes;
     try {
-      bytes = snnplan::compile::serialize_rules(
-          snnplan::RuleSetAccess::compiled(snnplan::RuleSetAccess::builtin(file)));
+      bytes = snnplan::RuleSetAccess::embedded_form(file);
     } catch (const std::exception& e) {
       std::cerr << "snnplan_serialize_builtins: " << file << ": " << e.what() << '\n';
       return 1;

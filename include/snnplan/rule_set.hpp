@@ -27,7 +27,8 @@ class Evaluation;    // evaluation.hpp
 struct LoadOptions {
   /// Decide each table over its inputs' domains: shadowed rules and gaps (warnings with a
   /// witness input). Its cost grows with the number of rules and conditions, so loading
-  /// skips it unless asked; `snnplan check` asks.
+  /// skips it unless asked; `snnplan check` asks. The `ensure` invariants it proves for every
+  /// input are then not checked again on each evaluation (the built-in rules are embedded so).
   bool analyse_tables = false;
   /// With analyse_tables: also report each rule (other than a catch-all) that matches some
   /// inputs an earlier rule takes first while firing for others, with such an input (notes

@@ -221,6 +221,7 @@ void InvariantProof::gather(Shapes& shapes) {
 std::vector<Diagnostic> InvariantProof::prove() {
   std::vector<Diagnostic> out;
   const CompiledRules& rules = m_.rules;
+  proved_.assign(rules.invariants.size(), false);
   if (rules.invariants.empty()) return out;
   const SourceLocation& where = rules.invariants.front().location;
   const Space space = make_space(m_, joint_, where);
@@ -275,6 +276,8 @@ std::vector<Diagnostic> InvariantProof::prove() {
       out.push_back(
           Diagnostic{Severity::note, issues.front().location, "analysis-incomplete",
                      messages::invariant_not_proved(invariant.name, issues.front().what)});
+    else
+      proved_[k] = true;
   }
   return out;
 }

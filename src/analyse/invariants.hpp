@@ -28,11 +28,15 @@ class InvariantProof {
   /// Errors "invariant-violated" at the rule that made each violating record (with a witness
   /// input and the rule path), notes "analysis-incomplete" where the proof is not exact.
   std::vector<Diagnostic> prove();
+  /// After prove(): per invariant, whether it holds for every input, exactly (no violation
+  /// and no note).
+  [[nodiscard]] const std::vector<bool>& proved() const { return proved_; }
 
  private:
   Model& m_;
   Facts joint_;                          // the regions: every condition and set value
   std::vector<std::vector<Issue>> why_;  // per invariant: why its proof is not exact
+  std::vector<bool> proved_;
 };
 
 }  // namespace snnplan::analyse

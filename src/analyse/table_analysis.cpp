@@ -105,7 +105,7 @@ class Analysis {
   Analysis(const detail::CompiledRules& rules, const AnalysisOptions& options)
       : options_(options), m_(rules), probe_(rules) {}
 
-  std::vector<Diagnostic> run() {
+  TableFindings run() {
     Shapes shapes(m_);
     for (TableModel& table : m_.tables)
       for (RuleModel& rule : table.rules)
@@ -124,7 +124,7 @@ class Analysis {
       out_.push_back(Diagnostic{Severity::note, entry.location, "analysis-incomplete",
                                 messages::analysis_incomplete(subject, entry.what)});
     }
-    return std::move(out_);
+    return TableFindings{std::move(out_), invariants.proved()};
   }
 
  private:
@@ -460,8 +460,7 @@ class Analysis {
 
 }  // namespace
 
-std::vector<Diagnostic> analyse_tables(const detail::CompiledRules& rules,
-                                       const AnalysisOptions& options) {
+TableFindings analyse_tables(const detail::CompiledRules& rules, const AnalysisOptions& options) {
   return Analysis(rules, options).run();
 }
 

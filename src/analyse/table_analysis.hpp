@@ -20,10 +20,15 @@ struct AnalysisOptions {
   bool overlaps = false;
 };
 
-/// Warnings "shadowed-rule" and "table-gap", notes "analysis-incomplete" (and "table-gap"
-/// notes where the way a table is entered was not modelled), errors "invariant-violated"
-/// (analyse/invariants.hpp), in no particular order.
-std::vector<Diagnostic> analyse_tables(const detail::CompiledRules& rules,
-                                       const AnalysisOptions& options = {});
+struct TableFindings {
+  /// Warnings "shadowed-rule" and "table-gap", notes "analysis-incomplete" (and "table-gap"
+  /// notes where the way a table is entered was not modelled), errors "invariant-violated"
+  /// (analyse/invariants.hpp), in no particular order.
+  std::vector<Diagnostic> diagnostics;
+  /// Per `ensure` entry: proved to hold for every input (detail::CompiledInvariant::proved).
+  std::vector<bool> proved_invariants;
+};
+
+TableFindings analyse_tables(const detail::CompiledRules& rules, const AnalysisOptions& options = {});
 
 }  // namespace snnplan::analyse

@@ -179,12 +179,15 @@ class PipelineRun {
       compiled = compile::compile_rules(loaded.file, std::string(text), used);
       // Shadowed rules and gaps, decided on the compiled rules the evaluator runs.
       if (options_.analyse_tables) {
-        std::vector<Diagnostic> analysis = analyse::analyse_tables(
+        analyse::TableFindings analysis = analyse::analyse_tables(
             *compiled, analyse::AnalysisOptions{.overlaps = options_.report_overlaps});
-        found.insert(found.end(), analysis.begin(), analysis.end());
+        found.insert(found.end(), analysis.diagnostics.begin(), analysis.diagnostics.end());
         check::sort_by_position(found);
         // A broken invariant is an error like any other: the rules are refused.
-        if (has_errors(analysis)) compiled.reset();
+        if (has_errors(analysis.diagnostics)) compiled.reset();
+        else
+          for (std::size_t k = 0; k < compiled->invariants.size(); ++k)
+            compiled->invariants[k].proved = analysis.proved_invariants[k];
       }
     }
     diagnostics.insert(diagnostics.end(), found.begin(), found.end());
@@ -352,6 +355,20 @@ RuleSet RuleSetAccess::builtin(std::string_view file_name) {
     if (compiled && compiled->source_text == *text) return wrap(std::move(compiled));
   }
   return RuleSet::from_string(*text, "rules/" + std::string(file_name));
+}
+
+std::string RuleSetAccess::embedded_form(std::string_view file_name) {
+  const std::optional<std::string_view> text = builtin_file(file_name);
+  if (!text) throw std::invalid_argument("no built-in rule file " + std::string(file_name));
+  const std::string name = "rules/" + std::string(file_name);
+  const RuleSet analysed = RuleSet::from_string(*text, name, LoadOptions{.analyse_tables = true});
+  // A plain load, through its bytes: the one way to a CompiledRules of our own to mark.
+  std::shared_ptr<detail::CompiledRules> plain =
+      compile::deserialize_rules(compile::serialize_rules(compiled(RuleSet::from_string(*text, name))));
+  if (!plain) throw std::logic_error("the compiled form of " + name + " does not read back");
+  const auto& proofs = compiled(analysed).invariants;
+  for (std::size_t k = 0; k < plain->invariants.size(); ++k) plain->invariants[k].proved = proofs[k].proved;
+  return compile::serialize_rules(*plain);
 }
 
 std::string_view RuleSet::builtin_text() noexcept {

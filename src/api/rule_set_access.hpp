@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "compile/compiled_rules.hpp"
@@ -31,6 +32,11 @@ class RuleSetAccess {
   /// build time when it matches the embedded text, else loaded from that text. Throws
   /// std::invalid_argument for a name that is not a built-in file.
   [[nodiscard]] static RuleSet builtin(std::string_view file_name);
+  /// The bytes embedded for built-in file `file_name` (tools/serialize_builtins.cpp): the rules
+  /// as a plain load of its text compiles them (its warnings, not the analysis' notes), with
+  /// the invariants the table analysis proves marked (CompiledInvariant::proved), so that
+  /// evaluating the built-in rules does not check again what holds for every input.
+  [[nodiscard]] static std::string embedded_form(std::string_view file_name);
 };
 
 }  // namespace snnplan

@@ -76,7 +76,7 @@ struct CompiledInput {
   std::string name;
   NameKey key;
   syntax::TypeSpec type;
-  std::optional<RValue> default_value;  // none: the input is required
+  std::optional<RValue> default_value;  // none: the input is required; lowered when `lower`
   bool lower = false;
   std::vector<RValue> one_of;  // empty: any value of the type
   std::optional<CompiledTemplate> error;
@@ -160,6 +160,11 @@ struct CompiledInvariant {
   CompiledRule condition;   // `when`, as a rule's conditions
   Node require;
   CompiledTemplate message;
+  /// The table analysis proved that every record meets it (analyse/invariants.cpp, exactly,
+  /// with no note), so the evaluator does not check it again. Set only by a load that ran the
+  /// analysis; a plain load, a mutant or a rule set built any other way checks every
+  /// invariant on every evaluation.
+  bool proved = false;
 };
 
 struct CompiledField {

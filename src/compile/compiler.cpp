@@ -6,6 +6,7 @@
 
 #include "check/checker.hpp"
 #include "compile/rule_index.hpp"
+#include "language/operations.hpp"
 
 namespace snnplan::compile {
 namespace {
@@ -50,7 +51,13 @@ class Compiler {
     for (std::size_t k = 0; k < file_.inputs.size(); ++k) {
       const InputDecl& input = file_.inputs[k];
       auto& compiled = out_.inputs[k];
-      if (input.default_value) compiled.default_value = expr(*input.default_value).constant;
+      // A default is stored as binding makes a given value (the checker has checked its type):
+      // lowered here once, so the evaluator takes it as it is.
+      if (input.default_value) {
+        compiled.default_value = expr(*input.default_value).constant;
+        if (compiled.lower && compiled.default_value->kind == RValue::Kind::string)
+          compiled.default_value = language::lowered(*compiled.default_value, out_.constants);
+      }
       if (input.one_of)
         for (const Value& option : input.one_of->value) compiled.one_of.push_back(constant(option));
       if (input.error) compiled.error = text(*input.error);

@@ -228,6 +228,7 @@ class Writer {
       rule(invariant.condition);
       node(invariant.require);
       text(invariant.message);
+      boolean(invariant.proved);
     }
     size(r.warnings.size());
     for (const Diagnostic& d : r.warnings) diagnostic(d);
@@ -412,6 +413,7 @@ class RulesReader {
       invariant.condition = rule();
       invariant.require = node();
       invariant.message = text();
+      invariant.proved = in_.boolean();
       r.invariants.push_back(std::move(invariant));
     }
     const std::size_t warnings = in_.count();

@@ -1,5 +1,6 @@
 #include "evaluate/evaluator.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <memory_resource>
@@ -40,21 +41,18 @@ struct WorkingRecord {
 // Facts of one evaluation by slot: inputs bound up front, `let` values computed on first use.
 class Frame {
  public:
-  Frame(const CompiledRules& rules, detail::ValueStore& store)
-      : rules_(&rules),
-        values_(store.values(rules.frame_slots())),
-        state_(static_cast<std::uint8_t*>(store.allocate_bytes(rules.frame_slots() + 1, 1))) {
-    std::uninitialized_fill_n(values_, rules.frame_slots(), RValue{});
-    std::fill_n(state_, rules.frame_slots(), kPending);
-  }
+  /// `field_slots`: room for the record's fields too, for the invariants to read.
+  Frame(const CompiledRules& rules, detail::ValueStore& store, bool field_slots)
+      : Frame(rules, store, field_slots ? rules.frame_slots() : rules.slot_count()) {}
 
   void set_input(int slot, const RValue& value) {
     values_[slot] = value;
     state_[slot] = kReady;
   }
-  // A frame with the same inputs and no derived values computed (for fallback).
+  // A frame with the same inputs and no derived values computed (for fallback, which checks
+  // no invariants).
   Frame with_inputs_only(detail::ValueStore& store) const {
-    Frame copy(*rules_, store);
+    Frame copy(*rules_, store, false);
     for (std::size_t k = 0; k < rules_->inputs.size(); ++k)
       copy.set_input(static_cast<int>(k), values_[k]);
     return copy;
@@ -82,6 +80,14 @@ class Frame {
   }
 
  private:
+  Frame(const CompiledRules& rules, detail::ValueStore& store, std::size_t slots)
+      : rules_(&rules),
+        values_(store.values(slots)),
+        state_(static_cast<std::uint8_t*>(store.allocate_bytes(slots + 1, 1))) {
+    std::uninitialized_fill_n(values_, slots, RValue{});
+    std::fill_n(state_, slots, kPending);
+  }
+
   enum : std::uint8_t { kPending, kComputing, kReady };
   const CompiledRules* rules_;
   RValue* values_;
@@ -126,6 +132,7 @@ class Evaluator {
 
   // For the proof of `ensure`: which invariant the record for `inputs` breaks, if any.
   std::optional<BrokenInvariant> run_for_invariants(std::span<const RValue> inputs) {
+    check_proved_invariants_ = true;  // this is how they get proved
     WorkingRecord record(store_);
     if (produce_by_slot(inputs, record) || broken_invariant_ < 0) return std::nullopt;
     return BrokenInvariant{broken_invariant_, std::move(failure_->message)};
@@ -143,7 +150,7 @@ class Evaluator {
   // a value, its rationale lines (header included) in the rationale field.
   RValue run_call(std::span<RValue> given, int depth) {
     depth_ = depth;
-    Frame frame(rules_, store_);
+    Frame frame(rules_, store_, checks_invariants());
     WorkingRecord record(store_);
     if (!bind_values(given, frame) || !run_frame(frame, record, depth)) {
       throw EvaluationFailure{failure_->kind, std::move(failure_->message)};
@@ -171,7 +178,7 @@ class Evaluator {
   }
 
   bool produce(const Inputs& inputs, WorkingRecord& record) {
-    Frame frame(rules_, store_);
+    Frame frame(rules_, store_, checks_invariants());
     return bind(inputs, frame) && run_frame(frame, record, 0);
   }
 
@@ -188,13 +195,23 @@ class Evaluator {
 
   // `ensure`: the finished record against every invariant that applies to it. An invariant
   // whose condition or value fails to evaluate is broken too: it could not be shown to hold.
+  bool must_check(const detail::CompiledInvariant& invariant) const {
+    return check_proved_invariants_ || !invariant.proved;
+  }
+  // Whether a record's frame needs its field slots: some invariant is checked.
+  bool checks_invariants() const {
+    return std::any_of(rules_.invariants.begin(), rules_.invariants.end(),
+                       [this](const detail::CompiledInvariant& invariant) { return must_check(invariant); });
+  }
+
   bool check_invariants(Frame& frame, const WorkingRecord& record) {
-    if (rules_.invariants.empty()) return true;
+    if (!checks_invariants()) return true;
     for (std::size_t k = 0; k < rules_.fields.size(); ++k)
       frame.set_input(rules_.field_slot(k),
                       static_cast<int>(k) == rules_.rationale_field ? RValue{} : record.fields[k]);
     for (std::size_t k = 0; k < rules_.invariants.size(); ++k) {
       const detail::CompiledInvariant& invariant = rules_.invariants[k];
+      if (!must_check(invariant)) continue;
       bool holds = false;
       {
         // Invariants are not rules: their conditions leave no steps in a trace.
@@ -244,7 +261,7 @@ class Evaluator {
   bool check_given(const Inputs& inputs) {
     RValue* given = gather(inputs);
     if (!given) return false;
-    Frame frame(rules_, store_);
+    Frame frame(rules_, store_, false);
     for (std::size_t k = 0; k < rules_.inputs.size(); ++k) {
       const auto& input = rules_.inputs[k];
       RValue v = given[k];
@@ -279,14 +296,15 @@ class Evaluator {
   }
 
   bool produce_by_slot(std::span<const RValue> inputs, WorkingRecord& record) {
-    Frame frame(rules_, store_);
+    Frame frame(rules_, store_, checks_invariants());
     const std::size_t count = rules_.inputs.size();
+    for (std::size_t k = 0; k < count && k < inputs.size(); ++k)
+      if (!check_length(rules_.inputs[k].name, inputs[k])) return false;
+    if (inputs.size() >= count)  // every slot given (null or not): bound from the caller's values
+      return bind_values(inputs.first(count), frame) && run_frame(frame, record, 0);
     RValue* given = store_.values(count);
     std::uninitialized_fill_n(given, count, RValue{});
-    for (std::size_t k = 0; k < count && k < inputs.size(); ++k) {
-      if (!check_length(rules_.inputs[k].name, inputs[k])) return false;
-      given[k] = inputs[k];
-    }
+    std::copy(inputs.begin(), inputs.end(), given);
     return bind_values({given, count}, frame) && run_frame(frame, record, 0);
   }
 
@@ -311,17 +329,17 @@ class Evaluator {
 
   // Inputs by slot (null: not given) -> the frame's inputs with defaults applied, values
   // normalised and checked against their allowed values.
-  bool bind_values(std::span<RValue> given, Frame& frame) {
+  bool bind_values(std::span<const RValue> given, Frame& frame) {
     for (std::size_t k = 0; k < rules_.inputs.size(); ++k) {
       const auto& input = rules_.inputs[k];
-      RValue v;
-      if (given[k].kind != Kind::null) {
-        v = given[k];
-      } else if (input.default_value) {
-        v = *input.default_value;
-      } else {
-        return fail(EvaluationErrorKind::bad_input, messages::missing_input(input.name));
+      if (given[k].kind == Kind::null) {
+        // A default is typed by the checker and lowered by the compiler: taken as it is.
+        if (!input.default_value)
+          return fail(EvaluationErrorKind::bad_input, messages::missing_input(input.name));
+        frame.set_input(static_cast<int>(k), *input.default_value);
+        continue;
       }
+      RValue v = given[k];
       if (!normalise(k, v)) return false;
       frame.set_input(static_cast<int>(k), v);
     }
@@ -417,7 +435,9 @@ class Evaluator {
   }
 
   bool views(const WorkingRecord& record, std::vector<ValueView>& out) {
-    out.reserve(rules_.fields.size());
+    // Sized once and written in place: a push_back per field costs a capacity check each.
+    out.resize(rules_.fields.size());
+    ValueView* const fields = out.data();
     for (std::size_t k = 0; k < rules_.fields.size(); ++k) {
       if (static_cast<int>(k) == rules_.rationale_field) {
         auto* lines = static_cast<ValueView*>(store_.allocate_bytes(
@@ -425,12 +445,13 @@ class Evaluator {
             alignof(ValueView)));
         for (std::size_t n = 0; n < record.rationale.size(); ++n)
           new (lines + n) ValueView(ValueView::of_string(record.rationale[n]));
-        out.push_back(ValueView::of_list({lines, record.rationale.size()}));
+        fields[k] = ValueView::of_list({lines, record.rationale.size()});
       } else {
         const RValue& field = record.fields[k];
-        ValueView v;
+        ValueView& v = fields[k];
         switch (field.kind) {  // the scalar kinds inline; the rest (and 64-bit overflow) below
           case Kind::null:
+            v = ValueView();
             break;
           case Kind::boolean:
             v = ValueView::of_bool(field.b);
@@ -447,7 +468,6 @@ class Evaluator {
           default:
             if (!view_of(field, rules_.fields[k].name, v)) return false;
         }
-        out.push_back(v);
       }
     }
     return true;
@@ -594,6 +614,12 @@ class Evaluator {
            const std::string& table) {
     if (trace_) note(TraceStep::Kind::rule_fired, table, rule.name, rule.location, "");
     for (const auto& assignment : rule.set) {
+      // A constant's type was checked against the field's at load (the checker refuses a
+      // mismatch); only a computed value is checked here.
+      if (assignment.value.kind == ExprKind::literal) {
+        record.fields[assignment.target] = assignment.value.constant;
+        continue;
+      }
       const RValue v = value(assignment.value, frame);
       const auto& field = rules_.fields[static_cast<std::size_t>(assignment.target)];
       check_field(field, v, assignment.value.location);
@@ -825,6 +851,18 @@ class Evaluator {
     }
     const RValue a = value(n.children[0], frame);
     const RValue b = value(n.children[1], frame);
+    // Integer comparisons (most of what `let` values test) decided without the general path.
+    if (a.kind == Kind::integer && b.kind == Kind::integer) {
+      switch (n.op) {
+        case Op::equal: return RValue::of_bool(a.i == b.i);
+        case Op::not_equal: return RValue::of_bool(a.i != b.i);
+        case Op::less: return RValue::of_bool(a.i < b.i);
+        case Op::less_equal: return RValue::of_bool(a.i <= b.i);
+        case Op::greater: return RValue::of_bool(a.i > b.i);
+        case Op::greater_equal: return RValue::of_bool(a.i >= b.i);
+        default: break;
+      }
+    }
     switch (n.op) {
       case Op::equal:
         return RValue::of_bool(detail::values_equal(a, b));
@@ -879,6 +917,7 @@ class Evaluator {
   std::optional<EvaluationError> failure_;
   int depth_ = 0;
   int broken_invariant_ = -1;  // the invariant the record broke (index into rules_.invariants)
+  bool check_proved_invariants_ = false;  // also those the analysis proved (for the proof itself)
 };
 
 }  // namespace
@@ -897,7 +936,7 @@ Probe::~Probe() = default;
 void Probe::at(std::span<const RValue> inputs) {
   state_->frame.reset();
   state_->store.reset();
-  state_->frame.emplace(state_->rules, state_->store);
+  state_->frame.emplace(state_->rules, state_->store, true);
   for (std::size_t k = 0; k < inputs.size(); ++k)
     state_->frame->set_input(static_cast<int>(k), inputs[k]);
 }
