@@ -298,12 +298,13 @@ class Evaluator {
   bool produce_by_slot(std::span<const RValue> inputs, WorkingRecord& record) {
     Frame frame(rules_, store_, checks_invariants());
     const std::size_t count = rules_.inputs.size();
+    for (std::size_t k = 0; k < count && k < inputs.size(); ++k)
+      if (!check_length(rules_.inputs[k].name, inputs[k])) return false;
+    if (inputs.size() >= count)  // every slot given (null or not): bound from the caller's values
+      return bind_values(inputs.first(count), frame) && run_frame(frame, record, 0);
     RValue* given = store_.values(count);
     std::uninitialized_fill_n(given, count, RValue{});
-    for (std::size_t k = 0; k < count && k < inputs.size(); ++k) {
-      if (!check_length(rules_.inputs[k].name, inputs[k])) return false;
-      given[k] = inputs[k];
-    }
+    std::copy(inputs.begin(), inputs.end(), given);
     return bind_values({given, count}, frame) && run_frame(frame, record, 0);
   }
 
@@ -328,7 +329,7 @@ class Evaluator {
 
   // Inputs by slot (null: not given) -> the frame's inputs with defaults applied, values
   // normalised and checked against their allowed values.
-  bool bind_values(std::span<RValue> given, Frame& frame) {
+  bool bind_values(std::span<const RValue> given, Frame& frame) {
     for (std::size_t k = 0; k < rules_.inputs.size(); ++k) {
       const auto& input = rules_.inputs[k];
       if (given[k].kind == Kind::null) {
