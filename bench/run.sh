@@ -5,9 +5,15 @@
 #
 # Environment: BUILD_DIR (default build-bench), REPS (Google Benchmark repetitions, default 3),
 # MIN_TIME (seconds per benchmark run, default 0.2), LINES / RUNS / COLD_RUNS (see
-# batch_throughput.sh), PROFILE_CASE (default memory_fsdp2_tp), SKIP_BATCH=1, SKIP_PROFILE=1.
-# Raw outputs go to $BUILD_DIR/bench-results/.
+# batch_throughput.sh), PROFILE_CASE (default memory_fsdp2_tp), SKIP_BATCH=1, SKIP_PROFILE=1,
+# SKIP_CACHE=1 (cache_bench: loading 1,000- and 10,000-rule tables, ~20 s), SKIP_COLD=1
+# (cold_start_bench: 200 process pairs per command, ~15 s), SKIP_REVIEW=1 (review_bench: diff and
+# 512 x 512 maps, 3 iterations of a few seconds each).
+# Raw outputs go to $BUILD_DIR/bench-results/. Besides bench/results.md it rewrites the Issue 21
+# table of README.md (between the bench:issue21 markers).
 set -euo pipefail
+started=$SECONDS
+load_start=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build-bench}
 results=$build/bench-results
@@ -19,7 +25,11 @@ jobs=$(nproc 2>/dev/null || echo 2)
 echo "== build ($build, Release)"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DSNNPLAN_BUILD_TESTS=OFF -DSNNPLAN_BUILD_BENCHMARKS=ON >/dev/null
 mkdir -p "$results"
-if ! make -C "$build" -j"$jobs" snnplan_exe engine_bench baseline_selfcheck profile_driver >"$results/build.log" 2>&1; then
+targets=(snnplan_exe engine_bench baseline_selfcheck profile_driver cache_bench cold_start_bench hello_static review_bench)
+# snnplan-static exists when the static yaml-cpp does (top-level CMakeLists.txt); cold_start_bench
+# then also times it.
+if make -C "$build" help 2>/dev/null | grep '\.\.\. snnplan_static_exe$' >/dev/null; then targets+=(snnplan_static_exe); fi
+if ! make -C "$build" -j"$jobs" "${targets[@]}" >"$results/build.log" 2>&1; then
   tail -40 "$results/build.log" >&2
   exit 1
 fi
@@ -56,7 +66,37 @@ if [ "${SKIP_PROFILE:-0}" != 1 ] && command -v valgrind >/dev/null 2>&1; then
   profile_md=$results/profile.md
 fi
 
+cache_json=""
+if [ "${SKIP_CACHE:-0}" != 1 ]; then
+  echo "== cache_bench (loading large tables)"
+  "$build/bench/cache_bench" --benchmark_out="$results/cache_bench.json" --benchmark_out_format=json \
+    >"$results/cache_bench.txt"
+  grep -vE '^\*\*\*' "$results/cache_bench.txt" | grep -E '^(cache|yaml-cpp|builtin)/' || true
+  cache_json=$results/cache_bench.json
+fi
+
+cold_json=""
+if [ "${SKIP_COLD:-0}" != 1 ]; then
+  echo "== cold_start_bench (CLI against a static hello world)"
+  "$build/bench/cold_start_bench" --benchmark_out="$results/cold_start_bench.json" --benchmark_out_format=json \
+    >"$results/cold_start_bench.txt"
+  grep -E '^cold_start/' "$results/cold_start_bench.txt" || true
+  cold_json=$results/cold_start_bench.json
+fi
+
+review_json=""
+if [ "${SKIP_REVIEW:-0}" != 1 ]; then
+  echo "== review_bench (diff, 512 x 512 maps)"
+  "$build/bench/review_bench" --benchmark_out="$results/review_bench.json" --benchmark_out_format=json \
+    >"$results/review_bench.txt"
+  grep -E '^(diff|map)_' "$results/review_bench.txt" || true
+  review_json=$results/review_bench.json
+fi
+
+load_end=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
 python3 "$root/bench/make_results.py" --root "$root" --bench "$results/engine_bench.json" \
   ${batch_json:+--batch "$batch_json"} ${profile_md:+--profile "$profile_md"} \
-  --selfcheck "$selfcheck" --parity "$parity" --out "$root/bench/results.md"
-echo "== wrote $root/bench/results.md"
+  ${cache_json:+--cache "$cache_json"} ${cold_json:+--cold "$cold_json"} ${review_json:+--review "$review_json"} \
+  --load-start "$load_start" --load-end "$load_end" --elapsed "$((SECONDS - started))" \
+  --selfcheck "$selfcheck" --parity "$parity" --out "$root/bench/results.md" --readme "$root/README.md"
+echo "== wrote $root/bench/results.md and the Issue 21 table of README.md ($((SECONDS - started)) s)"
