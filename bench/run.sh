@@ -66,32 +66,20 @@ if [ "${SKIP_PROFILE:-0}" != 1 ] && command -v valgrind >/dev/null 2>&1; then
   profile_md=$results/profile.md
 fi
 
-cache_json=""
-if [ "${SKIP_CACHE:-0}" != 1 ]; then
-  echo "== cache_bench (loading large tables)"
-  "$build/bench/cache_bench" --benchmark_out="$results/cache_bench.json" --benchmark_out_format=json \
-    >"$results/cache_bench.txt"
-  grep -vE '^\*\*\*' "$results/cache_bench.txt" | grep -E '^(cache|yaml-cpp|builtin)/' || true
-  cache_json=$results/cache_bench.json
-fi
-
-cold_json=""
-if [ "${SKIP_COLD:-0}" != 1 ]; then
-  echo "== cold_start_bench (CLI against a static hello world)"
-  "$build/bench/cold_start_bench" --benchmark_out="$results/cold_start_bench.json" --benchmark_out_format=json \
-    >"$results/cold_start_bench.txt"
-  grep -E '^cold_start/' "$results/cold_start_bench.txt" || true
-  cold_json=$results/cold_start_bench.json
-fi
-
-review_json=""
-if [ "${SKIP_REVIEW:-0}" != 1 ]; then
-  echo "== review_bench (diff, 512 x 512 maps)"
-  "$build/bench/review_bench" --benchmark_out="$results/review_bench.json" --benchmark_out_format=json \
-    >"$results/review_bench.txt"
-  grep -E '^(diff|map)_' "$results/review_bench.txt" || true
-  review_json=$results/review_bench.json
-fi
+# run_bench NAME SKIP_VARIABLE TITLE PATTERN: runs $build/bench/NAME into $results/NAME.json
+# (unless SKIP_VARIABLE=1), prints its lines matching PATTERN, and echoes the JSON's path.
+run_bench() {
+  local name=$1 skip=$2 title=$3 pattern=$4
+  [ "${!skip:-0}" = 1 ] && return 0
+  echo "== $name ($title)" >&2
+  "$build/bench/$name" --benchmark_out="$results/$name.json" --benchmark_out_format=json \
+    >"$results/$name.txt"
+  grep -vE '^\*\*\*' "$results/$name.txt" | grep -E "$pattern" >&2 || true
+  echo "$results/$name.json"
+}
+cache_json=$(run_bench cache_bench SKIP_CACHE "loading large tables" '^(cache|yaml-cpp|builtin)/')
+cold_json=$(run_bench cold_start_bench SKIP_COLD "CLI against a static hello world" '^cold_start/')
+review_json=$(run_bench review_bench SKIP_REVIEW "diff, 512 x 512 maps" '^(diff|map)_')
 
 load_end=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
 python3 "$root/bench/make_results.py" --root "$root" --bench "$results/engine_bench.json" \
