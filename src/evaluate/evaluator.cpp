@@ -97,7 +97,7 @@ class Frame {
 class Evaluator {
  public:
   Evaluator(const CompiledRules& rules, std::vector<TraceStep>* trace, detail::ValueStore& store)
-      : rules_(rules), trace_(trace), store_(store) {}
+      : rules_(rules), trace_(trace), store_(store), checks_invariants_(some_invariant_checked()) {}
 
   std::optional<EvaluationError> check(const Inputs& inputs) {
     if (check_given(inputs)) return std::nullopt;
@@ -133,6 +133,7 @@ class Evaluator {
   // For the proof of `ensure`: which invariant the record for `inputs` breaks, if any.
   std::optional<BrokenInvariant> run_for_invariants(std::span<const RValue> inputs) {
     check_proved_invariants_ = true;  // this is how they get proved
+    checks_invariants_ = !rules_.invariants.empty();
     WorkingRecord record(store_);
     if (produce_by_slot(inputs, record) || broken_invariant_ < 0) return std::nullopt;
     return BrokenInvariant{broken_invariant_, std::move(failure_->message)};
@@ -150,7 +151,7 @@ class Evaluator {
   // a value, its rationale lines (header included) in the rationale field.
   RValue run_call(std::span<RValue> given, int depth) {
     depth_ = depth;
-    Frame frame(rules_, store_, checks_invariants());
+    Frame frame(rules_, store_, checks_invariants_);
     WorkingRecord record(store_);
     if (!bind_values(given, frame) || !run_frame(frame, record, depth)) {
       throw EvaluationFailure{failure_->kind, std::move(failure_->message)};
@@ -178,7 +179,7 @@ class Evaluator {
   }
 
   bool produce(const Inputs& inputs, WorkingRecord& record) {
-    Frame frame(rules_, store_, checks_invariants());
+    Frame frame(rules_, store_, checks_invariants_);
     return bind(inputs, frame) && run_frame(frame, record, 0);
   }
 
@@ -198,14 +199,15 @@ class Evaluator {
   bool must_check(const detail::CompiledInvariant& invariant) const {
     return check_proved_invariants_ || !invariant.proved;
   }
-  // Whether a record's frame needs its field slots: some invariant is checked.
-  bool checks_invariants() const {
+  // Whether a record's frame needs its field slots: some invariant is checked (kept in
+  // checks_invariants_, decided once per evaluation).
+  bool some_invariant_checked() const {
     return std::any_of(rules_.invariants.begin(), rules_.invariants.end(),
                        [this](const detail::CompiledInvariant& invariant) { return must_check(invariant); });
   }
 
   bool check_invariants(Frame& frame, const WorkingRecord& record) {
-    if (!checks_invariants()) return true;
+    if (!checks_invariants_) return true;
     for (std::size_t k = 0; k < rules_.fields.size(); ++k)
       frame.set_input(rules_.field_slot(k),
                       static_cast<int>(k) == rules_.rationale_field ? RValue{} : record.fields[k]);
@@ -296,7 +298,7 @@ class Evaluator {
   }
 
   bool produce_by_slot(std::span<const RValue> inputs, WorkingRecord& record) {
-    Frame frame(rules_, store_, checks_invariants());
+    Frame frame(rules_, store_, checks_invariants_);
     const std::size_t count = rules_.inputs.size();
     for (std::size_t k = 0; k < count && k < inputs.size(); ++k)
       if (!check_length(rules_.inputs[k].name, inputs[k])) return false;
@@ -918,6 +920,7 @@ class Evaluator {
   int depth_ = 0;
   int broken_invariant_ = -1;  // the invariant the record broke (index into rules_.invariants)
   bool check_proved_invariants_ = false;  // also those the analysis proved (for the proof itself)
+  bool checks_invariants_;                // some invariant is checked on the record
 };
 
 }  // namespace
