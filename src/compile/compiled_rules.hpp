@@ -42,11 +42,13 @@ struct Node {
 
 struct CompiledTemplate {
   struct Piece {
-    std::string text;  // literal text when slot < 0
+    std::string_view text;  // literal text when slot < 0, kept in the rule set's constants
     int slot = -1;
     bool python_repr = false;  // the value as Python's repr() writes it
   };
   std::vector<Piece> pieces;
+  /// The literal pieces' total length: what a rendering needs besides its values.
+  std::size_t literal_bytes = 0;
   std::string source_text;
   /// A template without placeholders is its own text: rendered without copying, as a view
   /// of the rule set's constants.

@@ -165,7 +165,8 @@ class Compiler {
         out.pieces.push_back({"", slots_.at(piece.text), piece.python_repr});
         out.is_fixed = false;
       } else {
-        out.pieces.push_back({piece.text, -1, false});
+        out.pieces.push_back({out_.constants.keep(piece.text), -1, false});
+        out.literal_bytes += piece.text.size();
         fixed += piece.text;
       }
     }

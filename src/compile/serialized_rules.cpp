@@ -493,9 +493,10 @@ class RulesReader {
     const std::size_t pieces = in_.count();
     for (std::size_t k = 0; k < pieces; ++k) {
       detail::CompiledTemplate::Piece piece;
-      piece.text = in_.str();
+      piece.text = r_->constants.keep(in_.view());
       piece.slot = in_.i32();
       piece.python_repr = in_.boolean();
+      t.literal_bytes += piece.text.size();
       if (piece.slot >= 0) name_slots_.push_back(piece.slot);
       t.pieces.push_back(std::move(piece));
     }

@@ -58,6 +58,11 @@ class Frame {
     return copy;
   }
 
+  /// The input slots, for a binder to write the inputs in place; inputs_bound() then marks
+  /// the first `count` ready.
+  RValue* input_values() { return values_; }
+  void inputs_bound(std::size_t count) { std::memset(state_, kReady, count); }
+
   [[nodiscard]] bool ready(int slot) const { return state_[slot] == kReady; }
   [[nodiscard]] const RValue& value(int slot) const { return values_[slot]; }
 
@@ -84,8 +89,8 @@ class Frame {
       : rules_(&rules),
         values_(store.values(slots)),
         state_(static_cast<std::uint8_t*>(store.allocate_bytes(slots + 1, 1))) {
-    std::uninitialized_fill_n(values_, slots, RValue{});
-    std::fill_n(state_, slots, kPending);
+    // Only the states start known: a value is written (set_input, get) before it is read.
+    std::memset(state_, kPending, slots);
   }
 
   enum : std::uint8_t { kPending, kComputing, kReady };
@@ -183,7 +188,7 @@ class Evaluator {
     return bind(inputs, frame) && run_frame(frame, record, 0);
   }
 
-  void note(TraceStep::Kind kind, const std::string& table, const std::string& rule,
+  [[gnu::cold, gnu::noinline]] void note(TraceStep::Kind kind, const std::string& table, const std::string& rule,
             const SourceLocation& at, std::string detail) {
     trace_->push_back(TraceStep{kind, depth_, table, rule, at, std::move(detail)});
   }
@@ -254,15 +259,14 @@ class Evaluator {
   }
 
   bool bind(const Inputs& inputs, Frame& frame) {
-    RValue* given = gather(inputs);
-    return given && bind_values({given, rules_.inputs.size()}, frame);
+    return gather(inputs, frame.input_values()) && bind_in_place(frame);
   }
 
   // For check_inputs(): the given inputs bound and checked as bind() checks them, the others
   // standing at their default (or null), so an `error` template can still name them.
   bool check_given(const Inputs& inputs) {
-    RValue* given = gather(inputs);
-    if (!given) return false;
+    RValue* given = store_.values(rules_.inputs.size());
+    if (!gather(inputs, given)) return false;
     Frame frame(rules_, store_, false);
     for (std::size_t k = 0; k < rules_.inputs.size(); ++k) {
       const auto& input = rules_.inputs[k];
@@ -277,24 +281,29 @@ class Evaluator {
     return true;
   }
 
-  // The inputs by slot (null: not given), or nullptr with the failure set.
-  RValue* gather(const Inputs& inputs) {
+  // The inputs by slot into `given` (null: not given); false with the failure set.
+  bool gather(const Inputs& inputs, RValue* given) {
     const std::size_t count = rules_.inputs.size();
-    RValue* given = store_.values(count);
     std::uninitialized_fill_n(given, count, RValue{});
+    std::size_t position = 0;
     for (const auto& [name, value] : inputs) {
-      const int slot = input_slot(name);
+      // Callers mostly give inputs in the rule file's order: the input at this position is
+      // tried before any scan.
+      const int slot = position < count && name == rules_.inputs[position].name
+                           ? static_cast<int>(position)
+                           : input_slot(name);
+      position = static_cast<std::size_t>(slot) + 1;
       if (slot < 0) {
         std::vector<std::string> names;
         for (const auto& input : rules_.inputs) names.push_back(input.name);
         fail(EvaluationErrorKind::bad_input,
              messages::unknown_input(name, messages::closest_match(name, names)));
-        return nullptr;
+        return false;
       }
-      if (!check_length(name, value)) return nullptr;
+      if (!check_length(name, value)) return false;
       if (!value.is_null()) given[slot] = detail::from_public(value, store_);
     }
-    return given;
+    return true;
   }
 
   bool produce_by_slot(std::span<const RValue> inputs, WorkingRecord& record) {
@@ -332,19 +341,27 @@ class Evaluator {
   // Inputs by slot (null: not given) -> the frame's inputs with defaults applied, values
   // normalised and checked against their allowed values.
   bool bind_values(std::span<const RValue> given, Frame& frame) {
-    for (std::size_t k = 0; k < rules_.inputs.size(); ++k) {
-      const auto& input = rules_.inputs[k];
-      if (given[k].kind == Kind::null) {
+    std::memcpy(static_cast<void*>(frame.input_values()), given.data(), rules_.inputs.size() * sizeof(RValue));
+    return bind_in_place(frame);
+  }
+
+  // bind_values() for inputs already written to the frame's input slots.
+  bool bind_in_place(Frame& frame) {
+    const detail::CompiledInput* const inputs = rules_.inputs.data();
+    const std::size_t count = rules_.inputs.size();
+    RValue* const values = frame.input_values();
+    for (std::size_t k = 0; k < count; ++k) {
+      const auto& input = inputs[k];
+      if (values[k].kind == Kind::null) {
         // A default is typed by the checker and lowered by the compiler: taken as it is.
         if (!input.default_value)
           return fail(EvaluationErrorKind::bad_input, messages::missing_input(input.name));
-        frame.set_input(static_cast<int>(k), *input.default_value);
-        continue;
+        values[k] = *input.default_value;
+      } else if (!normalise(k, values[k])) {
+        return false;
       }
-      RValue v = given[k];
-      if (!normalise(k, v)) return false;
-      frame.set_input(static_cast<int>(k), v);
     }
+    frame.inputs_bound(count);
     // Allowed values are checked once every input is bound, so messages may mention any.
     for (int k : rules_.restricted_inputs)
       if (!validate(static_cast<std::size_t>(k), frame)) return false;
@@ -396,8 +413,8 @@ class Evaluator {
   // ---- record --------------------------------------------------------------------------
   bool new_record(Frame& frame, WorkingRecord& record) {
     record.fields = store_.values(rules_.fields.size());
-    std::uninitialized_copy(rules_.default_record.begin(), rules_.default_record.end(),
-                            record.fields);
+    std::memcpy(static_cast<void*>(record.fields), rules_.default_record.data(),
+                rules_.default_record.size() * sizeof(RValue));
     for (int k : rules_.initialised_fields) {
       const auto& field = rules_.fields[static_cast<std::size_t>(k)];
       const RValue v = value(*field.init, frame);
@@ -438,39 +455,42 @@ class Evaluator {
 
   bool views(const WorkingRecord& record, std::vector<ValueView>& out) {
     // Sized once and written in place: a push_back per field costs a capacity check each.
-    out.resize(rules_.fields.size());
+    const std::size_t count = rules_.fields.size();
+    out.resize(count);
     ValueView* const fields = out.data();
-    for (std::size_t k = 0; k < rules_.fields.size(); ++k) {
-      if (static_cast<int>(k) == rules_.rationale_field) {
-        auto* lines = static_cast<ValueView*>(store_.allocate_bytes(
-            std::max<std::size_t>(record.rationale.size(), 1) * sizeof(ValueView),
-            alignof(ValueView)));
-        for (std::size_t n = 0; n < record.rationale.size(); ++n)
-          new (lines + n) ValueView(ValueView::of_string(record.rationale[n]));
-        fields[k] = ValueView::of_list({lines, record.rationale.size()});
-      } else {
-        const RValue& field = record.fields[k];
-        ValueView& v = fields[k];
-        switch (field.kind) {  // the scalar kinds inline; the rest (and 64-bit overflow) below
-          case Kind::null:
-            v = ValueView();
+    const RValue* const values = record.fields;
+    const int rationale = rules_.rationale_field;
+    for (std::size_t k = 0; k < count; ++k) {
+      const RValue& field = values[k];
+      ValueView& v = fields[k];
+      switch (field.kind) {  // the scalar kinds inline; the rest (and 64-bit overflow) below
+        case Kind::null:
+          v = ValueView();
+          break;
+        case Kind::boolean:
+          v = ValueView::of_bool(field.b);
+          break;
+        case Kind::string:
+          v = ValueView::of_string(field.s());
+          break;
+        case Kind::integer:
+          if (detail::fits_int64(field.i)) {
+            v = ValueView::of_int(static_cast<std::int64_t>(field.i));
             break;
-          case Kind::boolean:
-            v = ValueView::of_bool(field.b);
-            break;
-          case Kind::string:
-            v = ValueView::of_string(field.s());
-            break;
-          case Kind::integer:
-            if (detail::fits_int64(field.i)) {
-              v = ValueView::of_int(static_cast<std::int64_t>(field.i));
-              break;
-            }
-            [[fallthrough]];
-          default:
-            if (!view_of(field, rules_.fields[k].name, v)) return false;
-        }
+          }
+          [[fallthrough]];
+        default:
+          // The rationale field holds its lines in record.rationale, written below.
+          if (static_cast<int>(k) != rationale && !view_of(field, rules_.fields[k].name, v))
+            return false;
       }
+    }
+    if (rationale >= 0) {
+      const std::size_t n_lines = record.rationale.size();
+      auto* lines = static_cast<ValueView*>(
+          store_.allocate_bytes(std::max<std::size_t>(n_lines, 1) * sizeof(ValueView), alignof(ValueView)));
+      for (std::size_t n = 0; n < n_lines; ++n) new (lines + n) ValueView(ValueView::of_string(record.rationale[n]));
+      fields[rationale] = ValueView::of_list({lines, n_lines});
     }
     return true;
   }
@@ -672,29 +692,32 @@ class Evaluator {
 
   bool fires(const detail::CompiledRule& rule, Frame& frame, const std::string& table,
              std::size_t from = 0) {
-    for (std::size_t k = from; k < rule.when.size(); ++k) {
-      const auto& matcher = rule.when[k];
+    const detail::CompiledMatcher* const when = rule.when.data();
+    const std::size_t count = rule.when.size();
+    for (std::size_t k = from; k < count; ++k) {
+      const auto& matcher = when[k];
       if (matches(matcher, frame)) continue;
-      if (trace_) {
-        RValue operand = matcher.operand.kind == ExprKind::literal ? matcher.operand.constant
-                                                                   : eval(matcher.operand, frame);
-        note(TraceStep::Kind::rule_skipped, table, rule.name, matcher.location,
-             fmt::format("{} {} {}: {} {} {} is false", matcher.fact, matcher.info->name,
-                         matcher.text, detail::repr(lookup(matcher.slot, frame)),
-                         matcher.info->symbol, detail::repr(operand)));
-      }
+      if (trace_) note_skipped(rule, matcher, frame, table);
       return false;
     }
     return true;
   }
 
+  // Out of line: the walk without a trace stays small.
+  [[gnu::cold, gnu::noinline]] void note_skipped(const detail::CompiledRule& rule,
+                                                 const detail::CompiledMatcher& matcher, Frame& frame,
+                                                 const std::string& table) {
+    RValue operand =
+        matcher.operand.kind == ExprKind::literal ? matcher.operand.constant : eval(matcher.operand, frame);
+    note(TraceStep::Kind::rule_skipped, table, rule.name, matcher.location,
+         fmt::format("{} {} {}: {} {} {} is false", matcher.fact, matcher.info->name, matcher.text,
+                     detail::repr(lookup(matcher.slot, frame)), matcher.info->symbol, detail::repr(operand)));
+  }
+
   bool matches(const detail::CompiledMatcher& m, Frame& frame) {
     const RValue& fact = lookup(m.slot, frame);
     const RValue operand = value(m.operand, frame);
-    // Thresholds on integers are most of what long tables test: decided without the general path.
-    if (fact.kind == Kind::integer && operand.kind == Kind::integer && m.info->holds_for_integers)
-      return m.info->holds_for_integers(fact.i, operand.i);
-    return m.info->holds(fact, operand, m.operand.location);
+    return language::decide(*m.info, fact, operand, m.operand.location);
   }
 
   // ---- expressions ---------------------------------------------------------------------
@@ -740,16 +763,15 @@ class Evaluator {
     // with memcpy and its unused tail given back.
     constexpr std::size_t kInPlacePieces = 16;
     constexpr std::size_t kIntegerDigits = 20;
-    if (t.pieces.size() <= kInPlacePieces) {
+    const CompiledTemplate::Piece* const pieces = t.pieces.data();
+    const std::size_t count = t.pieces.size();
+    if (count <= kInPlacePieces) {
       const RValue* values[kInPlacePieces];
-      std::size_t bound = 0;
+      std::size_t bound = t.literal_bytes;
       bool in_place = true;
-      for (std::size_t k = 0; k < t.pieces.size() && in_place; ++k) {
-        const auto& piece = t.pieces[k];
-        if (piece.slot < 0) {
-          bound += piece.text.size();
-          continue;
-        }
+      for (std::size_t k = 0; k < count && in_place; ++k) {
+        const auto& piece = pieces[k];
+        if (piece.slot < 0) continue;
         const RValue& v = lookup(piece.slot, frame);
         values[k] = &v;
         if (piece.python_repr)
@@ -766,8 +788,8 @@ class Evaluator {
           if (!text.empty()) std::memcpy(out, text.data(), text.size());
           out += text.size();
         };
-        for (std::size_t k = 0; k < t.pieces.size(); ++k) {
-          const auto& piece = t.pieces[k];
+        for (std::size_t k = 0; k < count; ++k) {
+          const auto& piece = pieces[k];
           if (piece.slot < 0) {
             put(piece.text);
           } else if (values[k]->kind == Kind::string) {
@@ -862,6 +884,16 @@ class Evaluator {
         case Op::less_equal: return RValue::of_bool(a.i <= b.i);
         case Op::greater: return RValue::of_bool(a.i > b.i);
         case Op::greater_equal: return RValue::of_bool(a.i >= b.i);
+        case Op::add:
+        case Op::subtract:
+        case Op::multiply:
+        case Op::divide:
+        case Op::modulo: {
+          Wide r = 0;  // an overflow or a division by zero: arithmetic() below reports it
+          if (language::integer_arithmetic(n.op, a.i, b.i, r) == language::IntegerStatus::ok)
+            return RValue::of_int(r);
+          break;
+        }
         default: break;
       }
     }

@@ -25,41 +25,6 @@ void type_failure(const SourceLocation& at, std::string message) {
                           messages::runtime_type(to_string(at), message), true};
 }
 
-IntegerStatus integer_arithmetic(Op op, Wide a, Wide b, Wide& out) {
-  switch (op) {
-    case Op::add:
-      return __builtin_add_overflow(a, b, &out) ? IntegerStatus::overflow : IntegerStatus::ok;
-    case Op::subtract:
-      return __builtin_sub_overflow(a, b, &out) ? IntegerStatus::overflow : IntegerStatus::ok;
-    case Op::multiply:
-      return __builtin_mul_overflow(a, b, &out) ? IntegerStatus::overflow : IntegerStatus::ok;
-    case Op::divide:
-    case Op::modulo: {
-      if (b == 0) return IntegerStatus::division_by_zero;
-      if (b == -1) {
-        if (op == Op::modulo) {
-          out = 0;
-          return IntegerStatus::ok;
-        }
-        return __builtin_sub_overflow(Wide{0}, a, &out) ? IntegerStatus::overflow
-                                                        : IntegerStatus::ok;
-      }
-      // 64-bit operands divide natively: 128-bit division is a library call.
-      const bool narrow = detail::fits_int64(a) && detail::fits_int64(b);
-      Wide q = narrow ? Wide{static_cast<std::int64_t>(a) / static_cast<std::int64_t>(b)} : a / b;
-      Wide m = narrow ? Wide{static_cast<std::int64_t>(a) % static_cast<std::int64_t>(b)} : a % b;
-      if (m != 0 && ((m < 0) != (b < 0))) {
-        q -= 1;
-        m += b;
-      }
-      out = op == Op::divide ? q : m;
-      return IntegerStatus::ok;
-    }
-    default:
-      return IntegerStatus::overflow;
-  }
-}
-
 int compare(const RValue& a, const RValue& b) {
   if (a.kind == Kind::integer && b.kind == Kind::integer) return a.i < b.i ? -1 : a.i > b.i ? 1 : 0;
   const bool numeric_a = a.kind == Kind::integer || a.kind == Kind::floating;
@@ -243,20 +208,28 @@ RValue lowered(const RValue& v, ValueStore& store) {
   // uppercase letter when adding (0x80 - 'A') sets the high bit and adding (0x80 - 'Z' - 1)
   // does not.
   const std::string_view s = v.s();
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+  auto unchanged_word = [](std::uint64_t word) {
+    const std::uint64_t ascii7 = word & (kOnes * 0x7F);
+    const std::uint64_t upper = (ascii7 + kOnes * (0x80 - 'A')) & ~(ascii7 + kOnes * (0x80 - 'Z' - 1));
+    return ((word | upper) & (kOnes * 0x80)) == 0;
+  };
   bool unchanged = true;
   std::size_t k = 0;
+  std::uint64_t word = 0;
   for (; k + 8 <= s.size() && unchanged; k += 8) {
-    std::uint64_t word;
     std::memcpy(&word, s.data() + k, 8);
-    constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
-    const std::uint64_t ascii7 = word & (kOnes * 0x7F);
-    const std::uint64_t upper =
-        (ascii7 + kOnes * (0x80 - 'A')) & ~(ascii7 + kOnes * (0x80 - 'Z' - 1));
-    unchanged = ((word | upper) & (kOnes * 0x80)) == 0;
+    unchanged = unchanged_word(word);
   }
-  for (; k < s.size() && unchanged; ++k) {
-    const auto c = static_cast<unsigned char>(s[k]);
-    unchanged = c < 0x80 && !(c >= 'A' && c <= 'Z');
+  if (unchanged && k < s.size()) {
+    // The tail as one word: the last eight bytes (overlapping bytes already found unchanged),
+    // or the whole short string padded with zero bytes (which are neither).
+    word = 0;
+    if (s.size() >= 8)
+      std::memcpy(&word, s.data() + s.size() - 8, 8);
+    else
+      std::memcpy(&word, s.data(), s.size());
+    unchanged = unchanged_word(word);
   }
   if (unchanged) return v;
   return store.string(lower(v.s()));

@@ -40,8 +40,42 @@ struct EvaluationFailure {
 enum class IntegerStatus : std::uint8_t { ok, overflow, division_by_zero };
 
 /// `a op b` for + - * / % on 128-bit integers with Python's semantics (the quotient rounds
-/// toward negative infinity, the remainder takes the divisor's sign); never wraps.
-IntegerStatus integer_arithmetic(syntax::Op op, Wide a, Wide b, Wide& out);
+/// toward negative infinity, the remainder takes the divisor's sign); never wraps. Inline:
+/// the evaluator's integer arithmetic runs it without a call.
+inline IntegerStatus integer_arithmetic(syntax::Op op, Wide a, Wide b, Wide& out) {
+  switch (op) {
+    case syntax::Op::add:
+      return __builtin_add_overflow(a, b, &out) ? IntegerStatus::overflow : IntegerStatus::ok;
+    case syntax::Op::subtract:
+      return __builtin_sub_overflow(a, b, &out) ? IntegerStatus::overflow : IntegerStatus::ok;
+    case syntax::Op::multiply:
+      return __builtin_mul_overflow(a, b, &out) ? IntegerStatus::overflow : IntegerStatus::ok;
+    case syntax::Op::divide:
+    case syntax::Op::modulo: {
+      if (b == 0) return IntegerStatus::division_by_zero;
+      if (b == -1) {
+        if (op == syntax::Op::modulo) {
+          out = 0;
+          return IntegerStatus::ok;
+        }
+        return __builtin_sub_overflow(Wide{0}, a, &out) ? IntegerStatus::overflow
+                                                        : IntegerStatus::ok;
+      }
+      // 64-bit operands divide natively: 128-bit division is a library call.
+      const bool narrow = detail::fits_int64(a) && detail::fits_int64(b);
+      Wide q = narrow ? Wide{static_cast<std::int64_t>(a) / static_cast<std::int64_t>(b)} : a / b;
+      Wide m = narrow ? Wide{static_cast<std::int64_t>(a) % static_cast<std::int64_t>(b)} : a % b;
+      if (m != 0 && ((m < 0) != (b < 0))) {
+        q -= 1;
+        m += b;
+      }
+      out = op == syntax::Op::divide ? q : m;
+      return IntegerStatus::ok;
+    }
+    default:
+      return IntegerStatus::overflow;
+  }
+}
 
 // ---- values ---------------------------------------------------------------------------------
 
