@@ -126,7 +126,8 @@ class Evaluator {
   }
 
   // run_views() for inputs by slot (see evaluate_views_by_slot).
-  bool run_views_by_slot(std::span<const RValue> inputs, std::vector<ValueView>& out, EvaluationError& error) {
+  bool run_views_by_slot(std::span<const RValue> inputs, std::vector<ValueView>& out,
+                         EvaluationError& error) {
     WorkingRecord record(store_);
     out.clear();
     if (produce_by_slot(inputs, record) && views(record, out)) return true;
@@ -188,8 +189,9 @@ class Evaluator {
     return bind(inputs, frame) && run_frame(frame, record, 0);
   }
 
-  [[gnu::cold, gnu::noinline]] void note(TraceStep::Kind kind, const std::string& table, const std::string& rule,
-            const SourceLocation& at, std::string detail) {
+  [[gnu::cold, gnu::noinline]] void note(TraceStep::Kind kind, const std::string& table,
+                                         const std::string& rule, const SourceLocation& at,
+                                         std::string detail) {
     trace_->push_back(TraceStep{kind, depth_, table, rule, at, std::move(detail)});
   }
 
@@ -207,8 +209,9 @@ class Evaluator {
   // Whether a record's frame needs its field slots: some invariant is checked (kept in
   // checks_invariants_, decided once per evaluation).
   bool some_invariant_checked() const {
-    return std::any_of(rules_.invariants.begin(), rules_.invariants.end(),
-                       [this](const detail::CompiledInvariant& invariant) { return must_check(invariant); });
+    return std::any_of(
+        rules_.invariants.begin(), rules_.invariants.end(),
+        [this](const detail::CompiledInvariant& invariant) { return must_check(invariant); });
   }
 
   bool check_invariants(Frame& frame, const WorkingRecord& record) {
@@ -321,7 +324,8 @@ class Evaluator {
 
   bool check_length(const std::string& name, const RValue& value) {
     if (value.kind == Kind::string && value.s().size() > kMaxInputStringBytes)
-      return fail(EvaluationErrorKind::bad_input, messages::input_too_long(name, value.s().size(), kMaxInputStringBytes));
+      return fail(EvaluationErrorKind::bad_input,
+                  messages::input_too_long(name, value.s().size(), kMaxInputStringBytes));
     if (value.kind == Kind::list)
       for (const RValue& item : value.list())
         if (!check_length(name, item)) return false;
@@ -341,7 +345,8 @@ class Evaluator {
   // Inputs by slot (null: not given) -> the frame's inputs with defaults applied, values
   // normalised and checked against their allowed values.
   bool bind_values(std::span<const RValue> given, Frame& frame) {
-    std::memcpy(static_cast<void*>(frame.input_values()), given.data(), rules_.inputs.size() * sizeof(RValue));
+    std::memcpy(static_cast<void*>(frame.input_values()), given.data(),
+                rules_.inputs.size() * sizeof(RValue));
     return bind_in_place(frame);
   }
 
@@ -487,9 +492,10 @@ class Evaluator {
     }
     if (rationale >= 0) {
       const std::size_t n_lines = record.rationale.size();
-      auto* lines = static_cast<ValueView*>(
-          store_.allocate_bytes(std::max<std::size_t>(n_lines, 1) * sizeof(ValueView), alignof(ValueView)));
-      for (std::size_t n = 0; n < n_lines; ++n) new (lines + n) ValueView(ValueView::of_string(record.rationale[n]));
+      auto* lines = static_cast<ValueView*>(store_.allocate_bytes(
+          std::max<std::size_t>(n_lines, 1) * sizeof(ValueView), alignof(ValueView)));
+      for (std::size_t n = 0; n < n_lines; ++n)
+        new (lines + n) ValueView(ValueView::of_string(record.rationale[n]));
       fields[rationale] = ValueView::of_list({lines, n_lines});
     }
     return true;
@@ -705,13 +711,14 @@ class Evaluator {
 
   // Out of line: the walk without a trace stays small.
   [[gnu::cold, gnu::noinline]] void note_skipped(const detail::CompiledRule& rule,
-                                                 const detail::CompiledMatcher& matcher, Frame& frame,
-                                                 const std::string& table) {
-    RValue operand =
-        matcher.operand.kind == ExprKind::literal ? matcher.operand.constant : eval(matcher.operand, frame);
+                                                 const detail::CompiledMatcher& matcher,
+                                                 Frame& frame, const std::string& table) {
+    RValue operand = matcher.operand.kind == ExprKind::literal ? matcher.operand.constant
+                                                               : eval(matcher.operand, frame);
     note(TraceStep::Kind::rule_skipped, table, rule.name, matcher.location,
          fmt::format("{} {} {}: {} {} {} is false", matcher.fact, matcher.info->name, matcher.text,
-                     detail::repr(lookup(matcher.slot, frame)), matcher.info->symbol, detail::repr(operand)));
+                     detail::repr(lookup(matcher.slot, frame)), matcher.info->symbol,
+                     detail::repr(operand)));
   }
 
   bool matches(const detail::CompiledMatcher& m, Frame& frame) {
@@ -778,8 +785,10 @@ class Evaluator {
           in_place = false;
         else if (v.kind == Kind::string)
           bound += v.text.size;
-        else if (v.kind == Kind::integer && detail::fits_int64(v.i)) bound += kIntegerDigits;
-        else in_place = false;
+        else if (v.kind == Kind::integer && detail::fits_int64(v.i))
+          bound += kIntegerDigits;
+        else
+          in_place = false;
       }
       if (in_place) {
         char* const begin = static_cast<char*>(store_.allocate_bytes(bound, 1));
@@ -878,12 +887,18 @@ class Evaluator {
     // Integer comparisons (most of what `let` values test) decided without the general path.
     if (a.kind == Kind::integer && b.kind == Kind::integer) {
       switch (n.op) {
-        case Op::equal: return RValue::of_bool(a.i == b.i);
-        case Op::not_equal: return RValue::of_bool(a.i != b.i);
-        case Op::less: return RValue::of_bool(a.i < b.i);
-        case Op::less_equal: return RValue::of_bool(a.i <= b.i);
-        case Op::greater: return RValue::of_bool(a.i > b.i);
-        case Op::greater_equal: return RValue::of_bool(a.i >= b.i);
+        case Op::equal:
+          return RValue::of_bool(a.i == b.i);
+        case Op::not_equal:
+          return RValue::of_bool(a.i != b.i);
+        case Op::less:
+          return RValue::of_bool(a.i < b.i);
+        case Op::less_equal:
+          return RValue::of_bool(a.i <= b.i);
+        case Op::greater:
+          return RValue::of_bool(a.i > b.i);
+        case Op::greater_equal:
+          return RValue::of_bool(a.i >= b.i);
         case Op::add:
         case Op::subtract:
         case Op::multiply:
@@ -894,7 +909,8 @@ class Evaluator {
             return RValue::of_int(r);
           break;
         }
-        default: break;
+        default:
+          break;
       }
     }
     switch (n.op) {
@@ -1011,8 +1027,9 @@ bool evaluate_views(const detail::CompiledRules& rules, const Inputs& inputs,
   }
 }
 
-bool evaluate_views_by_slot(const detail::CompiledRules& rules, std::span<const detail::RValue> inputs,
-                            detail::ValueStore& store, std::vector<ValueView>& out, EvaluationError& error) {
+bool evaluate_views_by_slot(const detail::CompiledRules& rules,
+                            std::span<const detail::RValue> inputs, detail::ValueStore& store,
+                            std::vector<ValueView>& out, EvaluationError& error) {
   try {
     return Evaluator(rules, nullptr, store).run_views_by_slot(inputs, out, error);
   } catch (EvaluationFailure& failure) {
@@ -1034,7 +1051,8 @@ std::optional<BrokenInvariant> broken_invariant(const detail::CompiledRules& rul
   }
 }
 
-EvaluationResult evaluate(const detail::CompiledRules& rules, const Inputs& inputs, std::vector<TraceStep>* trace) {
+EvaluationResult evaluate(const detail::CompiledRules& rules, const Inputs& inputs,
+                          std::vector<TraceStep>* trace) {
   // Everything one evaluation computes lives here: on this stack first, then the heap.
   alignas(detail::RValue) std::byte buffer[kEvaluationStackBytes];
   detail::ValueStore store(buffer, sizeof buffer);

@@ -47,18 +47,25 @@ struct MatcherInfo {
 /// Whether `info`'s matcher holds for `fact` and its evaluated `operand`, as info.holds
 /// decides it, with the commonest cases inline (the evaluator's hot path): two integers
 /// compared by the matcher's order, two values of one kind compared for equality.
-inline bool decide(const MatcherInfo& info, const detail::RValue& fact, const detail::RValue& operand,
-                   const SourceLocation& at) {
+inline bool decide(const MatcherInfo& info, const detail::RValue& fact,
+                   const detail::RValue& operand, const SourceLocation& at) {
   using Kind = detail::RValue::Kind;
   if (fact.kind == Kind::integer && operand.kind == Kind::integer) {
     switch (info.op) {
-      case MatchOp::eq: return fact.i == operand.i;
-      case MatchOp::ne: return fact.i != operand.i;
-      case MatchOp::lt: return fact.i < operand.i;
-      case MatchOp::le: return fact.i <= operand.i;
-      case MatchOp::gt: return fact.i > operand.i;
-      case MatchOp::ge: return fact.i >= operand.i;
-      default: break;
+      case MatchOp::eq:
+        return fact.i == operand.i;
+      case MatchOp::ne:
+        return fact.i != operand.i;
+      case MatchOp::lt:
+        return fact.i < operand.i;
+      case MatchOp::le:
+        return fact.i <= operand.i;
+      case MatchOp::gt:
+        return fact.i > operand.i;
+      case MatchOp::ge:
+        return fact.i >= operand.i;
+      default:
+        break;
     }
   } else if (info.op == MatchOp::eq) {
     return detail::values_equal(fact, operand);
