@@ -3,7 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 #include <variant>
@@ -149,6 +151,54 @@ TEST_SUITE("golden") {
       ++same;
     }
     CHECK(same == 4645);
+  }
+
+  TEST_CASE("explain gives the untraced evaluation's record or error on every golden case and on random inputs") {
+    // explain() is the same evaluator with a trace (and no rule index); the fast path must
+    // agree with it everywhere, not only where the golden data looks.
+    const snnplan::RuleSet& rules = snnplan::RuleSet::builtin();
+    std::vector<snnplan::Inputs> all;
+    for (const GoldenCase& c : golden_cases())
+      all.push_back(std::get<snnplan::Inputs>(snnplan::request::inputs_from_json(c.input, rules)));
+    std::mt19937_64 random(20261202);
+    const char* models[] = {"spikformer", "spikformer_v2", "cifar10dvs_vgg", "sew_resnet", "Spikformer", ""};
+    const char* preferences[] = {"speed", "memory", "capacity", "Memory", "CAPACITY", "bogus"};
+    const std::int64_t sizes[] = {-1, 0, 1, 2, 3, 4, 6, 7, 8, 16, 1000003, std::int64_t{1} << 40};
+    auto pick = [&random](const auto& options) {
+      return options[random() % (sizeof options / sizeof options[0])];
+    };
+    for (int k = 0; k < 20000; ++k) {
+      snnplan::Inputs inputs{{"model", pick(models)},
+                             {"world_size", pick(sizes)},
+                             {"prefer", pick(preferences)},
+                             {"batch_size", random() % 3 == 0 ? pick(sizes) : static_cast<std::int64_t>(random() % 4096)}};
+      for (const char* flag : {"zero_redundancy_optimizer_available", "pipelining_available", "fsdp2_available",
+                               "tensor_parallel_available"})
+        if (random() % 2 == 0) inputs.emplace_back(flag, random() % 2 == 0);
+      all.push_back(std::move(inputs));
+    }
+    snnplan::Evaluation evaluation;
+    std::size_t records = 0, errors = 0;
+    for (std::size_t k = 0; k < all.size(); ++k) {
+      CAPTURE(k);
+      const snnplan::Explanation explained = rules.explain(all[k]);
+      const snnplan::EvaluationResult result = rules.evaluate(all[k]);
+      REQUIRE(rules.evaluate(all[k], evaluation) == explained.result.ok());
+      REQUIRE(result.ok() == explained.result.ok());
+      CHECK_FALSE(explained.steps.empty());
+      if (!result.ok()) {
+        CHECK(result.error().message == explained.result.error().message);
+        CHECK(evaluation.error().message == explained.result.error().message);
+        ++errors;
+        continue;
+      }
+      CHECK(result.record().values() == explained.result.record().values());
+      CHECK(evaluation.to_record().values() == explained.result.record().values());
+      ++records;
+    }
+    CHECK(records + errors == all.size());
+    CHECK(records > 10000);  // both outcomes are exercised, records most
+    CHECK(errors > 1000);
   }
 
   TEST_CASE("every golden recommendation matches the reference through the batch runner") {
