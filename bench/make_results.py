@@ -80,9 +80,12 @@ def fmt_ns(v):
 # run's measurements where they exist (profile.md, cache_bench); figures marked "earlier run" come
 # from callgrind runs recorded in the README's history, not from this run.
 OBSTACLES = {
-    "views": "a tree-walking evaluator over slots: binding, the table walk, templates and record views each "
-             "cost 10-25 % of {views} instructions per call ({source}) against the "
-             "baseline's {baseline}, {baseline_malloc} of whose own cost is malloc/free",
+    "views": "the evaluator still walks expression trees: of {views} instructions per call ({source}), "
+             "`let` values take ~23 % (every node a call returning a 32-byte value), binding the named inputs "
+             "~18 %, record and views ~20 %, templates ~12 %, rule conditions ~11 % (shares from "
+             "memory_fsdp2_tp, callgrind, 2026-12-02), against the baseline's {baseline}, {baseline_malloc} of "
+             "whose own cost is malloc/free; expressions compiled to closures or flat code are the step not "
+             "yet taken",
     "record": "the views API's cost (above) plus building the owning `Record`: {record} instructions per call "
               "against the baseline's {baseline} ({source})",
     "batch": "the per-line cost of reading, evaluating and writing JSON (~12,200 instructions per line, "

@@ -389,7 +389,9 @@ std::vector<std::pair<std::string_view, std::string_view>> RuleSet::builtin_sha2
 const RuleSet& RuleSet::builtin() {
   // Built on first use; thread-safe by the rules for function-local statics.
   // From its compiled form, embedded at build time: no YAML is parsed.
-  static const RuleSet rules = RuleSetAccess::builtin("snn_distributed.yaml");
+  // Never destroyed: its destructor would only free memory at exit (~60k instructions of a
+  // CLI run's start-up budget), and a later static's destructor may still evaluate with it.
+  static const RuleSet& rules = *new RuleSet(RuleSetAccess::builtin("snn_distributed.yaml"));
   return rules;
 }
 

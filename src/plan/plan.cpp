@@ -87,7 +87,8 @@ Value string_list(const std::vector<std::string>& items) {
 const RuleSet& plan_rules() {
   // Built on first use; thread-safe by the rules for function-local statics. The plan rules'
   // `uses: snn_distributed.yaml` resolves to the built-in recommendation rules.
-  static const RuleSet rules = RuleSetAccess::builtin("snn_plan.yaml");
+  // Never destroyed, as RuleSet::builtin()'s table (src/api/rule_set.cpp says why).
+  static const RuleSet& rules = *new RuleSet(RuleSetAccess::builtin("snn_plan.yaml"));
   return rules;
 }
 
