@@ -3,6 +3,7 @@
 
   make_results.py --bench engine_bench.json --batch batch.json [--profile profile.md]
                   [--cache cache_bench.json] [--cold cold_start_bench.json] [--review review_bench.json]
+                  [--review-ir review_ir.json]
                   [--load-start "1 5 15"] [--load-end "1 5 15"] [--elapsed SECONDS]
                   [--parity "parity: ..."] [--selfcheck "..."] --out bench/results.md [--readme README.md]
 
@@ -142,7 +143,7 @@ def fmt_ms(v):
     return f"{v / 1e6:,.0f} ms" if v >= 1e8 else fmt_ns(v)
 
 
-def issue21_rows(runs, batch, cache, cold, review, profile):
+def issue21_rows(runs, batch, cache, cold, review, profile, review_ir=None):
     """[(target, measured, status)] for the Issue 21 table; status 'met', 'not met: obstacle', ..."""
     rows = []
     prof, have_prof = profile_figures(profile)
@@ -247,10 +248,15 @@ def issue21_rows(runs, batch, cache, cold, review, profile):
             if t is None:
                 continue
             cells = median_of(review, f"map_512/{fmt}", "cells") or 512 * 512
-            per_cell = median_of(review, f"map_512/{fmt}", "instructions_per_cell")
-            cost = f"{per_cell:,.0f} instructions" if per_cell else fmt_ns(t / cells)
+            cost = fmt_ns(t / cells)
+            if review_ir and fmt in review_ir:
+                cost += f", {review_ir[fmt]:,.0f} instructions"
             parts.append(f"512² {fmt.upper()} map {fmt_ms(t)} ({cost} per cell)")
-        rows.append((target, "; ".join(parts) + " (CPU time, 3 iterations)", "reported (no target)"))
+        measured = "; ".join(parts) + " (CPU time, 3 iterations)"
+        if review_ir and "diff" in review_ir:
+            measured += (f"; callgrind: the diff {review_ir['diff'] / 1e6:,.0f}M instructions, a map cell as "
+                         "above (a 128² map less a 1² map, over the cells between them)")
+        rows.append((target, measured, "reported (no target)"))
     return rows
 
 
@@ -287,6 +293,7 @@ def main():
     ap.add_argument("--cache", help="cache_bench JSON")
     ap.add_argument("--cold", help="cold_start_bench JSON")
     ap.add_argument("--review", help="review_bench JSON")
+    ap.add_argument("--review-ir", help="instructions per map cell and per diff (bench/run.sh, callgrind)")
     ap.add_argument("--load-start", default="", help="/proc/loadavg's first three fields at the start")
     ap.add_argument("--load-end", default="", help="the same at the end")
     ap.add_argument("--elapsed", type=int, help="seconds bench/run.sh took")
@@ -326,7 +333,8 @@ def main():
     # ---- issue 21
     batch = json.load(open(args.batch)) if args.batch and os.path.exists(args.batch) else None
     rows = issue21_rows(runs, batch, load_optional(args.cache), load_optional(args.cold),
-                        load_optional(args.review), args.profile)
+                        load_optional(args.review), args.profile,
+                        json.load(open(args.review_ir)) if args.review_ir and os.path.exists(args.review_ir) else None)
     table = issue21_table(rows)
     judged = ("Met / not met is judged on CPU time (steadier than wall time on a shared machine); ratios come "
               "from one run, the two sides measured alternately in the same process or run.")

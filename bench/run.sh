@@ -81,10 +81,36 @@ cache_json=$(run_bench cache_bench SKIP_CACHE "loading large tables" '^(cache|ya
 cold_json=$(run_bench cold_start_bench SKIP_COLD "CLI against a static hello world" '^cold_start/')
 review_json=$(run_bench review_bench SKIP_REVIEW "diff, 512 x 512 maps" '^(diff|map)_')
 
+# Instructions per map cell and per diff (callgrind on the CLI): a 128 x 128 map less a 1 x 1 map
+# (start-up, loading and the region analysis of one cell), over the 16,383 cells between them.
+review_ir_json=""
+if [ "${SKIP_REVIEW:-0}" != 1 ] && [ "${SKIP_PROFILE:-0}" != 1 ] && command -v valgrind >/dev/null 2>&1; then
+  echo "== review instructions (callgrind)" >&2
+  ir_of() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+      sed -n 's/.*I *refs: *//p' | tr -d ,
+  }
+  map_ir() {
+    ir_of "$build/snnplan" map --x "world_size=1..$1" --y "batch_size=1..$1" --input model=resnet \
+      --input prefer=capacity --format "$2"
+  }
+  edited=$(mktemp "${TMPDIR:-/tmp}/snnplan-edit.XXXXXX.yaml")
+  sed 's/world_size: {ge: 2}, batch_size/world_size: {ge: 4}, batch_size/' "$root/rules/snn_distributed.yaml" >"$edited"
+  review_ir_json=$results/review_ir.json
+  python3 - "$review_ir_json" "$(map_ir 128 svg)" "$(map_ir 1 svg)" "$(map_ir 128 json)" "$(map_ir 1 json)" \
+    "$(ir_of "$build/snnplan" diff "$root/rules/snn_distributed.yaml" "$edited")" <<'PY'
+import json, sys
+out, svg, svg1, js, js1, diff = sys.argv[1], *map(int, sys.argv[2:])
+cells = 128 * 128 - 1
+json.dump({"svg": (svg - svg1) / cells, "json": (js - js1) / cells, "diff": diff}, open(out, "w"))
+PY
+  rm -f "$edited"
+fi
+
 load_end=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
 python3 "$root/bench/make_results.py" --root "$root" --bench "$results/engine_bench.json" \
   ${batch_json:+--batch "$batch_json"} ${profile_md:+--profile "$profile_md"} \
-  ${cache_json:+--cache "$cache_json"} ${cold_json:+--cold "$cold_json"} ${review_json:+--review "$review_json"} \
+  ${cache_json:+--cache "$cache_json"} ${cold_json:+--cold "$cold_json"} ${review_json:+--review "$review_json"} ${review_ir_json:+--review-ir "$review_ir_json"} \
   --load-start "$load_start" --load-end "$load_end" --elapsed "$((SECONDS - started))" \
   --selfcheck "$selfcheck" --parity "$parity" --out "$root/bench/results.md" --readme "$root/README.md"
 echo "== wrote $root/bench/results.md and the Issue 21 table of README.md ($((SECONDS - started)) s)"
