@@ -24,9 +24,9 @@ template <MatchOp kMatcher, Op kOrder>
 bool ordered(const RValue& fact, const RValue& operand, const SourceLocation& at) {
   return holds(kOrder, compare_or_fail(fact, operand, at, matcher(kMatcher).name));
 }
-template <Op kOrder>
-bool ordered_integers(Wide fact, Wide operand) {
-  return holds(kOrder, fact < operand ? -1 : fact > operand ? 1 : 0);
+template <MatchOp kMatcher>
+bool on_integers(Wide fact, Wide operand) {
+  return integers_hold(kMatcher, fact, operand);
 }
 
 bool in_list(const RValue& fact, const RValue& operand, const SourceLocation& at) {
@@ -46,17 +46,17 @@ bool not_one_of(const RValue& fact, const RValue& operand, const SourceLocation&
 // clang-format off
 constexpr std::array kMatchers = {
     MatcherInfo{MatchOp::eq, "eq", OperandShape::value, 0, false, true, "==", eq,
-                [](Wide f, Wide o) { return f == o; }, "the fact equals the value (also written `fact: value`)"},
+                on_integers<MatchOp::eq>, "the fact equals the value (also written `fact: value`)"},
     MatcherInfo{MatchOp::ne, "ne", OperandShape::value, 0, false, false, "!=", ne,
-                [](Wide f, Wide o) { return f != o; }, "the fact differs from the value"},
+                on_integers<MatchOp::ne>, "the fact differs from the value"},
     MatcherInfo{MatchOp::lt, "lt", OperandShape::value, 0, true, false, "<", ordered<MatchOp::lt, Op::less>,
-                ordered_integers<Op::less>, "the fact is less than the value"},
+                on_integers<MatchOp::lt>, "the fact is less than the value"},
     MatcherInfo{MatchOp::le, "le", OperandShape::value, 0, true, false, "<=", ordered<MatchOp::le, Op::less_equal>,
-                ordered_integers<Op::less_equal>, "the fact is at most the value"},
+                on_integers<MatchOp::le>, "the fact is at most the value"},
     MatcherInfo{MatchOp::gt, "gt", OperandShape::value, 0, true, false, ">", ordered<MatchOp::gt, Op::greater>,
-                ordered_integers<Op::greater>, "the fact is greater than the value"},
+                on_integers<MatchOp::gt>, "the fact is greater than the value"},
     MatcherInfo{MatchOp::ge, "ge", OperandShape::value, 0, true, false, ">=", ordered<MatchOp::ge, Op::greater_equal>,
-                ordered_integers<Op::greater_equal>, "the fact is at least the value"},
+                on_integers<MatchOp::ge>, "the fact is at least the value"},
     MatcherInfo{MatchOp::one_of, "one_of", OperandShape::list, 0, false, false, "in", one_of, nullptr,
                 "the fact equals one of the items (also written `fact: [a, b]`)"},
     MatcherInfo{MatchOp::not_one_of, "not_one_of", OperandShape::list, 0, false, false, "not in", not_one_of, nullptr,

@@ -44,34 +44,39 @@ struct MatcherInfo {
   const char* summary;  ///< one line for docs/rules.md
 };
 
+/// Whether an integer fact and operand satisfy matcher `op`, one of eq, ne, lt, le, gt, ge:
+/// the one definition of those matchers on integers, behind their rows' holds_for_integers
+/// (the rule index) and inline in decide() (the evaluator).
+inline bool integers_hold(MatchOp op, detail::Wide fact, detail::Wide operand) {
+  switch (op) {
+    case MatchOp::eq:
+      return fact == operand;
+    case MatchOp::ne:
+      return fact != operand;
+    case MatchOp::lt:
+      return fact < operand;
+    case MatchOp::le:
+      return fact <= operand;
+    case MatchOp::gt:
+      return fact > operand;
+    case MatchOp::ge:
+      return fact >= operand;
+    default:
+      return false;  // not a matcher on single integers (its row has no holds_for_integers)
+  }
+}
+
 /// Whether `info`'s matcher holds for `fact` and its evaluated `operand`, as info.holds
-/// decides it, with the commonest cases inline (the evaluator's hot path): two integers
-/// compared by the matcher's order, two values of one kind compared for equality.
+/// decides it, with the commonest cases inline (the evaluator's hot path): two integers for a
+/// matcher that compares single integers, two values compared for (in)equality as the eq and
+/// ne rows compare them.
 inline bool decide(const MatcherInfo& info, const detail::RValue& fact,
                    const detail::RValue& operand, const SourceLocation& at) {
   using Kind = detail::RValue::Kind;
-  if (fact.kind == Kind::integer && operand.kind == Kind::integer) {
-    switch (info.op) {
-      case MatchOp::eq:
-        return fact.i == operand.i;
-      case MatchOp::ne:
-        return fact.i != operand.i;
-      case MatchOp::lt:
-        return fact.i < operand.i;
-      case MatchOp::le:
-        return fact.i <= operand.i;
-      case MatchOp::gt:
-        return fact.i > operand.i;
-      case MatchOp::ge:
-        return fact.i >= operand.i;
-      default:
-        break;
-    }
-  } else if (info.op == MatchOp::eq) {
-    return detail::values_equal(fact, operand);
-  } else if (info.op == MatchOp::ne) {
-    return !detail::values_equal(fact, operand);
-  }
+  if (fact.kind == Kind::integer && operand.kind == Kind::integer && info.holds_for_integers)
+    return integers_hold(info.op, fact.i, operand.i);
+  if (info.op == MatchOp::eq) return detail::values_equal(fact, operand);
+  if (info.op == MatchOp::ne) return !detail::values_equal(fact, operand);
   return info.holds(fact, operand, at);
 }
 
