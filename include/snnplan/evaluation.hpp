@@ -43,7 +43,9 @@ class Evaluation {
 
   /// Field names and values, in the order the rule file declares them (empty unless ok()).
   [[nodiscard]] std::span<const std::string> names() const noexcept;
-  [[nodiscard]] std::span<const ValueView> values() const noexcept { return values_; }
+  [[nodiscard]] std::span<const ValueView> values() const noexcept {
+    return ok_ ? std::span<const ValueView>(values_) : std::span<const ValueView>();
+  }
   /// The field called `name`, or nullptr.
   [[nodiscard]] const ValueView* find(std::string_view name) const noexcept;
 
@@ -61,6 +63,8 @@ class Evaluation {
   /// The compiled rules of the last evaluation: views of their text stay valid even when
   /// the RuleSet is replaced meanwhile (hot reload).
   std::shared_ptr<const detail::CompiledRules> rules_;
+  /// The last successful evaluation's fields: kept (not cleared) when the next one starts,
+  /// so an evaluation of the same rules writes over them without resizing.
   std::vector<ValueView> values_;
   EvaluationError error_;
   bool ok_ = false;

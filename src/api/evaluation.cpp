@@ -65,9 +65,9 @@ Record Evaluation::to_record() const {
 
 detail::ValueStore& Evaluation::start(const std::shared_ptr<const detail::CompiledRules>& rules) {
   if (!storage_) storage_ = std::make_unique<Storage>();  // moved from
-  // Cleared first, so an exception (std::bad_alloc) leaves an evaluation that is not ok().
+  // Not ok() first, so an exception (std::bad_alloc) leaves an evaluation that is not ok(),
+  // whose values() are then empty (values_ keeps its size for the next evaluation).
   ok_ = false;
-  values_.clear();
   storage_->store.reset();
   if (rules_ != rules) rules_ = rules;  // no refcount traffic when reused
   return storage_->store;

@@ -21,6 +21,7 @@
 #include "language/syntax.hpp"
 #include "snnplan/diagnostic.hpp"
 #include "snnplan/input_info.hpp"
+#include "snnplan/value_view.hpp"
 
 namespace snnplan::detail {
 
@@ -49,6 +50,17 @@ struct CompiledTemplate {
   std::vector<Piece> pieces;
   /// The literal pieces' total length: what a rendering needs besides its values.
   std::size_t literal_bytes = 0;
+  /// Indices of the pieces that are placeholders, for a rendering to read their values
+  /// without walking the literal pieces.
+  std::vector<std::uint32_t> placeholders;
+  /// Appends a piece, keeping literal_bytes and placeholders.
+  void add(Piece piece) {
+    if (piece.slot >= 0)
+      placeholders.push_back(static_cast<std::uint32_t>(pieces.size()));
+    else
+      literal_bytes += piece.text.size();
+    pieces.push_back(piece);
+  }
   std::string source_text;
   /// A template without placeholders is its own text: rendered without copying, as a view
   /// of the rule set's constants.
@@ -196,6 +208,12 @@ struct CompiledRules {
   std::vector<CompiledField> fields;
   std::vector<RValue> default_record;   // per field: its default, copied whole to start a record
   std::vector<int> initialised_fields;  // fields with an `init` expression, in field order
+  /// Per field: its default as the views API returns it, copied whole to start the views, so
+  /// that only the fields an evaluation wrote are converted. A default with no scalar view (a
+  /// list) stands as null here and its field among `unviewed_defaults`.
+  std::vector<ValueView> default_views;
+  /// Bit k (k < 64): field k's default is not in default_views, so views convert it always.
+  std::uint64_t unviewed_defaults = 0;
   int rationale_field = -1;
   std::shared_ptr<const std::vector<std::string>> field_names;
   std::optional<CompiledTemplate> header;
@@ -206,6 +224,36 @@ struct CompiledRules {
   std::vector<Diagnostic> warnings;
   std::vector<check::AllowedDiagnostic> allowed;  // warnings and notes accepted by `allow:`
   std::string source_text;
+
+  /// Appends a record field, with its default and init in the tables derived from them.
+  void add_field(CompiledField field) {
+    const std::size_t k = fields.size();
+    default_record.push_back(field.default_value);
+    if (field.init) initialised_fields.push_back(static_cast<int>(k));
+    const RValue& d = field.default_value;
+    switch (d.kind) {
+      case RValue::Kind::null:
+        default_views.emplace_back();
+        break;
+      case RValue::Kind::boolean:
+        default_views.push_back(ValueView::of_bool(d.b));
+        break;
+      case RValue::Kind::floating:
+        default_views.push_back(ValueView::of_float(d.f));
+        break;
+      case RValue::Kind::string:
+        default_views.push_back(ValueView::of_string(d.s()));
+        break;
+      default:
+        if (d.kind == RValue::Kind::integer && fits_int64(d.i)) {
+          default_views.push_back(ValueView::of_int(static_cast<std::int64_t>(d.i)));
+          break;
+        }
+        default_views.emplace_back();
+        if (k < 64) unviewed_defaults |= std::uint64_t{1} << k;
+    }
+    fields.push_back(std::move(field));
+  }
 
   [[nodiscard]] std::size_t slot_count() const { return inputs.size() + lets.size(); }
   /// The slots of an evaluation's frame: the facts, then (only when there are invariants to

@@ -88,9 +88,7 @@ class Compiler {
       if (field.default_value) compiled.default_value = expr(*field.default_value).constant;
       if (field.init) compiled.init = expr(*field.init);
       names->push_back(field.name.value);
-      out_.default_record.push_back(compiled.default_value);
-      if (compiled.init) out_.initialised_fields.push_back(static_cast<int>(out_.fields.size()));
-      out_.fields.push_back(std::move(compiled));
+      out_.add_field(std::move(compiled));
     }
     out_.field_names = names;
     if (file_.rationale_header) out_.header = text(*file_.rationale_header);
@@ -162,11 +160,10 @@ class Compiler {
     out.is_fixed = true;
     for (const auto& piece : t.pieces) {
       if (piece.is_placeholder) {
-        out.pieces.push_back({"", slots_.at(piece.text), piece.python_repr});
+        out.add({"", slots_.at(piece.text), piece.python_repr});
         out.is_fixed = false;
       } else {
-        out.pieces.push_back({out_.constants.keep(piece.text), -1, false});
-        out.literal_bytes += piece.text.size();
+        out.add({out_.constants.keep(piece.text), -1, false});
         fixed += piece.text;
       }
     }

@@ -386,9 +386,7 @@ class RulesReader {
       field.default_value = value();
       if (in_.boolean()) field.init = node();
       names->push_back(field.name);
-      r.default_record.push_back(field.default_value);
-      if (field.init) r.initialised_fields.push_back(static_cast<int>(k));
-      r.fields.push_back(std::move(field));
+      r.add_field(std::move(field));
     }
     r.field_names = std::move(names);
     r.rationale_field = in_.i32();
@@ -496,9 +494,8 @@ class RulesReader {
       piece.text = r_->constants.keep(in_.view());
       piece.slot = in_.i32();
       piece.python_repr = in_.boolean();
-      t.literal_bytes += piece.text.size();
       if (piece.slot >= 0) name_slots_.push_back(piece.slot);
-      t.pieces.push_back(std::move(piece));
+      t.add(piece);
     }
     t.source_text = in_.str();
     t.is_fixed = in_.boolean();

@@ -156,20 +156,11 @@ Value to_public(const RValue& value) {
   return Value();
 }
 
-RValue from_public(const Value& value, ValueStore& store) {
-  if (value.is_bool()) return RValue::of_bool(value.as_bool());
-  if (value.is_int()) return RValue::of_int(value.as_int());
-  if (value.is_float()) return RValue::of_float(value.as_float());
-  if (value.is_string()) return RValue::of_view(value.as_string());
-  if (value.is_list()) {
-    const Value::List& list = value.as_list();
-    RValue* items = list.empty() ? nullptr : store.values(list.size());
-    for (std::size_t k = 0; k < list.size(); ++k) new (items + k) RValue(from_public(list[k], store));
-    return RValue::of_items({items, list.size()});
-  }
-  return RValue{};
+RValue list_from_public(const Value::List& list, ValueStore& store) {
+  RValue* items = list.empty() ? nullptr : store.values(list.size());
+  for (std::size_t k = 0; k < list.size(); ++k) new (items + k) RValue(from_public(list[k], store));
+  return RValue::of_items({items, list.size()});
 }
-
 
 std::string wide_to_string(Wide value) {
   if (fits_int64(value)) return std::to_string(static_cast<std::int64_t>(value));
@@ -271,7 +262,7 @@ bool values_equal_slow(const RValue& a, const RValue& b) {
     case K::boolean: return a.b == b.b;
     case K::integer: return a.i == b.i;
     case K::floating: return a.f == b.f;
-    case K::string: return a.s() == b.s();
+    case K::string: return same_text(a.s(), b.s());
     case K::list: {
       if (a.items.size != b.items.size) return false;
       for (std::size_t k = 0; k < a.items.size; ++k)

@@ -13,12 +13,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <memory_resource>
 #include <new>
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "snnplan/value.hpp"
@@ -156,8 +159,31 @@ inline std::uint8_t kind_bit(const RValue& value) { return static_cast<std::uint
 const char* kind_name(const RValue& value);
 
 /// A view of `value`: strings point into `value` (which must outlive the result), lists are
-/// built in `store`.
-RValue from_public(const Value& value, ValueStore& store);
+/// built in `store`. Scalars inline (every input of a call is converted).
+RValue list_from_public(const Value::List& list, ValueStore& store);
+static_assert(std::is_same_v<std::variant_alternative_t<1, Value::Storage>, bool> &&
+              std::is_same_v<std::variant_alternative_t<2, Value::Storage>, std::int64_t> &&
+              std::is_same_v<std::variant_alternative_t<3, Value::Storage>, double> &&
+              std::is_same_v<std::variant_alternative_t<4, Value::Storage>, std::string> &&
+              std::is_same_v<std::variant_alternative_t<5, Value::Storage>, Value::List>,
+              "from_public() switches on Value::Storage's alternatives by index");
+inline RValue from_public(const Value& value, ValueStore& store) {
+  const Value::Storage& v = value.storage();
+  switch (v.index()) {
+    case 1:
+      return RValue::of_bool(*std::get_if<bool>(&v));
+    case 2:
+      return RValue::of_int(*std::get_if<std::int64_t>(&v));
+    case 3:
+      return RValue::of_float(*std::get_if<double>(&v));
+    case 4:
+      return RValue::of_view(*std::get_if<std::string>(&v));
+    case 5:
+      return list_from_public(*std::get_if<Value::List>(&v), store);
+    default:
+      return RValue{};
+  }
+}
 /// The inverse, for values that hold no record and whose integers fit 64 bits: the points
 /// the analyses sample (their integers lie in int64's range by construction). A record
 /// becomes null; evaluation results go through the evaluator's checked conversion instead.
@@ -177,13 +203,60 @@ void append_display(String& out, const RValue& value);
 /// integer to a double): negative, zero or positive. NaN compares unordered (returns 2).
 int compare_int_float(Wide i, double f);
 
+/// Whether two strings have the same bytes. Inline for the short strings that names and
+/// enumerated values are (up to 16 bytes: two overlapping words from each end, no call);
+/// memcmp beyond.
+inline bool same_text(std::string_view a, std::string_view b) noexcept {
+  const std::size_t n = a.size();
+  if (n != b.size()) return false;
+  if (n > 16) return std::memcmp(a.data(), b.data(), n) == 0;
+  auto word = [](const char* p, auto zero) {
+    decltype(zero) w;
+    std::memcpy(&w, p, sizeof w);
+    return w;
+  };
+  if (n >= 8)
+    return word(a.data(), std::uint64_t{}) == word(b.data(), std::uint64_t{}) &&
+           word(a.data() + n - 8, std::uint64_t{}) == word(b.data() + n - 8, std::uint64_t{});
+  if (n >= 4)
+    return word(a.data(), std::uint32_t{}) == word(b.data(), std::uint32_t{}) &&
+           word(a.data() + n - 4, std::uint32_t{}) == word(b.data() + n - 4, std::uint32_t{});
+  for (std::size_t k = 0; k < n; ++k)
+    if (a[k] != b[k]) return false;
+  return true;
+}
+
+/// Copies `text` to `out`, which has room for it. Inline for short texts, as same_text()
+/// compares them; memcpy beyond 16 bytes.
+inline void copy_text(char* out, std::string_view text) noexcept {
+  const std::size_t n = text.size();
+  const char* in = text.data();
+  if (n > 16) {
+    std::memcpy(out, in, n);
+  } else if (n >= 8) {
+    std::uint64_t first, last;
+    std::memcpy(&first, in, 8);
+    std::memcpy(&last, in + n - 8, 8);
+    std::memcpy(out, &first, 8);
+    std::memcpy(out + n - 8, &last, 8);
+  } else if (n >= 4) {
+    std::uint32_t first, last;
+    std::memcpy(&first, in, 4);
+    std::memcpy(&last, in + n - 4, 4);
+    std::memcpy(out, &first, 4);
+    std::memcpy(out + n - 4, &last, 4);
+  } else {
+    for (std::size_t k = 0; k < n; ++k) out[k] = in[k];
+  }
+}
+
 /// Equality used by `==`, `eq` and `one_of`: ints and floats compare numerically; values of
 /// different kinds are unequal.
 bool values_equal_slow(const RValue& a, const RValue& b);
 inline bool values_equal(const RValue& a, const RValue& b) {
   // The common cases inline: two strings, two integers, two booleans.
   if (a.kind == b.kind) {
-    if (a.kind == RValue::Kind::string) return a.s() == b.s();
+    if (a.kind == RValue::Kind::string) return same_text(a.s(), b.s());
     if (a.kind == RValue::Kind::integer) return a.i == b.i;
     if (a.kind == RValue::Kind::boolean) return a.b == b.b;
   }

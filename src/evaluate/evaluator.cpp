@@ -1,6 +1,7 @@
 #include "evaluate/evaluator.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <memory>
 #include <memory_resource>
@@ -31,11 +32,47 @@ using language::type_failure;
 // The record under construction: field values, and rationale lines as views (of the rule
 // set's constant text, or of text rendered into the evaluation's store).
 struct WorkingRecord {
-  explicit WorkingRecord(detail::ValueStore& store) : rationale(store.resource()) {
-    rationale.reserve(8);
+  // The lines in the store, grown by doubling (the store frees nothing before its reset, so
+  // a grown array simply leaves the old one behind).
+  class Lines {
+   public:
+    explicit Lines(detail::ValueStore& store) : store_(store) {}
+    void push_back(std::string_view line) {
+      if (size_ == capacity_) grow();
+      data_[size_++] = line;
+    }
+    void append(const Lines& other) {
+      for (std::string_view line : other) push_back(line);
+    }
+    [[nodiscard]] std::size_t size() const { return size_; }
+    [[nodiscard]] std::string_view operator[](std::size_t k) const { return data_[k]; }
+    [[nodiscard]] const std::string_view* begin() const { return data_; }
+    [[nodiscard]] const std::string_view* end() const { return data_ + size_; }
+
+   private:
+    [[gnu::noinline]] void grow() {
+      const std::size_t capacity = capacity_ == 0 ? 8 : 2 * capacity_;
+      auto* grown = static_cast<std::string_view*>(
+          store_.allocate_bytes(capacity * sizeof(std::string_view), alignof(std::string_view)));
+      std::uninitialized_copy(data_, data_ + size_, grown);
+      data_ = grown;
+      capacity_ = capacity;
+    }
+    detail::ValueStore& store_;
+    std::string_view* data_ = nullptr;
+    std::size_t size_ = 0;
+    std::size_t capacity_ = 0;
+  };
+
+  explicit WorkingRecord(detail::ValueStore& store) : rationale(store) {}
+  // Field k's new value; the views convert only fields written (and those past 64).
+  void write(std::size_t k, const RValue& value) {
+    fields[k] = value;
+    if (k < 64) written |= std::uint64_t{1} << k;
   }
   RValue* fields = nullptr;
-  std::pmr::vector<std::string_view> rationale;
+  std::uint64_t written = 0;  // bit k: field k (k < 64) no longer holds its default
+  Lines rationale;
 };
 
 // Facts of one evaluation by slot: inputs bound up front, `let` values computed on first use.
@@ -118,7 +155,7 @@ class Evaluator {
   // The record as views into the store (see snnplan/evaluation.hpp); false with error set.
   bool run_views(const Inputs& inputs, std::vector<ValueView>& out, EvaluationError& error) {
     WorkingRecord record(store_);
-    out.clear();
+    // `out` keeps its size until views() writes it: a reused vector is not resized.
     if (produce(inputs, record) && views(record, out)) return true;
     out.clear();  // no fields without a record, even when a later field failed
     error = std::move(*failure_);
@@ -129,7 +166,6 @@ class Evaluator {
   bool run_views_by_slot(std::span<const RValue> inputs, std::vector<ValueView>& out,
                          EvaluationError& error) {
     WorkingRecord record(store_);
-    out.clear();
     if (produce_by_slot(inputs, record) && views(record, out)) return true;
     out.clear();
     error = std::move(*failure_);
@@ -292,7 +328,7 @@ class Evaluator {
     for (const auto& [name, value] : inputs) {
       // Callers mostly give inputs in the rule file's order: the input at this position is
       // tried before any scan.
-      const int slot = position < count && name == rules_.inputs[position].name
+      const int slot = position < count && detail::same_text(name, rules_.inputs[position].name)
                            ? static_cast<int>(position)
                            : input_slot(name);
       position = static_cast<std::size_t>(slot) + 1;
@@ -380,7 +416,17 @@ class Evaluator {
     return kinds & syntax::kBool ? "bool" : "int";
   }
 
-  bool normalise(std::size_t k, RValue& v) {
+  // A value of the input's type as binding takes it: lowered when the input says so. The
+  // common case (a scalar of the right kind) inline; lists and refusals out of line.
+  [[gnu::always_inline]] bool normalise(std::size_t k, RValue& v) {
+    const auto& input = rules_.inputs[k];
+    if (!(detail::kind_bit(v) & input.type.kinds) || v.kind == Kind::list)
+      return normalise_checked(k, v);
+    if (input.lower && v.kind == Kind::string) v = language::lowered(v, store_);
+    return true;
+  }
+
+  [[gnu::noinline]] bool normalise_checked(std::size_t k, RValue& v) {
     const auto& input = rules_.inputs[k];
     if (!(detail::kind_bit(v) & input.type.kinds)) {
       return fail(EvaluationErrorKind::bad_input,
@@ -405,6 +451,11 @@ class Evaluator {
     const RValue& v = lookup(static_cast<int>(k), frame);
     for (const RValue& option : input.one_of)
       if (detail::values_equal(v, option)) return true;
+    return refuse(input, v, frame);
+  }
+
+  [[gnu::cold, gnu::noinline]] bool refuse(const detail::CompiledInput& input, const RValue& v,
+                                           Frame& frame) {
     // explain names the input and the line of the rule file that refused it.
     if (trace_)
       note(TraceStep::Kind::error, "", "", input.one_of_location,
@@ -424,7 +475,7 @@ class Evaluator {
       const auto& field = rules_.fields[static_cast<std::size_t>(k)];
       const RValue v = value(*field.init, frame);
       check_field(field, v, field.init->location);
-      record.fields[k] = v;
+      record.write(static_cast<std::size_t>(k), v);
     }
     return true;
   }
@@ -459,45 +510,75 @@ class Evaluator {
   }
 
   bool views(const WorkingRecord& record, std::vector<ValueView>& out) {
-    // Sized once and written in place: a push_back per field costs a capacity check each.
+    // The defaults' views copied whole, then only the fields the evaluation wrote (and any
+    // whose default has no ready view, and any past the 64 the mask tracks) converted.
     const std::size_t count = rules_.fields.size();
-    out.resize(count);
+    if (out.size() != count) out.resize(count);  // a reused Evaluation: already the size
     ValueView* const fields = out.data();
-    const RValue* const values = record.fields;
-    const int rationale = rules_.rationale_field;
-    for (std::size_t k = 0; k < count; ++k) {
-      const RValue& field = values[k];
-      ValueView& v = fields[k];
-      switch (field.kind) {  // the scalar kinds inline; the rest (and 64-bit overflow) below
-        case Kind::null:
-          v = ValueView();
-          break;
-        case Kind::boolean:
-          v = ValueView::of_bool(field.b);
-          break;
-        case Kind::string:
-          v = ValueView::of_string(field.s());
-          break;
-        case Kind::integer:
-          if (detail::fits_int64(field.i)) {
-            v = ValueView::of_int(static_cast<std::int64_t>(field.i));
-            break;
-          }
-          [[fallthrough]];
-        default:
-          // The rationale field holds its lines in record.rationale, written below.
-          if (static_cast<int>(k) != rationale && !view_of(field, rules_.fields[k].name, v))
-            return false;
-      }
+    static_assert(std::is_trivially_copyable_v<ValueView>);
+    std::memcpy(static_cast<void*>(fields), rules_.default_views.data(), count * sizeof(ValueView));
+    std::uint64_t pending = record.written | rules_.unviewed_defaults;
+    while (pending != 0) {
+      const auto k = static_cast<std::size_t>(std::countr_zero(pending));
+      pending &= pending - 1;
+      if (!view_field(record, k, fields[k])) return false;
     }
-    if (rationale >= 0) {
+    for (std::size_t k = 64; k < count; ++k)
+      if (!view_field(record, k, fields[k])) return false;
+    if (rules_.rationale_field >= 0) {
       const std::size_t n_lines = record.rationale.size();
       auto* lines = static_cast<ValueView*>(store_.allocate_bytes(
           std::max<std::size_t>(n_lines, 1) * sizeof(ValueView), alignof(ValueView)));
       for (std::size_t n = 0; n < n_lines; ++n)
         new (lines + n) ValueView(ValueView::of_string(record.rationale[n]));
-      fields[rationale] = ValueView::of_list({lines, n_lines});
+      fields[rules_.rationale_field] = ValueView::of_list({lines, n_lines});
     }
+    return true;
+  }
+
+  [[gnu::always_inline]] bool view_field(const WorkingRecord& record, std::size_t k, ValueView& v) {
+    const RValue& field = record.fields[k];
+    switch (field.kind) {  // the scalar kinds inline; the rest (and 64-bit overflow) below
+      case Kind::null:
+        v = ValueView();
+        return true;
+      case Kind::boolean:
+        v = ValueView::of_bool(field.b);
+        return true;
+      case Kind::string:
+        v = ValueView::of_string(field.s());
+        return true;
+      case Kind::floating:
+        v = ValueView::of_float(field.f);
+        return true;
+      case Kind::integer:
+        if (detail::fits_int64(field.i)) {
+          v = ValueView::of_int(static_cast<std::int64_t>(field.i));
+          return true;
+        }
+        [[fallthrough]];
+      default:
+        // The rationale field holds its lines in record.rationale, written by views().
+        if (static_cast<int>(k) == rules_.rationale_field) return true;
+        // A list of 64-bit integers (a mesh shape, a layout) is written without recursion.
+        if (field.kind == Kind::list && int64_list_view(field, v)) return true;
+        return view_of(field, rules_.fields[k].name, v);
+    }
+  }
+
+  // `list` as a view when every item is an integer that fits 64 bits; false (nothing
+  // written) otherwise, for view_of() to decide.
+  bool int64_list_view(const RValue& list, ValueView& out) {
+    const std::size_t size = list.items.size;
+    for (std::size_t n = 0; n < size; ++n) {
+      const RValue& item = list.items.data[n];
+      if (item.kind != Kind::integer || !detail::fits_int64(item.i)) return false;
+    }
+    auto* items = static_cast<ValueView*>(store_.allocate_bytes(
+        std::max<std::size_t>(size, 1) * sizeof(ValueView), alignof(ValueView)));
+    for (std::size_t n = 0; n < size; ++n)
+      new (items + n) ValueView(ValueView::of_int(static_cast<std::int64_t>(list.items.data[n].i)));
+    out = ValueView::of_list({items, size});
     return true;
   }
 
@@ -645,13 +726,13 @@ class Evaluator {
       // A constant's type was checked against the field's at load (the checker refuses a
       // mismatch); only a computed value is checked here.
       if (assignment.value.kind == ExprKind::literal) {
-        record.fields[assignment.target] = assignment.value.constant;
+        record.write(static_cast<std::size_t>(assignment.target), assignment.value.constant);
         continue;
       }
       const RValue v = value(assignment.value, frame);
       const auto& field = rules_.fields[static_cast<std::size_t>(assignment.target)];
       check_field(field, v, assignment.value.location);
-      record.fields[assignment.target] = v;
+      record.write(static_cast<std::size_t>(assignment.target), v);
     }
     for (const auto& line : rule.because) record.rationale.push_back(render(line, frame));
     if (rule.error)
@@ -689,10 +770,9 @@ class Evaluator {
       return false;
     for (std::size_t k = 0; k < rules_.fields.size(); ++k) {
       if (!fallback.keep[k] && static_cast<int>(k) != rules_.rationale_field)
-        record.fields[k] = result.fields[k];
+        record.write(k, result.fields[k]);
     }
-    record.rationale.insert(record.rationale.end(), result.rationale.begin(),
-                            result.rationale.end());
+    record.rationale.append(result.rationale);
     return true;
   }
 
@@ -723,11 +803,20 @@ class Evaluator {
 
   bool matches(const detail::CompiledMatcher& m, Frame& frame) {
     const RValue& fact = lookup(m.slot, frame);
-    const RValue operand = value(m.operand, frame);
-    return language::decide(*m.info, fact, operand, m.operand.location);
+    RValue scratch;
+    return language::decide(*m.info, fact, operand(m.operand, frame, scratch), m.operand.location);
   }
 
   // ---- expressions ---------------------------------------------------------------------
+  // `n`'s value as a reference: a constant or a fact without a copy, anything else computed
+  // into `scratch`.
+  [[gnu::always_inline]] const RValue& operand(const Node& n, Frame& frame, RValue& scratch) {
+    if (n.kind == ExprKind::literal) return n.constant;
+    if (n.kind == ExprKind::name) return lookup(n.slot, frame);
+    scratch = eval(n, frame);
+    return scratch;
+  }
+
   // eval() with the two commonest nodes -- a constant, a fact already known -- decided inline.
   [[gnu::always_inline]] RValue value(const Node& n, Frame& frame) {
     if (n.kind == ExprKind::literal) return n.constant;
@@ -776,9 +865,8 @@ class Evaluator {
       const RValue* values[kInPlacePieces];
       std::size_t bound = t.literal_bytes;
       bool in_place = true;
-      for (std::size_t k = 0; k < count && in_place; ++k) {
+      for (const std::uint32_t k : t.placeholders) {
         const auto& piece = pieces[k];
-        if (piece.slot < 0) continue;
         const RValue& v = lookup(piece.slot, frame);
         values[k] = &v;
         if (piece.python_repr)
@@ -789,12 +877,13 @@ class Evaluator {
           bound += kIntegerDigits;
         else
           in_place = false;
+        if (!in_place) break;
       }
       if (in_place) {
         char* const begin = static_cast<char*>(store_.allocate_bytes(bound, 1));
         char* out = begin;
         auto put = [&out](std::string_view text) {
-          if (!text.empty()) std::memcpy(out, text.data(), text.size());
+          detail::copy_text(out, text);
           out += text.size();
         };
         for (std::size_t k = 0; k < count; ++k) {

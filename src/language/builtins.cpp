@@ -164,12 +164,10 @@ constexpr BuiltinInfo kBuiltins[] = {
 
 }  // namespace
 
-const RValue& BuiltinArguments::need(std::size_t k) const {
-  const BuiltinParameter& parameter = builtin_.parameter(k);
-  if (!(kind_bit(values_[k]) & parameter.kinds))
-    throw ArgumentError{k, messages::type_mismatch(messages::builtin_argument(k + 1, builtin_.name),
-                                                   parameter.expected, kind_name(values_[k]))};
-  return values_[k];
+void BuiltinArguments::refuse(std::size_t k) const {
+  throw ArgumentError{k, messages::type_mismatch(messages::builtin_argument(k + 1, builtin_.name),
+                                                 builtin_.parameter(k).expected,
+                                                 kind_name(values_[k]))};
 }
 
 const RValue& BuiltinArguments::need(std::size_t k, RValue::Kind kind, const char* expected) const {

@@ -83,7 +83,7 @@ class BuiltinArguments {
     return values_[k];
   }
   /// Argument k, which must be of its parameter's kinds (ArgumentError otherwise).
-  [[nodiscard]] const detail::RValue& need(std::size_t k) const;
+  [[nodiscard]] const detail::RValue& need(std::size_t k) const;  // inline, below
   /// Argument k, which must be of `kind`; `expected` names it in the message.
   [[nodiscard]] const detail::RValue& need(std::size_t k, detail::RValue::Kind kind,
                                            const char* expected) const;
@@ -91,6 +91,7 @@ class BuiltinArguments {
   [[nodiscard]] const BuiltinInfo& builtin() const noexcept { return builtin_; }
 
  private:
+  [[noreturn]] void refuse(std::size_t k) const;  // need()'s ArgumentError
   const BuiltinInfo& builtin_;
   std::span<const detail::RValue> values_;
   ArgumentSource* source_ = nullptr;
@@ -121,6 +122,12 @@ struct BuiltinInfo {
   /// What argument k (from 0) must be.
   [[nodiscard]] constexpr const BuiltinParameter& parameter(std::size_t k) const { return parameters[k < 2 ? k : 1]; }
 };
+
+// Inline: every builtin checks its arguments' kinds, and nearly every check passes.
+inline const detail::RValue& BuiltinArguments::need(std::size_t k) const {
+  if (!(detail::kind_bit(values_[k]) & builtin_.parameter(k).kinds)) refuse(k);
+  return values_[k];
+}
 
 /// Every builtin.
 std::span<const BuiltinInfo> builtins();

@@ -53,10 +53,8 @@ int compare_or_fail(const RValue& a, const RValue& b, const SourceLocation& at, 
   return c;
 }
 
-bool truth(const RValue& v, const SourceLocation& at) {
-  if (v.kind != Kind::boolean)
-    type_failure(at, messages::type_mismatch("a condition", "bool", detail::kind_name(v)));
-  return v.b;
+void not_a_condition(const RValue& v, const SourceLocation& at) {
+  type_failure(at, messages::type_mismatch("a condition", "bool", detail::kind_name(v)));
 }
 
 RValue negate(const RValue& v, const SourceLocation& at) {

@@ -104,8 +104,14 @@ inline bool holds(syntax::Op op, int order) {
   }
 }
 
-/// The value of a condition; fails unless it is a bool.
-bool truth(const RValue& value, const SourceLocation& at);
+/// Fails: `value`, not a bool, stands where a condition must be (truth()'s refusal).
+[[noreturn]] void not_a_condition(const RValue& value, const SourceLocation& at);
+/// The value of a condition; fails unless it is a bool. Inline: every `&&`, `||`, `!` and
+/// `?:` asks.
+inline bool truth(const RValue& value, const SourceLocation& at) {
+  if (value.kind != RValue::Kind::boolean) not_a_condition(value, at);
+  return value.b;
+}
 /// `a op b` for + - * / %: integers exactly, floats as doubles, strings and lists joined by +.
 RValue arithmetic(syntax::Op op, const RValue& a, const RValue& b, const SourceLocation& at,
                   ValueStore& store);
