@@ -117,6 +117,66 @@ tables:
           "record field 'b' = 1329227995784915872903807060280344576 does not fit in a 64-bit integer");
   }
 
+  // The views start from the defaults' views and convert only the fields an evaluation wrote
+  // (a mask of 64 bits; fields past it always converted): every field must still be the
+  // Record's, whichever way it got its value.
+  TEST_CASE("a record of 70 fields reads the same through views as through a Record, whichever fields a rule wrote") {
+    std::string text = "snnplan: 1\ninputs:\n  n: {type: int}\nrecord:\n";
+    for (int k = 0; k < 70; ++k) {
+      if (k % 3 == 0)
+        text += "  f" + std::to_string(k) + ": {type: int, default: " + std::to_string(k) + "}\n";
+      else if (k % 3 == 1)
+        text += "  f" + std::to_string(k) + ": {type: string, default: s" + std::to_string(k) + "}\n";
+      else
+        text += "  f" + std::to_string(k) + ": {type: \"list[int]?\", default: [" + std::to_string(k) + ", 1]}\n";
+    }
+    text += "  rationale: {type: rationale}\nstart: t\ntables:\n  t:\n"
+            "    - name: low\n      when: {n: {lt: 10}}\n"
+            "      set: {f3: = n, f4: changed, f65: \"= [n, n]\", f69: = n * 2}\n      because: low {n}\n"
+            "      fallback: {table: u, with: {n: 100}, keep: [f3]}\n"
+            "    - name: high\n      set: {f0: = n, f63: = n + 1, f64: high}\n"
+            "  u:\n    - name: other\n      set: {f1: from-u, f3: = n, f66: = n}\n";
+    const RuleSet rules = RuleSet::from_string(text, "wide.yaml");
+    Evaluation evaluation;
+    for (const std::int64_t n : {std::int64_t{5}, std::int64_t{50}, std::int64_t{7}}) {
+      CAPTURE(n);
+      const Inputs inputs{{"n", n}};
+      REQUIRE(rules.evaluate(inputs, evaluation));
+      const auto record = rules.evaluate(inputs);
+      REQUIRE(record.ok());
+      REQUIRE(evaluation.values().size() == record.record().values().size());
+      for (std::size_t k = 0; k < record.record().values().size(); ++k) {
+        CAPTURE(record.record().names()[k]);
+        CHECK(evaluation.values()[k] == record.record().values()[k]);
+      }
+    }
+    CHECK(evaluation.find("f3")->as_int() == 7);  // kept by the fallback
+    CHECK(evaluation.find("f1")->as_string() == "from-u");
+    CHECK(evaluation.find("f66")->as_int() == 100);
+    CHECK(evaluation.find("f69")->as_int() == 69);  // the fallback adopts u's record: the default
+    CHECK(evaluation.find("f0")->as_int() == 0);  // written only for n = 50, default again
+    CHECK(evaluation.find("f2")->as_list()[0].as_int() == 2);
+  }
+
+  TEST_CASE("one Evaluation used for rule sets of different sizes holds each one's fields") {
+    Evaluation evaluation;
+    const Inputs echo{{"text", "a"}, {"n", 4}};
+    REQUIRE(echo_rules().evaluate(echo, evaluation));
+    REQUIRE(evaluation.values().size() == 3);
+    const RuleSet& builtin = RuleSet::builtin();
+    const Inputs memory{{"model", "spikformer_8_384"}, {"world_size", 8}, {"prefer", "memory"}, {"batch_size", 64}};
+    REQUIRE(builtin.evaluate(memory, evaluation));
+    CHECK(evaluation.values().size() == builtin.evaluate(memory).record().values().size());
+    CHECK(evaluation.find("mode")->as_string() == "fsdp2_tp");
+    CHECK(evaluation.find("pp_memopt_stage_budget_ratio")->as_float() == 0.5);
+    const Inputs bogus{{"model", "m"}, {"world_size", 8}, {"prefer", "bogus"}, {"batch_size", 64}};
+    CHECK_FALSE(builtin.evaluate(bogus, evaluation));
+    CHECK(evaluation.values().empty());
+    REQUIRE(echo_rules().evaluate(echo, evaluation));
+    CHECK(evaluation.find("square")->as_int() == 16);
+    CHECK(evaluation.values().size() == 3);
+  }
+
   TEST_CASE("the fields stay readable after the rule set they came from is gone") {
     Evaluation evaluation;
     const Inputs inputs{{"text", "kept"}};

@@ -352,3 +352,23 @@ TEST_SUITE("builtins in rule files") {
         "repr())");
   }
 }
+
+TEST_CASE("short texts compare and copy byte for byte at every length and every differing position") {
+  std::string a;
+  for (std::size_t n = 0; n <= 40; ++n) {
+    CAPTURE(n);
+    a.assign(n, 'x');
+    for (std::size_t k = 0; k < n; ++k) a[k] = static_cast<char>('a' + (k * 7) % 26);
+    const std::string same = a;
+    CHECK(snnplan::detail::same_text(a, same));
+    CHECK_FALSE(snnplan::detail::same_text(a, a + "!"));
+    for (std::size_t k = 0; k < n; ++k) {
+      std::string other = a;
+      other[k] = static_cast<char>(other[k] ^ 0x40);
+      CHECK_FALSE(snnplan::detail::same_text(a, other));
+    }
+    std::string out(n + 2, '#');
+    snnplan::detail::copy_text(out.data() + 1, a);
+    CHECK(out == "#" + a + "#");
+  }
+}
