@@ -82,11 +82,12 @@ def fmt_ns(v):
 # from callgrind runs recorded in the README's history, not from this run.
 OBSTACLES = {
     "views": "the evaluator still walks expression trees: of {views} instructions per call ({source}), "
-             "`let` values take ~23 % (every node a call returning a 32-byte value), binding the named inputs "
-             "~18 %, record and views ~20 %, templates ~12 %, rule conditions ~11 % (shares from "
-             "memory_fsdp2_tp, callgrind, 2026-12-02), against the baseline's {baseline}, {baseline_malloc} of "
-             "whose own cost is malloc/free; expressions compiled to closures or flat code are the step not "
-             "yet taken",
+             "`let` values take ~24 % (two lets, nine interior nodes at ~90 instructions each: every node a "
+             "call returning a 32-byte value with 128-bit integers), binding the named inputs ~16 %, record "
+             "and views ~18 %, templates ~10 %, rule conditions ~7 % (shares from memory_fsdp2_tp, callgrind, "
+             "2026-12-02, after the inline binding, text and views work), against the baseline's {baseline}, "
+             "{baseline_malloc} of whose own cost is malloc/free; expressions compiled to closures or flat "
+             "code are the step not yet taken",
     "record": "the views API's cost (above) plus building the owning `Record`: {record} instructions per call "
               "against the baseline's {baseline} ({source})",
     "batch": "the per-line cost of reading, evaluating and writing JSON (~12,200 instructions per line, "

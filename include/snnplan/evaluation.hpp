@@ -63,8 +63,9 @@ class Evaluation {
   /// The compiled rules of the last evaluation: views of their text stay valid even when
   /// the RuleSet is replaced meanwhile (hot reload).
   std::shared_ptr<const detail::CompiledRules> rules_;
-  /// The last successful evaluation's fields: kept (not cleared) when the next one starts,
-  /// so an evaluation of the same rules writes over them without resizing.
+  /// The fields of the last evaluation when it succeeded (cleared when one fails): not cleared
+  /// when the next one starts, so after a success an evaluation of the same rules writes over
+  /// them without resizing. values() shows them only while ok().
   std::vector<ValueView> values_;
   EvaluationError error_;
   bool ok_ = false;

@@ -210,7 +210,8 @@ struct CompiledRules {
   std::vector<int> initialised_fields;  // fields with an `init` expression, in field order
   /// Per field: its default as the views API returns it, copied whole to start the views, so
   /// that only the fields an evaluation wrote are converted. A default with no scalar view (a
-  /// list) stands as null here and its field among `unviewed_defaults`.
+  /// list, an integer beyond 64 bits) stands as null here and, for k < 64, among
+  /// `unviewed_defaults`; fields from 64 on are converted on every evaluation anyway.
   std::vector<ValueView> default_views;
   /// Bit k (k < 64): field k's default is not in default_views, so views convert it always.
   std::uint64_t unviewed_defaults = 0;
@@ -230,28 +231,9 @@ struct CompiledRules {
     const std::size_t k = fields.size();
     default_record.push_back(field.default_value);
     if (field.init) initialised_fields.push_back(static_cast<int>(k));
-    const RValue& d = field.default_value;
-    switch (d.kind) {
-      case RValue::Kind::null:
-        default_views.emplace_back();
-        break;
-      case RValue::Kind::boolean:
-        default_views.push_back(ValueView::of_bool(d.b));
-        break;
-      case RValue::Kind::floating:
-        default_views.push_back(ValueView::of_float(d.f));
-        break;
-      case RValue::Kind::string:
-        default_views.push_back(ValueView::of_string(d.s()));
-        break;
-      default:
-        if (d.kind == RValue::Kind::integer && fits_int64(d.i)) {
-          default_views.push_back(ValueView::of_int(static_cast<std::int64_t>(d.i)));
-          break;
-        }
-        default_views.emplace_back();
-        if (k < 64) unviewed_defaults |= std::uint64_t{1} << k;
-    }
+    default_views.emplace_back();
+    if (!scalar_view(field.default_value, default_views.back()) && k < 64)
+      unviewed_defaults |= std::uint64_t{1} << k;
     fields.push_back(std::move(field));
   }
 

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "snnplan/value.hpp"
+#include "snnplan/value_view.hpp"
 
 namespace snnplan::detail {
 
@@ -158,8 +159,7 @@ class ValueStore final : public std::pmr::memory_resource {
 inline std::uint8_t kind_bit(const RValue& value) { return static_cast<std::uint8_t>(1u << static_cast<unsigned>(value.kind)); }
 const char* kind_name(const RValue& value);
 
-/// A view of `value`: strings point into `value` (which must outlive the result), lists are
-/// built in `store`. Scalars inline (every input of a call is converted).
+/// from_public() of a list: its items converted into `store`.
 RValue list_from_public(const Value::List& list, ValueStore& store);
 static_assert(std::is_same_v<std::variant_alternative_t<1, Value::Storage>, bool> &&
               std::is_same_v<std::variant_alternative_t<2, Value::Storage>, std::int64_t> &&
@@ -167,6 +167,8 @@ static_assert(std::is_same_v<std::variant_alternative_t<1, Value::Storage>, bool
               std::is_same_v<std::variant_alternative_t<4, Value::Storage>, std::string> &&
               std::is_same_v<std::variant_alternative_t<5, Value::Storage>, Value::List>,
               "from_public() switches on Value::Storage's alternatives by index");
+/// A view of `value`: strings point into `value` (which must outlive the result), lists are
+/// built in `store`. Scalars inline (every input of a call is converted).
 inline RValue from_public(const Value& value, ValueStore& store) {
   const Value::Storage& v = value.storage();
   switch (v.index()) {
@@ -202,6 +204,33 @@ void append_display(String& out, const RValue& value);
 /// Exact comparison of an integer with a float, as Python does it (no rounding of the
 /// integer to a double): negative, zero or positive. NaN compares unordered (returns 2).
 int compare_int_float(Wide i, double f);
+
+/// `value` as the views API returns it when it is a scalar with a view of its own (null, bool,
+/// an integer that fits 64 bits, float, string: a view of `value`'s text); false, with `out`
+/// untouched, for lists, records and wider integers. The one scalar conversion: the compiler's
+/// default views and the evaluator's field views both use it.
+inline bool scalar_view(const RValue& value, ValueView& out) noexcept {
+  switch (value.kind) {
+    case RValue::Kind::null:
+      out = ValueView();
+      return true;
+    case RValue::Kind::boolean:
+      out = ValueView::of_bool(value.b);
+      return true;
+    case RValue::Kind::floating:
+      out = ValueView::of_float(value.f);
+      return true;
+    case RValue::Kind::string:
+      out = ValueView::of_string(value.s());
+      return true;
+    case RValue::Kind::integer:
+      if (!fits_int64(value.i)) return false;
+      out = ValueView::of_int(static_cast<std::int64_t>(value.i));
+      return true;
+    default:
+      return false;
+  }
+}
 
 /// Whether two strings have the same bytes. Inline for the short strings that names and
 /// enumerated values are (up to 16 bytes: two overlapping words from each end, no call);

@@ -516,7 +516,7 @@ class Evaluator {
     if (out.size() != count) out.resize(count);  // a reused Evaluation: already the size
     ValueView* const fields = out.data();
     static_assert(std::is_trivially_copyable_v<ValueView>);
-    std::memcpy(static_cast<void*>(fields), rules_.default_views.data(), count * sizeof(ValueView));
+    std::copy_n(rules_.default_views.data(), count, fields);  // default_views: one per field
     std::uint64_t pending = record.written | rules_.unviewed_defaults;
     while (pending != 0) {
       const auto k = static_cast<std::size_t>(std::countr_zero(pending));
@@ -538,32 +538,12 @@ class Evaluator {
 
   [[gnu::always_inline]] bool view_field(const WorkingRecord& record, std::size_t k, ValueView& v) {
     const RValue& field = record.fields[k];
-    switch (field.kind) {  // the scalar kinds inline; the rest (and 64-bit overflow) below
-      case Kind::null:
-        v = ValueView();
-        return true;
-      case Kind::boolean:
-        v = ValueView::of_bool(field.b);
-        return true;
-      case Kind::string:
-        v = ValueView::of_string(field.s());
-        return true;
-      case Kind::floating:
-        v = ValueView::of_float(field.f);
-        return true;
-      case Kind::integer:
-        if (detail::fits_int64(field.i)) {
-          v = ValueView::of_int(static_cast<std::int64_t>(field.i));
-          return true;
-        }
-        [[fallthrough]];
-      default:
-        // The rationale field holds its lines in record.rationale, written by views().
-        if (static_cast<int>(k) == rules_.rationale_field) return true;
-        // A list of 64-bit integers (a mesh shape, a layout) is written without recursion.
-        if (field.kind == Kind::list && int64_list_view(field, v)) return true;
-        return view_of(field, rules_.fields[k].name, v);
-    }
+    if (detail::scalar_view(field, v)) return true;
+    // The rationale field holds its lines in record.rationale, written by views().
+    if (static_cast<int>(k) == rules_.rationale_field) return true;
+    // A list of 64-bit integers (a mesh shape, a layout) is written without recursion.
+    if (field.kind == Kind::list && int64_list_view(field, v)) return true;
+    return view_of(field, rules_.fields[k].name, v);
   }
 
   // `list` as a view when every item is an integer that fits 64 bits; false (nothing
@@ -584,26 +564,12 @@ class Evaluator {
 
   // The public view of `v` (lists copied into the store as views).
   bool view_of(const RValue& v, const std::string& field, ValueView& out) {
+    if (detail::scalar_view(v, out)) return true;
     switch (v.kind) {
-      case Kind::null:
-        out = ValueView();
-        return true;
-      case Kind::boolean:
-        out = ValueView::of_bool(v.b);
-        return true;
-      case Kind::integer:
-        if (!detail::fits_int64(v.i))
-          return fail(EvaluationErrorKind::rule_error,
-                      messages::out_of_64_bits(fmt::format("record field '{}' = {}", field,
-                                                           detail::wide_to_string(v.i))));
-        out = ValueView::of_int(static_cast<std::int64_t>(v.i));
-        return true;
-      case Kind::floating:
-        out = ValueView::of_float(v.f);
-        return true;
-      case Kind::string:
-        out = ValueView::of_string(v.s());
-        return true;
+      case Kind::integer:  // beyond 64 bits (scalar_view took the others)
+        return fail(EvaluationErrorKind::rule_error,
+                    messages::out_of_64_bits(fmt::format("record field '{}' = {}", field,
+                                                         detail::wide_to_string(v.i))));
       case Kind::list: {
         auto* items = static_cast<ValueView*>(store_.allocate_bytes(
             std::max<std::size_t>(v.items.size, 1) * sizeof(ValueView), alignof(ValueView)));
@@ -616,8 +582,9 @@ class Evaluator {
       }
       case Kind::record:
         return fail(EvaluationErrorKind::rule_error, messages::record_in_output(field));
+      default:  // the scalars, which scalar_view() took
+        return true;
     }
-    return true;
   }
 
   // Appends the public form of `v` to `out`.
@@ -1113,6 +1080,9 @@ bool evaluate_views(const detail::CompiledRules& rules, const Inputs& inputs,
     error = EvaluationError{failure.kind, std::move(failure.message)};
     out.clear();
     return false;
+  } catch (...) {
+    out.clear();  // no views of a store that is about to be reset (std::bad_alloc)
+    throw;
   }
 }
 
@@ -1125,6 +1095,9 @@ bool evaluate_views_by_slot(const detail::CompiledRules& rules,
     error = EvaluationError{failure.kind, std::move(failure.message)};
     out.clear();
     return false;
+  } catch (...) {
+    out.clear();  // no views of a store that is about to be reset (std::bad_alloc)
+    throw;
   }
 }
 
