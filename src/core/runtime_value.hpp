@@ -255,28 +255,30 @@ inline bool same_text(std::string_view a, std::string_view b) noexcept {
   return true;
 }
 
+/// Copies the first and last sizeof(Word) bytes of `in` (n of them, sizeof(Word) <= n <=
+/// 2 * sizeof(Word)) to `out`: every byte, the middle ones possibly twice.
+template <typename Word>
+inline void copy_ends(char* out, const char* in, std::size_t n) noexcept {
+  Word first, last;
+  std::memcpy(&first, in, sizeof first);
+  std::memcpy(&last, in + n - sizeof last, sizeof last);
+  std::memcpy(out, &first, sizeof first);
+  std::memcpy(out + n - sizeof last, &last, sizeof last);
+}
+
 /// Copies `text` to `out`, which has room for it. Inline for short texts, as same_text()
 /// compares them; memcpy beyond 16 bytes.
 inline void copy_text(char* out, std::string_view text) noexcept {
   const std::size_t n = text.size();
   const char* in = text.data();
-  if (n > 16) {
+  if (n > 16)
     std::memcpy(out, in, n);
-  } else if (n >= 8) {
-    std::uint64_t first, last;
-    std::memcpy(&first, in, 8);
-    std::memcpy(&last, in + n - 8, 8);
-    std::memcpy(out, &first, 8);
-    std::memcpy(out + n - 8, &last, 8);
-  } else if (n >= 4) {
-    std::uint32_t first, last;
-    std::memcpy(&first, in, 4);
-    std::memcpy(&last, in + n - 4, 4);
-    std::memcpy(out, &first, 4);
-    std::memcpy(out + n - 4, &last, 4);
-  } else {
+  else if (n >= 8)
+    copy_ends<std::uint64_t>(out, in, n);
+  else if (n >= 4)
+    copy_ends<std::uint32_t>(out, in, n);
+  else
     for (std::size_t k = 0; k < n; ++k) out[k] = in[k];
-  }
 }
 
 /// Equality used by `==`, `eq` and `one_of`: ints and floats compare numerically; values of
