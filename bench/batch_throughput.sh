@@ -119,6 +119,14 @@ result = {"lines": n, "cli_runs": runs, "cli_seconds": cli_times, "cli_cpu_secon
           "cli_lines_per_s_median": n / statistics.median(cli_times)}
 print(f"  snnplan recommend --batch: best {min(cli_times):.2f} s, median {statistics.median(cli_times):.2f} s "
       f"= {result['cli_lines_per_s_median']:,.0f} lines/s (median of {runs})")
+# --jobs 2 against one thread, alternating, medians of wall time (two threads use more CPU).
+one_thread, two_threads = [], []
+for _ in range(runs):
+    one_thread.append(timed([cli, "recommend", "--batch", inputs], "/dev/null"))
+    two_threads.append(timed([cli, "recommend", "--batch", inputs, "--jobs", "2"], "/dev/null"))
+result["jobs2_speedup"] = statistics.median(one_thread) / statistics.median(two_threads)
+print(f"  --jobs 2:                  median {statistics.median(two_threads):.2f} s against "
+      f"{statistics.median(one_thread):.2f} s on one thread = {result['jobs2_speedup']:.2f}x")
 if have_ref:
     py = timed([sys.executable, f"{work}/py_batch.py", ref_dir], inputs)
     py_cpu = cpu_seconds[-1]

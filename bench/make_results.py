@@ -180,6 +180,8 @@ def issue21_rows(runs, batch, cache, cold, review, profile, review_ir=None):
             measured += f", {cpu:.1f}x CPU time"
         if "matching_lines" in batch:
             measured += f"; outputs agree on {batch['matching_lines']:,}/{batch['checked_lines']:,} lines"
+        if "jobs2_speedup" in batch:
+            measured += f"; `--jobs 2`: {batch['jobs2_speedup']:.2f}x one thread's wall time"
         met = (cpu if cpu is not None else wall) >= 15
         rows.append((target, measured, "met (with the script's loop, `dataclasses.asdict`; a leaner `getattr` "
                      "loop is ~2x faster, earlier run)" if met else status(False, "batch")))

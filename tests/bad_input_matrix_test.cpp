@@ -407,6 +407,11 @@ std::vector<Row> recommend_rows() {
                   "error: cannot read rule file '': No such file or directory\n"});
   rows.push_back({"--watch=maybe", {"recommend", "--batch", "-", "--watch=maybe"}, kBadInput,
                   usage_error("Could not convert: --watch = maybe")});
+  rows.push_back({"--jobs without --batch", with(kRecommend, {"--jobs", "2"}), kBadInput,
+                  "error: --jobs needs --batch (it answers batch lines on several threads)\n"});
+  for (const std::string jobs : {"0", "257", "two"})
+    rows.push_back({"--jobs " + jobs, {"recommend", "--batch", "-", "--jobs", jobs}, kBadInput,
+                    usage_error("--jobs: Value " + jobs + " not in range 1 to 256")});
   add_output_rows(rows, kRecommend);
   add_rules_root_rows(rows, kRecommend);
   return rows;
@@ -759,6 +764,11 @@ std::vector<Row> plan_rows() {
   rows.push_back({"plan --batch with --trace adds the rule path", {"plan", "--batch", "-", "--trace"}, kOk, "",
                   "\"rules\":[\"recommend/by-preference-memory\",\"memory/fsdp2-tp\"",
                   "{\"objective\": \"memory\", \"topology\": {\"dp\": 4, \"tp\": 2}, \"batch_size\": 64}\n"});
+  rows.push_back({"plan --jobs without --batch",
+                  {"plan", "--objective", "memory", "--topology", "dp=4", "--batch-size", "64", "--jobs", "2"},
+                  kBadInput, "error: --jobs needs --batch (it answers batch lines on several threads)\n"});
+  rows.push_back({"plan --jobs 0", {"plan", "--batch", "-", "--jobs", "0"}, kBadInput,
+                  usage_error("--jobs: Value 0 not in range 1 to 256")});
   rows.push_back({"plan --trace given a value", {"plan", "--batch", "-", "--trace", "yes"}, kBadInput,
                   usage_error("The following argument was not expected: yes")});
   for (const std::string format : {"yaml", "text"})

@@ -77,9 +77,13 @@ std::size_t plain_lines(const std::vector<std::string>& lines) {
   return plain;
 }
 
-void check_same_as_exact(const std::vector<std::string>& lines) {
+// `extra`: more arguments for `recommend --batch -` (--jobs N).
+void check_same_as_exact(const std::vector<std::string>& lines,
+                         const std::vector<std::string>& extra = {}) {
   const Expected expected = exact_batch(lines);
-  const auto run = run_cli({"recommend", "--batch", "-"}, joined(lines));
+  std::vector<std::string> args = {"recommend", "--batch", "-"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const auto run = run_cli(args, joined(lines));
   CHECK(run.code == expected.code);
   CHECK(run.err == expected.err);
   // Line by line, so a difference names its line.
@@ -220,6 +224,55 @@ TEST_SUITE("batch") {
       CHECK(plain * 5 >= lines.size());
       CHECK(plain * 5 <= lines.size() * 4);
       check_same_as_exact(lines);
+    }
+  }
+
+  TEST_CASE("with --jobs the batch answers golden and random lines byte for byte as the exact path does, in input order") {
+    std::vector<std::string> lines = golden_inputs();
+    const std::vector<std::string> random = random_lines(3000, 7);
+    lines.insert(lines.end(), random.begin(), random.end());
+    for (const char* jobs : {"2", "3"}) {
+      CAPTURE(jobs);
+      check_same_as_exact(lines, {"--jobs", jobs});
+    }
+  }
+
+  TEST_CASE("with --jobs a line over the limit and the plan batch give what one thread gives") {
+    std::vector<std::string> lines = random_lines(1500, 11);
+    lines.insert(lines.begin() + 700, std::string(snnplan::cli::kMaxBatchLineBytes + 5, ' '));
+    const std::string input = joined(lines);
+    const auto one = run_cli({"recommend", "--batch", "-"}, input);
+    const auto two = run_cli({"recommend", "--batch", "-", "--jobs", "2"}, input);
+    CHECK(one.code == 2);
+    CHECK(one.err.find("<stdin>:701: error:") != std::string::npos);
+    CHECK(two.code == one.code);
+    CHECK(two.err == one.err);
+    CHECK(two.out == one.out);
+    const std::string plans =
+        R"({"objective": "memory", "topology": {"dp": 4, "tp": 2}, "batch_size": 64})" "\n"
+        "not json\n"
+        R"({"objective": "speed", "topology": {"dp": 4}, "batch_size": 16})" "\n";
+    std::string many;
+    for (int k = 0; k < 300; ++k) many += plans;
+    const auto plan_one = run_cli({"plan", "--batch", "-"}, many);
+    const auto plan_two = run_cli({"plan", "--batch", "-", "--jobs", "2"}, many);
+    CHECK(plan_one.code == 2);
+    CHECK(plan_one.out.find("\"error\"") != std::string::npos);
+    CHECK(plan_two.code == plan_one.code);
+    CHECK(plan_two.err == plan_one.err);
+    CHECK(plan_two.out == plan_one.out);
+  }
+
+  TEST_CASE("--jobs is refused without --batch and outside 1 to 256") {
+    const auto without_batch = run_cli({"recommend", "--model", "m", "--world-size", "2", "--prefer",
+                                        "speed", "--batch-size", "8", "--jobs", "2"});
+    CHECK(without_batch.code == 2);
+    CHECK(without_batch.err.find("--jobs needs --batch") != std::string::npos);
+    for (const char* jobs : {"0", "257", "two"}) {
+      CAPTURE(jobs);
+      const auto run = run_cli({"recommend", "--batch", "-", "--jobs", jobs}, "{}\n");
+      CHECK(run.code == 2);
+      CHECK(run.out.empty());
     }
   }
 

@@ -369,6 +369,7 @@ TEST_SUITE("faults") {
       CAPTURE(after.count());
       const std::string target = scratch.file("out.jsonl", "untouched\n");
       std::vector<std::string> args = {"recommend", "--batch", "-"};
+      if (round >= 4) args.insert(args.end(), {"--jobs", "2"});  // each case again on 2 threads
       if (to_file) args = with_output(args, target);
       const Outcome run = snnplan::faults::run(
           kCli, Spawn{.args = args, .stdin_text = input, .signal = signal, .signal_after = after});

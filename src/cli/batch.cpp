@@ -4,7 +4,12 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <barrier>
 #include <cerrno>
+#include <exception>
+#include <memory>
+#include <thread>
+#include <utility>
 #include <cstring>
 #include <istream>
 #include <optional>
@@ -40,63 +45,294 @@ ExitCode with_batch_input(
   return run(lines, batch);
 }
 
-ExitCode run_batch_lines(std::istream& in, std::ostream& out, std::ostream& err,
-                         const std::string& source_name, const AnswerLine& answer, bool traced) {
-  ExitCode worst = ExitCode::ok;
-  std::string line;
-  std::string buffer;  // whole output lines only: what a signal or a failed write leaves is whole
-  std::size_t line_number = 0;
-  std::size_t lines_out = 0;    // lines handed to `out`
-  std::size_t lines_ready = 0;  // lines in `buffer`
-  auto hand_over = [&] {
-    out << buffer;
-    out.flush();
-    buffer.clear();
-    if (!out) throw WriteFailed{write_failure_reason(out)};
-    lines_out += lines_ready;
-    lines_ready = 0;
-  };
-  auto fail = [&](EvaluationErrorKind kind, const std::string& message,
-                  const std::vector<TraceStep>& steps) {
-    worst = worse(worst, exit_code_of(kind));
-    // A bad line is reported where operators look (stderr) and marked in the output, so both
-    // streams stay line-for-line with the input.
-    const bool bad_input = kind == EvaluationErrorKind::bad_input;
-    if (traced) {
-      nlohmann::ordered_json error_line = {{"error", message}};
-      if (bad_input) error_line["line"] = line_number;
-      render::add_rule_path(error_line, steps);
-      buffer += render::json_line(error_line);
-    } else {
-      render::append_error_line(buffer, message, bad_input ? std::optional(line_number) : std::nullopt);
+namespace {
+
+// A refused line's output line, {"error": message} (with "line" for a bad input, and "rules"
+// and "trace" with --trace), appended to `buffer` without its newline.
+void append_failure(std::string& buffer, bool traced, std::size_t line_number,
+                    EvaluationErrorKind kind, const std::string& message,
+                    const std::vector<TraceStep>& steps) {
+  const bool bad_input = kind == EvaluationErrorKind::bad_input;
+  if (traced) {
+    nlohmann::ordered_json error_line = {{"error", message}};
+    if (bad_input) error_line["line"] = line_number;
+    render::add_rule_path(error_line, steps);
+    buffer += render::json_line(error_line);
+  } else {
+    render::append_error_line(buffer, message,
+                              bad_input ? std::optional(line_number) : std::nullopt);
+  }
+}
+
+// What every batch loop shares: output in whole lines only (what a signal or a failed write
+// leaves is whole), the error lines of refused inputs, and the worst outcome.
+class BatchOutput {
+ public:
+  BatchOutput(std::ostream& out, std::ostream& err, const std::string& source_name, bool traced)
+      : out_(out), err_(err), source_name_(source_name), traced_(traced) {}
+
+  std::string& buffer() { return buffer_; }
+  [[nodiscard]] bool holds_lines() const { return !buffer_.empty(); }
+
+  // Writes the lines done so far; throws WriteFailed when `out` fails.
+  void hand_over() {
+    out_ << buffer_;
+    out_.flush();
+    buffer_.clear();
+    if (!out_) throw WriteFailed{write_failure_reason(out_)};
+    lines_out_ += lines_ready_;
+    lines_ready_ = 0;
+  }
+
+  // Line `line_number`'s error line (and, for a bad input, its line on `err`).
+  void fail(std::size_t line_number, EvaluationErrorKind kind, const std::string& message,
+            const std::vector<TraceStep>& steps) {
+    append_failure(buffer_, traced_, line_number, kind, message, steps);
+    refused(line_number, kind, message);
+  }
+
+  // The outcome of a refused line whose error line is written elsewhere: a bad line is
+  // reported where operators look (stderr) as well as marked in the output, so both streams
+  // stay line-for-line with the input.
+  void refused(std::size_t line_number, EvaluationErrorKind kind, const std::string& message) {
+    worst_ = worse(worst_, exit_code_of(kind));
+    if (kind == EvaluationErrorKind::bad_input)
+      err_ << fmt::format("{}:{}: error: {}\n", source_name_, line_number, message);
+  }
+
+  // Ends the current line; hands over when enough is buffered.
+  void end_line() {
+    buffer_ += '\n';
+    lines_done(1);
+  }
+
+  // `count` whole lines, each with its newline, appended to buffer() by the caller.
+  void lines_done(std::size_t count) {
+    lines_ready_ += count;
+    if (buffer_.size() >= (1u << 16)) hand_over();
+  }
+
+  // The end of the run: what is left written, then Interrupted if a signal asked to stop.
+  ExitCode finish() {
+    hand_over();
+    if (const int signal = interrupt::pending()) throw Interrupted{signal, lines_out_};
+    return worst_;
+  }
+
+ private:
+  std::ostream& out_;
+  std::ostream& err_;
+  const std::string& source_name_;
+  bool traced_;
+  ExitCode worst_ = ExitCode::ok;
+  std::string buffer_;
+  std::size_t lines_out_ = 0;    // lines handed to `out`
+  std::size_t lines_ready_ = 0;  // lines in `buffer_`
+};
+
+// One line read: answered by `answer` into output.buffer() or refused, then ended.
+void answer_into(BatchOutput& output, std::size_t line_number, LineRead read,
+                 const std::string& line, const AnswerLine& answer) {
+  if (read == LineRead::too_long) {
+    output.fail(line_number, EvaluationErrorKind::bad_input,
+                messages::batch_line_too_long(kMaxBatchLineBytes), {});
+  } else {
+    std::string& buffer = output.buffer();
+    const std::size_t start = buffer.size();
+    if (LineOutcome outcome = answer(line, buffer); !outcome.ok) {
+      buffer.resize(start);  // nothing half-written by a failed answer
+      output.fail(line_number, outcome.kind, outcome.message, outcome.steps);
     }
-    if (bad_input) err << fmt::format("{}:{}: error: {}\n", source_name, line_number, message);
-  };
-  std::streambuf& input = *in.rdbuf();
+  }
+  output.end_line();
+}
+
+ExitCode run_sequential(std::streambuf& input, BatchOutput& output, const MakeAnswer& make_answer,
+                        const BatchOptions& options) {
+  const AnswerLine answer = make_answer();
+  std::string line;
+  std::size_t line_number = 0;
   for (;;) {
     // Before a read that may block, hand over what is done: a launcher talking to us
     // through a pipe waits for each answer.
-    if (!buffer.empty() && input.in_avail() <= 0) hand_over();
+    if (output.holds_lines() && input.in_avail() <= 0) output.hand_over();
     const LineRead read = read_line(input, line);
     if (read == LineRead::end || interrupt::pending()) break;
-    ++line_number;
-    if (read == LineRead::too_long) {
-      fail(EvaluationErrorKind::bad_input, messages::batch_line_too_long(kMaxBatchLineBytes), {});
-    } else {
-      const std::size_t start = buffer.size();
-      if (const LineOutcome outcome = answer(line, buffer); !outcome.ok) {
-        buffer.resize(start);  // nothing half-written by a failed answer
-        fail(outcome.kind, outcome.message, outcome.steps);
-      }
-    }
-    buffer += '\n';
-    ++lines_ready;
-    if (buffer.size() >= (1u << 16)) hand_over();
+    if (options.before_block) options.before_block();
+    answer_into(output, ++line_number, read, line, answer);
     if (interrupt::pending()) break;
   }
-  hand_over();
-  if (const int signal = interrupt::pending()) throw Interrupted{signal, lines_out};
-  return worst;
+  return output.finish();
+}
+
+// --jobs N: blocks of lines answered by N threads (this one and N - 1 workers), each taking a
+// contiguous share and writing its lines, error lines included, into its own buffer; this
+// thread then hands the shares over in input order. The workers meet this thread at a barrier
+// before and after each block. A worker that a signal stops leaves its share short, and the
+// output ends there: what is written is still the input's first lines, whole.
+class ParallelBatch {
+ public:
+  // A block holds at most this many lines, and stops growing past kBlockBytes of input.
+  static constexpr std::size_t kBlockLines = 512;
+  static constexpr std::size_t kBlockBytes = std::size_t{4} << 20;
+
+  ParallelBatch(const MakeAnswer& make_answer, const BatchOptions& options)
+      : traced_(options.traced), sync_(options.jobs) {
+    const unsigned jobs = options.jobs;
+    for (unsigned k = 0; k < jobs; ++k) answers_.push_back(make_answer());
+    lines_.resize(kBlockLines);
+    shares_.resize(jobs);
+    try {
+      for (unsigned k = 1; k < jobs; ++k) workers_.emplace_back([this, k] { work(k); });
+    } catch (...) {
+      // A thread could not start: the ones that did are released (the missing ones' places
+      // at the barrier given up) before the failure goes on.
+      stop_ = true;
+      for (std::size_t k = workers_.size() + 1; k < jobs; ++k) sync_.arrive_and_drop();
+      sync_.arrive_and_wait();
+      for (std::thread& worker : workers_) worker.join();
+      throw;
+    }
+  }
+  ParallelBatch(const ParallelBatch&) = delete;
+  ParallelBatch& operator=(const ParallelBatch&) = delete;
+  ~ParallelBatch() {
+    stop_ = true;  // the workers wait at the first barrier of a round: released to leave
+    sync_.arrive_and_wait();
+    for (std::thread& worker : workers_) worker.join();
+  }
+
+  ExitCode run(std::streambuf& input, BatchOutput& output, const BatchOptions& options) {
+    for (;;) {
+      if (output.holds_lines() && input.in_avail() <= 0) output.hand_over();
+      const bool ended = read_block(input);
+      if (count_ == 0) break;
+      if (options.before_block) options.before_block();
+      sync_.arrive_and_wait();  // the block is ready: every thread answers its share
+      answer_share(0);
+      sync_.arrive_and_wait();  // every share is done
+      for (Share& share : shares_)
+        if (share.failure) std::rethrow_exception(std::exchange(share.failure, nullptr));
+      for (const Share& share : shares_) {
+        output.buffer() += share.output;
+        for (const Refusal& refusal : share.refusals)
+          output.refused(refusal.line_number, refusal.kind, refusal.message);
+        output.lines_done(share.lines);
+        if (share.lines < share.end - share.begin) return output.finish();  // a signal
+      }
+      first_line_ += count_;
+      if (ended || interrupt::pending()) break;
+    }
+    return output.finish();
+  }
+
+ private:
+  struct Line {
+    std::string text;
+    LineRead read = LineRead::line;
+  };
+  struct Refusal {
+    std::size_t line_number;
+    EvaluationErrorKind kind;
+    std::string message;
+  };
+  // One thread's part of a block: lines [begin, end) of it, answered into `output`. On a
+  // cache line of its own: each thread writes its share on every line.
+  struct alignas(64) Share {
+    std::size_t begin = 0;
+    std::size_t end = 0;
+    std::string output;
+    std::size_t lines = 0;  // lines answered, each ended by a newline in `output`
+    std::vector<Refusal> refusals;
+    std::exception_ptr failure;  // rethrown by the reading thread
+  };
+
+  // Reads up to a block of lines: as many as the input already holds after the first (a
+  // read then would block), within the block's bounds. True at the end of the input.
+  bool read_block(std::streambuf& input) {
+    count_ = 0;
+    std::size_t bytes = 0;
+    while (count_ < kBlockLines && bytes < kBlockBytes) {
+      if (count_ > 0 && input.in_avail() <= 0) return false;
+      Line& line = lines_[count_];
+      line.read = read_line(input, line.text);
+      if (line.read == LineRead::end) return true;
+      if (interrupt::pending()) return true;  // the line read is not answered
+      bytes += line.text.size();
+      ++count_;
+    }
+    return false;
+  }
+
+  // Thread `k`'s share of the block: lines [k * count / jobs, (k + 1) * count / jobs).
+  void answer_share(std::size_t k) {
+    Share& share = shares_[k];
+    const std::size_t jobs = shares_.size();
+    share.begin = k * count_ / jobs;
+    share.end = (k + 1) * count_ / jobs;
+    share.output.clear();
+    share.lines = 0;
+    share.refusals.clear();
+    try {
+      for (std::size_t n = share.begin; n < share.end; ++n) {
+        if (interrupt::pending()) return;
+        answer(share, answers_[k], n);
+        share.output += '\n';
+        ++share.lines;
+      }
+    } catch (...) {
+      share.failure = std::current_exception();
+    }
+  }
+
+  void answer(Share& share, const AnswerLine& answer, std::size_t n) {
+    const Line& line = lines_[n];
+    const std::size_t line_number = first_line_ + n + 1;
+    LineOutcome outcome;
+    if (line.read == LineRead::too_long) {
+      outcome = {false, EvaluationErrorKind::bad_input,
+                 messages::batch_line_too_long(kMaxBatchLineBytes), {}};
+    } else {
+      const std::size_t start = share.output.size();
+      outcome = answer(line.text, share.output);
+      if (outcome.ok) return;
+      share.output.resize(start);  // nothing half-written by a failed answer
+    }
+    append_failure(share.output, traced_, line_number, outcome.kind, outcome.message,
+                   outcome.steps);
+    share.refusals.push_back({line_number, outcome.kind, std::move(outcome.message)});
+  }
+
+  void work(std::size_t k) {
+    for (;;) {
+      sync_.arrive_and_wait();
+      if (stop_) return;
+      answer_share(k);
+      sync_.arrive_and_wait();
+    }
+  }
+
+  bool traced_;
+  std::vector<AnswerLine> answers_;  // one per thread
+  std::vector<Line> lines_;          // the block
+  std::size_t count_ = 0;            // lines in the block
+  std::size_t first_line_ = 0;       // lines before the block
+  std::vector<Share> shares_;        // one per thread
+  std::barrier<> sync_;
+  bool stop_ = false;  // written by this thread between rounds, read after the barrier
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace
+
+ExitCode run_batch_lines(std::istream& in, std::ostream& out, std::ostream& err,
+                         const std::string& source_name, const MakeAnswer& make_answer,
+                         const BatchOptions& options) {
+  BatchOutput output(out, err, source_name, options.traced);
+  std::streambuf& input = *in.rdbuf();
+  if (options.jobs <= 1) return run_sequential(input, output, make_answer, options);
+  ParallelBatch batch(make_answer, options);
+  return batch.run(input, output, options);
 }
 
 namespace {
@@ -144,31 +380,48 @@ LineOutcome recommend_line(const RuleSet& rules, FastLines& fast, Evaluation& ev
 }  // namespace
 
 ExitCode run_batch(std::istream& in, std::ostream& out, std::ostream& err, const RuleSet& rules,
-                   const std::string& source_name, bool traced) {
-  Evaluation evaluation;
-  FastLines fast(rules);
+                   const std::string& source_name, const BatchOptions& options) {
+  const bool traced = options.traced;
   return run_batch_lines(
       in, out, err, source_name,
-      [&](const std::string& line, std::string& output) {
-        return recommend_line(rules, fast, evaluation, line, output, traced);
+      [&rules, traced]() -> AnswerLine {
+        auto evaluation = std::make_shared<Evaluation>();
+        auto fast = std::make_shared<FastLines>(rules);
+        return [&rules, traced, evaluation, fast](const std::string& line, std::string& output) {
+          return recommend_line(rules, *fast, *evaluation, line, output, traced);
+        };
       },
-      traced);
+      options);
 }
 
 ExitCode run_batch(std::istream& in, std::ostream& out, std::ostream& err, LiveRuleSet& rules,
-                   const std::string& source_name, bool traced) {
-  Evaluation evaluation;
+                   const std::string& source_name, BatchOptions options) {
+  // The rules of the line (or block) being answered, re-read before it when the file changed;
+  // a worker's evaluation keeps its own reference while its views of them are in use.
   std::shared_ptr<const RuleSet> snapshot = rules.current();
-  std::optional<FastLines> fast;
+  options.before_block = [&rules, &snapshot] {
+    rules.reload_if_changed();
+    snapshot = rules.current();
+  };
+  const bool traced = options.traced;
   return run_batch_lines(
       in, out, err, source_name,
-      [&](const std::string& line, std::string& output) {
-        rules.reload_if_changed();
-        snapshot = rules.current();  // kept while `evaluation`'s views of it are in use
-        if (!fast || !fast->reader.reads_for(*snapshot)) fast.emplace(*snapshot);
-        return recommend_line(*snapshot, *fast, evaluation, line, output, traced);
+      [&snapshot, traced]() -> AnswerLine {
+        struct Worker {
+          Evaluation evaluation;
+          std::shared_ptr<const RuleSet> rules;  // kept while `evaluation`'s views of it are in use
+          std::optional<FastLines> fast;
+        };
+        auto worker = std::make_shared<Worker>();
+        return [&snapshot, traced, worker](const std::string& line, std::string& output) {
+          worker->rules = snapshot;
+          if (!worker->fast || !worker->fast->reader.reads_for(*worker->rules))
+            worker->fast.emplace(*worker->rules);
+          return recommend_line(*worker->rules, *worker->fast, worker->evaluation, line, output,
+                                traced);
+        };
       },
-      traced);
+      options);
 }
 
 }  // namespace snnplan::cli

@@ -35,25 +35,44 @@ struct LineOutcome {
   std::vector<TraceStep> steps;
 };
 using AnswerLine = std::function<LineOutcome(const std::string& line, std::string& output)>;
+/// Makes one worker's answer (a worker keeps its own state, such as a reused Evaluation).
+using MakeAnswer = std::function<AnswerLine()>;
+
+/// How a batch runs.
+struct BatchOptions {
+  /// --trace: error lines also carry "rules" and "trace".
+  bool traced = false;
+  /// --jobs: lines answered by this many threads. Output stays in input order, line for line;
+  /// with more than one, lines are read in blocks (as far as the input already holds, so a
+  /// launcher feeding one line at a time through a pipe still gets each answer at once).
+  unsigned jobs = 1;
+  /// Called before each block is answered, on the reading thread (--watch re-reads the rule
+  /// file there, so the workers of one block share one version of the rules).
+  std::function<void()> before_block;
+};
+
+/// The most --jobs takes.
+inline constexpr unsigned kMaxBatchJobs = 256;
 
 /// Reads `in` to the end and answers each line. A bad line (including one longer than
 /// kMaxBatchLineBytes) yields {"error": message, "line": N} and a "source:N: error: ..."
 /// line on `err`; a line the rules refuse yields {"error": message}. Returns the worst
-/// outcome. Throws Interrupted when a signal asked to stop (after writing whole lines only)
-/// and WriteFailed when `out` fails (without reading further). With `traced` (--trace) every
-/// error line also has "rules" (the fired table/rule path, empty for a line that was not
+/// outcome. Throws Interrupted when a signal asked to stop (after writing whole lines only, in
+/// order) and WriteFailed when `out` fails (without reading further). With `traced` (--trace)
+/// every error line also has "rules" (the fired table/rule path, empty for a line that was not
 /// evaluated) and "trace"; the answer writes its own successful lines with them.
 ExitCode run_batch_lines(std::istream& in, std::ostream& out, std::ostream& err,
-                         const std::string& source_name, const AnswerLine& answer,
-                         bool traced = false);
+                         const std::string& source_name, const MakeAnswer& make_answer,
+                         const BatchOptions& options = {});
 
-/// `recommend --batch` with fixed rules; `traced`: each line with its rule path and trace.
+/// `recommend --batch` with fixed rules.
 ExitCode run_batch(std::istream& in, std::ostream& out, std::ostream& err, const RuleSet& rules,
-                   const std::string& source_name, bool traced = false);
+                   const std::string& source_name, const BatchOptions& options = {});
 
-/// The same with hot reload: before each line the file behind `rules` is re-read when it
-/// changed; a rejected edit is reported by `rules`' listener and the last good rules go on.
+/// The same with hot reload: the file behind `rules` is re-read when it changed, before each
+/// line (before each block with --jobs); a rejected edit is reported by `rules`' listener and
+/// the last good rules go on.
 ExitCode run_batch(std::istream& in, std::ostream& out, std::ostream& err, LiveRuleSet& rules,
-                   const std::string& source_name, bool traced = false);
+                   const std::string& source_name, BatchOptions options = {});
 
 }  // namespace snnplan::cli

@@ -6,6 +6,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "cli/batch.hpp"
 #include "core/messages.hpp"
 
 namespace snnplan::cli {
@@ -119,6 +120,14 @@ std::vector<std::string> choices_of(const CLI::Option& option) {
     begin = end + 1;
   }
   return choices;
+}
+
+CLI::Option* add_jobs_option(CLI::App& command, unsigned& jobs) {
+  return command
+      .add_option("--jobs", jobs,
+                  "with --batch: answer lines on N threads (output stays in input order)")
+      ->type_name("N")
+      ->check(CLI::Range(1u, kMaxBatchJobs));
 }
 
 CLI::Option* add_format_option(CLI::App& command, std::string& format, render::Output output) {

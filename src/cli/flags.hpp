@@ -58,6 +58,9 @@ CLI::Option* add_choice_option(CLI::App& command, const std::string& name, std::
 /// default is.
 CLI::Option* add_rules_option(CLI::App& command, std::string& path, const std::string& help);
 
+/// Adds `--jobs N` (with --batch: lines answered by N threads, output in input order).
+CLI::Option* add_jobs_option(CLI::App& command, unsigned& jobs);
+
 /// CLI11 gives an option that expects a value the next argument, whatever it is, so
 /// `--model --backend x` would run with the model "--backend". A value that is the name of a
 /// flag of the same command (or the app's) is refused as a forgotten value.

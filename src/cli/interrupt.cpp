@@ -2,15 +2,19 @@
 
 #include <signal.h>
 
+#include <atomic>
 #include <csignal>
 
 namespace snnplan::cli::interrupt {
 namespace {
 
-volatile std::sig_atomic_t requested = 0;
+// A lock-free atomic rather than a volatile sig_atomic_t: the handler may run on any thread,
+// and with --jobs several threads read the flag.
+std::atomic<int> requested{0};
+static_assert(std::atomic<int>::is_always_lock_free);  // so it may be written by a handler
 
 void remember(int signal) {
-  requested = signal;
+  requested.store(signal, std::memory_order_relaxed);
 }
 
 }  // namespace
@@ -28,7 +32,7 @@ void install() {
 }
 
 int pending() noexcept {
-  return requested;
+  return requested.load(std::memory_order_relaxed);
 }
 
 }  // namespace snnplan::cli::interrupt

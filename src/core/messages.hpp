@@ -630,6 +630,9 @@ inline std::string value_int_out_of_range(std::uint64_t value) {
 inline std::string watch_needs_batch() {
   return "--watch needs --batch (it re-reads the rule file between lines)";
 }
+inline std::string jobs_needs_batch() {
+  return "--jobs needs --batch (it answers batch lines on several threads)";
+}
 inline std::string watch_needs_rules() {
   return "--watch needs a rule file (--rules FILE or SNNPLAN_RULES)";
 }

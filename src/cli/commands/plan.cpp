@@ -28,8 +28,10 @@ struct PlanFlags {
   std::string format;
   std::string batch;
   bool trace = false;
+  unsigned jobs = 1;
   CLI::Option* rules_option = nullptr;
   CLI::Option* batch_option = nullptr;
+  CLI::Option* jobs_option = nullptr;
 };
 
 // A request's key -> its flag (in the order of the help), the flag's value, placeholder and help.
@@ -139,10 +141,10 @@ class FlagFields final : public request::PlanFields {
 };
 
 ExitCode plan_batch(std::istream& in, std::ostream& out, std::ostream& err, const RuleSet& rules,
-                    const std::string& source_name, bool traced) {
-  return run_batch_lines(
-      in, out, err, source_name,
-      [&](const std::string& line, std::string& output) -> LineOutcome {
+                    const std::string& source_name, const BatchOptions& options) {
+  const bool traced = options.traced;
+  const AnswerLine answer = [&rules, traced](const std::string& line,
+                                             std::string& output) -> LineOutcome {
         request::PlannedLine planned = request::plan_json_line(line, rules, traced);
         if (planned.kind == request::PlannedLine::Kind::ok) {
           output += planned.text;
@@ -152,8 +154,9 @@ ExitCode plan_batch(std::istream& in, std::ostream& out, std::ostream& err, cons
                               ? EvaluationErrorKind::rule_error
                               : EvaluationErrorKind::bad_input;
         return {false, kind, std::move(planned.text), std::move(planned.steps)};
-      },
-      traced);
+  };
+  // A plan line keeps no state between lines: every worker answers with the same function.
+  return run_batch_lines(in, out, err, source_name, [&answer] { return answer; }, options);
 }
 
 ExitCode plan_command(const PlanFlags& f, const Streams& io) {
@@ -165,6 +168,7 @@ ExitCode plan_command(const PlanFlags& f, const Streams& io) {
     if (format != render::Format::json) throw UsageError{messages::batch_format(f.format)};
   }
   if (f.trace && !batch) throw UsageError{messages::trace_needs_batch("plan")};
+  if (f.jobs_option->count() && !batch) throw UsageError{messages::jobs_needs_batch()};
   if (batch && *batch == "-" && given_value(f.rules_option, f.rules) == "-")
     throw UsageError{messages::stdin_read_twice("--rules -", "--batch -")};
   // Flags are checked before the rules are loaded, as for recommend.
@@ -175,9 +179,12 @@ ExitCode plan_command(const PlanFlags& f, const Streams& io) {
   }
   const RuleSet rules = load_plan_rules(given_value(f.rules_option, f.rules), io.in, LoadOptions{.rule_roots = f.rule_roots});
   if (batch) {
+    BatchOptions options;
+    options.traced = f.trace;
+    options.jobs = f.jobs;
     return with_batch_input(*batch, io.in,
                             [&](std::istream& lines, const std::string& source_name) {
-                              return plan_batch(lines, io.out, io.err, rules, source_name, f.trace);
+                              return plan_batch(lines, io.out, io.err, rules, source_name, options);
                             });
   }
   io.out << render::render(
@@ -215,6 +222,7 @@ Command setup_plan(CLI::App& app) {
                     "--batch", f.batch,
                     "JSON Lines file of inputs, or - for stdin; writes one JSON line per input")
                 ->type_name(kFilePlaceholder);
+        f.jobs_option = add_jobs_option(command, f.jobs);
         command.add_flag("--trace", f.trace,
                          "with --batch: each line also gets \"rules\" (the fired table/rule path) "
                          "and the evaluation steps");

@@ -23,11 +23,14 @@ struct RecommendFlags {
   std::string batch;
   bool trace = false;
   bool watch = false;
+  unsigned jobs = 1;
   CLI::Option* batch_option = nullptr;
+  CLI::Option* jobs_option = nullptr;
 };
 
 // --batch --watch: the rule file is re-read between lines when it changed.
-ExitCode watch(const std::string& batch, const InputFlags& flags, bool trace, const Streams& io) {
+ExitCode watch(const std::string& batch, const InputFlags& flags, const BatchOptions& options,
+               const Streams& io) {
   const std::optional<std::string> path = rules_path(flags.rules_flag());
   if (!path) throw UsageError{messages::watch_needs_rules()};
   if (*path == "-") throw UsageError{messages::watch_stdin()};
@@ -37,7 +40,7 @@ ExitCode watch(const std::string& batch, const InputFlags& flags, bool trace, co
     for (const Diagnostic& d : diagnostics) io.err << format(d) << '\n';
   });
   return with_batch_input(batch, io.in, [&](std::istream& lines, const std::string& source_name) {
-    return run_batch(lines, io.out, io.err, live, source_name, trace);
+    return run_batch(lines, io.out, io.err, live, source_name, options);
   });
 }
 
@@ -54,15 +57,19 @@ ExitCode recommend(const RecommendFlags& f, const Streams& io) {
     throw UsageError{messages::stdin_read_twice("--rules -", "--batch -")};
   if (f.trace && !render::supports(format, render::Output::traced_recommendation))
     throw UsageError{messages::trace_format(f.inputs.format)};
+  if (f.jobs_option->count() && !batch) throw UsageError{messages::jobs_needs_batch()};
+  BatchOptions batch_options;
+  batch_options.traced = f.trace;
+  batch_options.jobs = f.jobs;
   if (f.watch) {
     if (!batch) throw UsageError{messages::watch_needs_batch()};
-    return watch(*batch, f.inputs, f.trace, io);
+    return watch(*batch, f.inputs, batch_options, io);
   }
   const RuleSet rules = load_rules(f.inputs.rules_flag(), io.in, f.inputs.load_options());
   if (batch) {
     return with_batch_input(*batch, io.in,
                             [&](std::istream& lines, const std::string& source_name) {
-                              return run_batch(lines, io.out, io.err, rules, source_name, f.trace);
+                              return run_batch(lines, io.out, io.err, rules, source_name, batch_options);
                             });
   }
   const Inputs inputs = f.inputs.collect(rules);
@@ -91,6 +98,7 @@ Command setup_recommend(CLI::App& app) {
                     "--batch", f.batch,
                     "JSON Lines file of inputs, or - for stdin; writes one JSON line per input")
                 ->type_name(kFilePlaceholder);
+        f.jobs_option = add_jobs_option(command, f.jobs);
         command.add_flag("--trace", f.trace,
                          "add the evaluation steps (as `explain` shows them) to the JSON output; "
                          "with --batch each line also gets \"rules\", the fired table/rule path");
