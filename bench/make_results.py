@@ -81,13 +81,16 @@ def fmt_ns(v):
 # run's measurements where they exist (profile.md, cache_bench); figures marked "earlier run" come
 # from callgrind runs recorded in the README's history, not from this run.
 OBSTACLES = {
-    "views": "the evaluator still walks expression trees: of {views} instructions per call ({source}), "
-             "`let` values take ~24 % (two lets, nine interior nodes at ~90 instructions each: every node a "
-             "call returning a 32-byte value with 128-bit integers), binding the named inputs ~16 %, record "
-             "and views ~18 %, templates ~10 %, rule conditions ~7 % (shares from memory_fsdp2_tp, callgrind, "
-             "2026-12-02, after the inline binding, text and views work), against the baseline's {baseline}, "
-             "{baseline_malloc} of whose own cost is malloc/free; expressions compiled to closures or flat "
-             "code are the step not yet taken",
+    "views": "no single part dominates what is left: of {views} instructions per call ({source}), `let` "
+             "values take ~24 %, binding the named inputs ~16 % (the baseline takes typed arguments by "
+             "position), record and views ~18 %, templates ~10 %, rule conditions ~7 % (shares from "
+             "memory_fsdp2_tp, callgrind, 2026-12-02), against the baseline's {baseline}, {baseline_malloc} "
+             "of whose own cost is malloc/free. Both forms of compiled expressions were built and measured "
+             "on this case and cost more than the tree walk with its leaves read inline: typed "
+             "integer/boolean fast paths 4,162 -> 4,158 (speed_dp 3,250 -> 3,299), a flat postfix program "
+             "with fused fact/constant operations 4,162 -> 4,227 (speed_dp 3,250 -> 3,392), each "
+             "instruction's dispatch and 32-byte stack copies costing what the tree's inline leaves do not; "
+             "both were reverted",
     "record": "the views API's cost (above) plus building the owning `Record`: {record} instructions per call "
               "against the baseline's {baseline} ({source})",
     "batch": "the per-line cost of reading, evaluating and writing JSON (~12,200 instructions per line, "
