@@ -95,8 +95,12 @@ OBSTACLES = {
               "against the baseline's {baseline} ({source})",
     "batch": "the per-line cost of reading, evaluating and writing JSON (~12,200 instructions per line, "
              "callgrind, earlier run)",
-    "cold": "CLI11's flag set-up (~0.32M instructions), reading the embedded rules (~0.32M), C++ runtime "
-            "start-up (callgrind, earlier run)",
+    "cold": "page faults and start-up code, which cost differently from machine to machine: on an AMD "
+            "EPYC VM (`perf stat -r 100`, 2026-12-02) `snnplan-static recommend ...` takes 129 page faults "
+            "to the hello world's 27 (a third of them malloc's heap growing, the rest pages of code and "
+            "data first touched) at ~5 µs each, besides 1.0M instructions (CLI11's set-up of the one "
+            "subcommand run, 0.28M; reading the embedded rules, 0.31M; callgrind); the same binary was "
+            "1.46-1.50x the hello world on the Intel Xeon machine of earlier runs",
     "second": "decoding the compiled form allocates per rule and per source location (a quarter of the "
               "instructions were malloc in callgrind, earlier run)",
     "first": "yaml-cpp's scanner: its event parser alone takes {events} on the same text with a handler that "
