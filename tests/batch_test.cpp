@@ -263,6 +263,25 @@ TEST_SUITE("batch") {
     CHECK(plan_two.out == plan_one.out);
   }
 
+  TEST_CASE("with --jobs, --trace and --watch give what one thread gives") {
+    std::vector<std::string> lines = random_lines(1200, 13);
+    const std::string input = joined(lines);
+    const auto traced_one = run_cli({"recommend", "--batch", "-", "--trace"}, input);
+    const auto traced_two = run_cli({"recommend", "--batch", "-", "--trace", "--jobs", "2"}, input);
+    CHECK(traced_one.out.find("\"trace\"") != std::string::npos);
+    CHECK(traced_two.code == traced_one.code);
+    CHECK(traced_two.err == traced_one.err);
+    CHECK(traced_two.out == traced_one.out);
+    const std::string rules = std::string(SNNPLAN_RULES_DIR) + "/snn_distributed.yaml";
+    const auto watched_one = run_cli({"recommend", "--batch", "-", "--watch", "--rules", rules}, input);
+    const auto watched_two =
+        run_cli({"recommend", "--batch", "-", "--watch", "--rules", rules, "--jobs", "3"}, input);
+    CHECK(watched_one.out.size() > 1000);
+    CHECK(watched_two.code == watched_one.code);
+    CHECK(watched_two.err == watched_one.err);
+    CHECK(watched_two.out == watched_one.out);
+  }
+
   TEST_CASE("--jobs is refused without --batch and outside 1 to 256") {
     const auto without_batch = run_cli({"recommend", "--model", "m", "--world-size", "2", "--prefer",
                                         "speed", "--batch-size", "8", "--jobs", "2"});

@@ -116,6 +116,8 @@ std::vector<Subcommand> subcommands(const Scratch& scratch) {
   return {
       {"recommend", with({"recommend"}, flags)},
       {"recommend --batch", {"recommend", "--batch", scratch.file("batch.jsonl", batch_of(50))}},
+      {"recommend --batch --jobs 2",
+       {"recommend", "--batch", scratch.file("batch.jsonl", batch_of(50)), "--jobs", "2"}},
       {"explain", with({"explain"}, flags)},
       {"microbatches", {"microbatches", "--batch-size", "64", "--num-stages", "4"}},
       {"check", {"check", "--format", "json", kRules + "/snn_distributed.yaml"}},
@@ -123,6 +125,8 @@ std::vector<Subcommand> subcommands(const Scratch& scratch) {
       {"graph", {"graph"}},
       {"plan", {"plan", "--objective", "memory", "--topology", "dp=4,tp=2", "--batch-size", "64"}},
       {"plan --batch", {"plan", "--batch", scratch.file("plan.jsonl", kPlanRequests)}},
+      {"plan --batch --jobs 2",
+       {"plan", "--batch", scratch.file("plan.jsonl", kPlanRequests), "--jobs", "2"}},
       {"schema", {"schema", "rules"}},
       {"completion", {"completion", "bash"}},
       {"help", {"help", "recommend"}},
@@ -327,10 +331,15 @@ TEST_SUITE("faults") {
     const std::string input = scratch.file("in.jsonl", batch_of(2000));
     const Outcome reference =
         snnplan::faults::run(kCli, Spawn{.args = {"recommend", "--batch", input}});
-    for (long n : {1L, 2L, 5L, 10L}) {
+    // With --jobs the output goes out in fewer, larger writes (a block's shares at a time).
+    for (const bool jobs : {false, true})
+    for (long n : jobs ? std::vector<long>{1, 2, 4} : std::vector<long>{1, 2, 5, 10}) {
+      CAPTURE(jobs);
       CAPTURE(n);
-      const Outcome run = snnplan::faults::run(kCli, Spawn{.args = {"recommend", "--batch", input},
-                                                           .env = injector("write", n, "ENOSPC")});
+      std::vector<std::string> args = {"recommend", "--batch", input};
+      if (jobs) args.insert(args.end(), {"--jobs", "2"});
+      const Outcome run =
+          snnplan::faults::run(kCli, Spawn{.args = args, .env = injector("write", n, "ENOSPC")});
       CHECK(run.code() == 4);
       CHECK(run.err.find("error: cannot write output: No space left on device\n") !=
             std::string::npos);
@@ -361,6 +370,7 @@ TEST_SUITE("faults") {
         std::chrono::steady_clock::now() - started);
     std::mt19937 random(15);
     int stopped = 0;
+    int stopped_with_jobs = 0;
     for (int round = 0; round < 8; ++round) {
       const int signal = round % 2 ? SIGTERM : SIGINT;
       const bool to_file = round % 4 >= 2;
@@ -375,6 +385,7 @@ TEST_SUITE("faults") {
           kCli, Spawn{.args = args, .stdin_text = input, .signal = signal, .signal_after = after});
       if (run.killed_by() == signal) continue;  // arrived before the handler was installed
       ++stopped;
+      if (round >= 4) ++stopped_with_jobs;
       CHECK(run.code() == (signal == SIGINT ? 130 : 143));
       CHECK(whole_lines(run.out));
       std::size_t lines = 0;
@@ -399,5 +410,26 @@ TEST_SUITE("faults") {
       }
     }
     CHECK(stopped >= 4);
+    CHECK(stopped_with_jobs >= 2);
+  }
+
+  TEST_CASE("a launcher writing one line at a time gets each answer before it writes the next, on one thread or several") {
+    for (const bool jobs : {false, true}) {
+      CAPTURE(jobs);
+      std::vector<std::string> args = {"recommend", "--batch", "-"};
+      if (jobs) args.insert(args.end(), {"--jobs", "2"});
+      snnplan::faults::Conversation launcher(kCli, args);
+      for (int world_size : {1, 2, 4, 8}) {
+        CAPTURE(world_size);
+        launcher.send(R"({"model": "m", "world_size": )" + std::to_string(world_size) +
+                      R"(, "prefer": "speed", "batch_size": 64})");
+        // The input stays open: the answer must come without more input or its end.
+        const auto answer = launcher.receive(std::chrono::seconds(20));
+        REQUIRE(answer.has_value());
+        CHECK(answer->find(R"("world_size":)" + std::to_string(world_size) + ",") !=
+              std::string::npos);
+      }
+      CHECK(launcher.finish() == 0);
+    }
   }
 }

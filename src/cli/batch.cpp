@@ -79,6 +79,7 @@ class BatchOutput {
     out_ << buffer_;
     out_.flush();
     buffer_.clear();
+    complete_ = 0;
     if (!out_) throw WriteFailed{write_failure_reason(out_)};
     lines_out_ += lines_ready_;
     lines_ready_ = 0;
@@ -109,7 +110,18 @@ class BatchOutput {
   // `count` whole lines, each with its newline, appended to buffer() by the caller.
   void lines_done(std::size_t count) {
     lines_ready_ += count;
+    complete_ = buffer_.size();
     if (buffer_.size() >= (1u << 16)) hand_over();
+  }
+
+  // When the run fails (an answer threw): the whole lines done so far still go out, without
+  // any part of the line that failed; a write that fails too is left to the first failure.
+  void salvage() noexcept {
+    try {
+      buffer_.resize(complete_);
+      hand_over();
+    } catch (...) {
+    }
   }
 
   // The end of the run: what is left written, then Interrupted if a signal asked to stop.
@@ -126,6 +138,7 @@ class BatchOutput {
   bool traced_;
   ExitCode worst_ = ExitCode::ok;
   std::string buffer_;
+  std::size_t complete_ = 0;     // bytes of buffer_ that are whole lines
   std::size_t lines_out_ = 0;    // lines handed to `out`
   std::size_t lines_ready_ = 0;  // lines in `buffer_`
 };
@@ -211,16 +224,17 @@ class ParallelBatch {
       sync_.arrive_and_wait();  // the block is ready: every thread answers its share
       answer_share(0);
       sync_.arrive_and_wait();  // every share is done
-      for (Share& share : shares_)
-        if (share.failure) std::rethrow_exception(std::exchange(share.failure, nullptr));
-      for (const Share& share : shares_) {
-        output.buffer() += share.output;
+      for (Share& share : shares_) {
+        // The lines a share finished go out even when it then failed (an answer threw).
+        output.buffer().append(share.output, 0, share.complete);
         for (const Refusal& refusal : share.refusals)
           output.refused(refusal.line_number, refusal.kind, refusal.message);
         output.lines_done(share.lines);
+        if (share.failure) std::rethrow_exception(std::exchange(share.failure, nullptr));
         if (share.lines < share.end - share.begin) return output.finish();  // a signal
       }
       first_line_ += count_;
+      release_long_lines();
       if (ended || interrupt::pending()) break;
     }
     return output.finish();
@@ -242,7 +256,8 @@ class ParallelBatch {
     std::size_t begin = 0;
     std::size_t end = 0;
     std::string output;
-    std::size_t lines = 0;  // lines answered, each ended by a newline in `output`
+    std::size_t lines = 0;     // lines answered, each ended by a newline in `output`
+    std::size_t complete = 0;  // bytes of `output` that are those lines
     std::vector<Refusal> refusals;
     std::exception_ptr failure;  // rethrown by the reading thread
   };
@@ -258,10 +273,21 @@ class ParallelBatch {
       line.read = read_line(input, line.text);
       if (line.read == LineRead::end) return true;
       if (interrupt::pending()) return true;  // the line read is not answered
-      bytes += line.text.size();
+      // A line over the limit counts as the limit: read_line held that much of it.
+      bytes += line.read == LineRead::too_long ? kMaxBatchLineBytes : line.text.size();
       ++count_;
     }
     return false;
+  }
+
+  // Long lines' storage given back after their block, so that what a block holds stays
+  // bounded by kBlockBytes rather than by kBlockLines long lines over a run.
+  void release_long_lines() {
+    constexpr std::size_t kKeptBytes = 4096;
+    for (std::size_t k = 0; k < count_; ++k)
+      if (lines_[k].text.capacity() > kKeptBytes) std::string().swap(lines_[k].text);
+    for (Share& share : shares_)
+      if (share.output.capacity() > kBlockBytes) std::string().swap(share.output);
   }
 
   // Thread `k`'s share of the block: lines [k * count / jobs, (k + 1) * count / jobs).
@@ -272,6 +298,7 @@ class ParallelBatch {
     share.end = (k + 1) * count_ / jobs;
     share.output.clear();
     share.lines = 0;
+    share.complete = 0;
     share.refusals.clear();
     try {
       for (std::size_t n = share.begin; n < share.end; ++n) {
@@ -279,6 +306,7 @@ class ParallelBatch {
         answer(share, answers_[k], n);
         share.output += '\n';
         ++share.lines;
+        share.complete = share.output.size();
       }
     } catch (...) {
       share.failure = std::current_exception();
@@ -330,9 +358,16 @@ ExitCode run_batch_lines(std::istream& in, std::ostream& out, std::ostream& err,
                          const BatchOptions& options) {
   BatchOutput output(out, err, source_name, options.traced);
   std::streambuf& input = *in.rdbuf();
-  if (options.jobs <= 1) return run_sequential(input, output, make_answer, options);
-  ParallelBatch batch(make_answer, options);
-  return batch.run(input, output, options);
+  try {
+    if (options.jobs <= 1) return run_sequential(input, output, make_answer, options);
+    ParallelBatch batch(make_answer, options);
+    return batch.run(input, output, options);
+  } catch (const Interrupted&) {
+    throw;  // its lines are out already, and counted
+  } catch (...) {
+    output.salvage();
+    throw;
+  }
 }
 
 namespace {

@@ -5,6 +5,7 @@
 // unprivileged user (so that permissions hold when the tests run as root).
 
 #include <fcntl.h>
+#include <poll.h>
 #include <pwd.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -147,5 +148,83 @@ inline Outcome run(const std::string& program, const Spawn& spawn) {
   collect_err.join();
   return outcome;
 }
+
+/// A child talked to as a launcher talks to `snnplan --batch -`: a line written, its answer
+/// read, then the next. Standard error is not read (keep what the child writes there small).
+class Conversation {
+ public:
+  Conversation(const std::string& program, const std::vector<std::string>& args) {
+    ::signal(SIGPIPE, SIG_IGN);
+    int in[2], out[2];
+    if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0)
+      throw std::runtime_error("pipe failed");
+    std::vector<std::string> argv_text{program};
+    argv_text.insert(argv_text.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (std::string& a : argv_text) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_ = ::fork();
+    if (pid_ < 0) throw std::runtime_error("fork failed");
+    if (pid_ == 0) {
+      ::dup2(in[0], 0);
+      ::dup2(out[1], 1);
+      ::execv(program.c_str(), argv.data());
+      ::_exit(127);
+    }
+    ::close(in[0]);
+    ::close(out[1]);
+    to_child_ = in[1];
+    from_child_ = out[0];
+  }
+  Conversation(const Conversation&) = delete;
+  Conversation& operator=(const Conversation&) = delete;
+  ~Conversation() {
+    if (pid_ > 0) (void)finish();
+  }
+
+  void send(const std::string& line) {
+    const std::string text = line + "\n";
+    if (::write(to_child_, text.data(), text.size()) != static_cast<ssize_t>(text.size()))
+      throw std::runtime_error("write to the child failed");
+  }
+
+  /// The child's next output line (without its newline), or nullopt when none came within
+  /// `timeout`.
+  std::optional<std::string> receive(std::chrono::milliseconds timeout) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    for (;;) {
+      if (const auto newline = pending_.find('\n'); newline != std::string::npos) {
+        std::string line = pending_.substr(0, newline);
+        pending_.erase(0, newline + 1);
+        return line;
+      }
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) return std::nullopt;
+      pollfd poll_fd{from_child_, POLLIN, 0};
+      if (::poll(&poll_fd, 1, static_cast<int>(left.count())) <= 0) continue;
+      char chunk[4096];
+      const ssize_t n = ::read(from_child_, chunk, sizeof chunk);
+      if (n <= 0) return std::nullopt;
+      pending_.append(chunk, static_cast<std::size_t>(n));
+    }
+  }
+
+  /// Closes the child's input and waits for it: its exit code (-1 when a signal ended it).
+  int finish() {
+    ::close(to_child_);
+    (void)read_all(from_child_);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+    pid_ = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int to_child_ = -1;
+  int from_child_ = -1;
+  std::string pending_;
+};
 
 }  // namespace snnplan::faults
