@@ -409,9 +409,9 @@ std::vector<Row> recommend_rows() {
                   usage_error("Could not convert: --watch = maybe")});
   rows.push_back({"--jobs without --batch", with(kRecommend, {"--jobs", "2"}), kBadInput,
                   "error: --jobs needs --batch (it answers batch lines on several threads)\n"});
-  for (const std::string jobs : {"0", "257", "two"})
+  for (const std::string jobs : {"0", "257", "two", "2x", "-1"})
     rows.push_back({"--jobs " + jobs, {"recommend", "--batch", "-", "--jobs", jobs}, kBadInput,
-                    usage_error("--jobs: Value " + jobs + " not in range 1 to 256")});
+                    usage_error("--jobs: expected an integer from 1 to 256, got '" + jobs + "'")});
   add_output_rows(rows, kRecommend);
   add_rules_root_rows(rows, kRecommend);
   return rows;
@@ -768,7 +768,7 @@ std::vector<Row> plan_rows() {
                   {"plan", "--objective", "memory", "--topology", "dp=4", "--batch-size", "64", "--jobs", "2"},
                   kBadInput, "error: --jobs needs --batch (it answers batch lines on several threads)\n"});
   rows.push_back({"plan --jobs 0", {"plan", "--batch", "-", "--jobs", "0"}, kBadInput,
-                  usage_error("--jobs: Value 0 not in range 1 to 256")});
+                  usage_error("--jobs: expected an integer from 1 to 256, got '0'")});
   rows.push_back({"plan --trace given a value", {"plan", "--batch", "-", "--trace", "yes"}, kBadInput,
                   usage_error("The following argument was not expected: yes")});
   for (const std::string format : {"yaml", "text"})

@@ -123,11 +123,21 @@ std::vector<std::string> choices_of(const CLI::Option& option) {
 }
 
 CLI::Option* add_jobs_option(CLI::App& command, unsigned& jobs) {
+  const CLI::Validator in_range(
+      [](std::string& text) -> std::string {
+        unsigned value = 0;
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (error != std::errc{} || end != text.data() + text.size() || value < 1 ||
+            value > kMaxBatchJobs)
+          return messages::flag_not_in_range(1, kMaxBatchJobs, text);
+        return {};
+      },
+      "");
   return command
       .add_option("--jobs", jobs,
                   "with --batch: answer lines on N threads (output stays in input order)")
       ->type_name("N")
-      ->check(CLI::Range(1u, kMaxBatchJobs));
+      ->check(in_range);
 }
 
 CLI::Option* add_format_option(CLI::App& command, std::string& format, render::Output output) {

@@ -1123,6 +1123,9 @@ inline std::string mutation_score_below(double score, double minimum) {
 inline std::string mutation_needs_passing_tests() {
   return "mutation testing needs every test to pass first";
 }
+inline std::string flag_not_in_range(std::uint64_t low, std::uint64_t high, std::string_view text) {
+  return fmt::format("expected an integer from {} to {}, got '{}'", low, high, text);
+}
 inline std::string flag_not_percentage(std::string_view text) {
   return fmt::format("expected a number from 0 to 100, got '{}'", text);
 }
