@@ -178,6 +178,13 @@ struct Module {
   std::array<std::size_t, kFields.size()> fields{};  // each field's position in its records
   const char* missing_field = nullptr;               // a field its records lack, if any
   std::array<int, 10> slots{};                       // each parameter's input slot, -1: none
+  // An availability argument left at None reads the package's constant of the same meaning
+  // (snnplan.FSDP2_AVAILABLE, ...) at call time, as the reference reads its module's; the
+  // first such read with the constants not set yet calls publish_constants, which probes
+  // PyTorch once and sets all four (_drop_in.py).
+  PyObject* constants = nullptr;                  // the package's namespace
+  std::array<PyObject*, 4> constant_names{};      // in the order of the four arguments
+  PyObject* publish_constants = nullptr;
 };
 Module module;  // lives as long as the interpreter: deliberately never released
 
@@ -477,6 +484,22 @@ struct Call {
 };
 thread_local Call this_thread_call;
 
+// The package's constant for availability argument k (borrowed), probing PyTorch first when the
+// constants are not set yet; nullptr with a Python error set when the probe raised.
+PyObject* availability_constant(std::size_t k) {
+  PyObject* value = PyDict_GetItemWithError(module.constants, module.constant_names[k]);
+  if (value || PyErr_Occurred()) return value;
+  Ref published(PyObject_CallNoArgs(module.publish_constants));
+  if (!published) return nullptr;
+  value = PyDict_GetItemWithError(module.constants, module.constant_names[k]);
+  if (!value && !PyErr_Occurred()) {
+    std::string name;
+    if (utf8(module.constant_names[k], name))
+      raise(PyExc_AttributeError, messages::py_constant_missing(name));
+  }
+  return value;
+}
+
 const RuleSet* rules_of(PyObject* rules) {
   if (rules == Py_None) return &RuleSet::builtin();
   const pybind11::handle handle(rules);
@@ -631,17 +654,13 @@ PyObject* recommend_from(PyObject* const* args) {
   }
   call.inputs[Call::kWorldSize] = detail::RValue::of_int(world);
 
-  // The availability flags count by truth value; None takes the rule file's default.
+  // The availability flags count by truth value; None takes the package's probed constant.
   for (std::size_t k = 0; k < 4; ++k) {
     PyObject* flag = args[5 + k];
-    detail::RValue& slot = call.inputs[Call::kFirstFlag + k];
-    if (flag == Py_None) {
-      slot = detail::RValue{};
-    } else {
-      const int truth = flag == Py_True ? 1 : flag == Py_False ? 0 : PyObject_IsTrue(flag);
-      if (truth < 0) return nullptr;
-      slot = detail::RValue::of_bool(truth != 0);
-    }
+    if (flag == Py_None && !(flag = availability_constant(k))) return nullptr;
+    const int truth = flag == Py_True ? 1 : flag == Py_False ? 0 : PyObject_IsTrue(flag);
+    if (truth < 0) return nullptr;
+    call.inputs[Call::kFirstFlag + k] = detail::RValue::of_bool(truth != 0);
   }
 
   // batch_size is read on some branches only. One that is no 64-bit int is taken as unread when
@@ -703,7 +722,23 @@ constexpr std::size_t kPositional = 9;  // rules is keyword-only
 }  // namespace
 
 bool init_drop_in(PyObject* recommendation_class, PyObject* rule_set_type, PyObject* preferences,
-                  PyObject* recommend_signature, PyObject* microbatches_signature) {
+                  PyObject* recommend_signature, PyObject* microbatches_signature,
+                  PyObject* constants, PyObject* constant_names, PyObject* publish_constants) {
+  if (!PyDict_Check(constants) || !PyTuple_Check(constant_names) ||
+      PyTuple_GET_SIZE(constant_names) != 4) {
+    raise(PyExc_TypeError, messages::py_availability_constants_mismatch());
+    return false;
+  }
+  for (std::size_t k = 0; k < 4; ++k) {
+    PyObject* name = PyTuple_GET_ITEM(constant_names, static_cast<Py_ssize_t>(k));
+    if (!PyUnicode_Check(name)) {
+      raise(PyExc_TypeError, messages::py_availability_constants_mismatch());
+      return false;
+    }
+    module.constant_names[k] = Py_NewRef(name);
+  }
+  module.constants = Py_NewRef(constants);
+  module.publish_constants = Py_NewRef(publish_constants);
   for (std::size_t k = 0; k < kRecommendParameters.size(); ++k)
     if (!(module.recommend_parameters[k] = PyUnicode_InternFromString(kRecommendParameters[k])))
       return false;

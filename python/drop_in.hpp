@@ -17,10 +17,14 @@
 namespace snnplan::python {
 
 /// Called once when the package is imported: the record class (a frozen dataclass), the RuleSet
-/// type (for the `rules` argument), SNN_DISTRIBUTED_PREFERENCES, and the Python functions with
-/// the reference's signatures that unusual calls go to. Returns false with a Python error set.
+/// type (for the `rules` argument), SNN_DISTRIBUTED_PREFERENCES, the Python functions with
+/// the reference's signatures that unusual calls go to, and where an availability argument of
+/// None is read: the package's namespace `constants`, the names of its four *_AVAILABLE
+/// constants in the arguments' order, and the function that probes PyTorch and sets them when
+/// one is missing. Returns false with a Python error set.
 bool init_drop_in(PyObject* recommendation_class, PyObject* rule_set_type, PyObject* preferences,
-                  PyObject* recommend_signature, PyObject* microbatches_signature);
+                  PyObject* recommend_signature, PyObject* microbatches_signature,
+                  PyObject* constants, PyObject* constant_names, PyObject* publish_constants);
 
 /// recommend_snn_distributed_strategy(model, world_size, prefer, batch_size, backend='inductor',
 /// zero_redundancy_optimizer_available=None, pipelining_available=None, fsdp2_available=None,

@@ -547,7 +547,8 @@ PYBIND11_MODULE(_snnplan, m) {
        "for\n"
        "missing, unknown or repeated arguments; the errors of the reference's own operations on\n"
        "arguments of other types (prefer.lower(), model.startswith(), comparing world_size and\n"
-       "batch_size with ints). An availability flag of None is available; others count by truth\n"
+       "batch_size with ints). An availability flag of None takes the package's constant\n"
+       "(snnplan.FSDP2_AVAILABLE, ...), probed from PyTorch at first use; others count by truth\n"
        "value. backend may be anything the reference formats (None gives 'None'). batch_size may "
        "be\n"
        "anything on the branches that do not read it.\n\n"
@@ -577,10 +578,13 @@ PYBIND11_MODULE(_snnplan, m) {
       {nullptr, nullptr, 0, nullptr}};
   if (PyModule_AddFunctions(m.ptr(), drop_in_functions) < 0) throw py::error_already_set();
   m.def("_init_drop_in", [](py::handle record_class, py::handle preferences,
-                            py::handle recommend_signature, py::handle microbatches_signature) {
+                            py::handle recommend_signature, py::handle microbatches_signature,
+                            py::handle constants, py::handle constant_names,
+                            py::handle publish_constants) {
     if (!snnplan::python::init_drop_in(record_class.ptr(), py::type::of<snnplan::RuleSet>().ptr(),
                                        preferences.ptr(), recommend_signature.ptr(),
-                                       microbatches_signature.ptr()))
+                                       microbatches_signature.ptr(), constants.ptr(),
+                                       constant_names.ptr(), publish_constants.ptr()))
       throw py::error_already_set();
   });
   m.def("_run_cli", &run_cli, py::arg("argv"),

@@ -7,7 +7,10 @@
 recommend_snn_distributed_strategy() is a drop-in for the reference Python function: same
 parameters, a frozen dataclass with the same 16 fields (so dataclasses.asdict/replace work),
 the same exceptions with the same messages, for loose arguments too (None for backend, ...);
-SNN_DISTRIBUTED_PREFERENCES and the four *_AVAILABLE constants as the reference has them.
+SNN_DISTRIBUTED_PREFERENCES and the four *_AVAILABLE constants as the reference has them, probed
+from PyTorch with the reference's four imports, lazily (import snnplan imports no PyTorch; the
+first read of a constant, availability() or a call leaving an availability argument at None
+does); availability() returns the four probed values.
 plan() gives the full distributed plan, as `snnplan plan` does, as a frozen SNNDistributedPlan;
 it takes SpikingJelly's own plan() call too (snnplan/_plan.py), with SNNDistributedTopology and
 DistributedFeatureSet as upstream has them. The value classes and the exception are plain Python
@@ -20,15 +23,27 @@ reference they replace holds it throughout.
 from ._types import Diagnostic, InputInfo, RuleLoadError, SNNDistributedRecommendation
 from ._plan import DistributedFeatureSet, SNNDistributedPlan, SNNDistributedTopology, plan
 from ._snnplan import RULE_FORMAT_VERSION, RuleSet, __version__
-from ._drop_in import (FSDP2_AVAILABLE, PIPELINING_AVAILABLE, SNN_DISTRIBUTED_PREFERENCES, TENSOR_PARALLEL_AVAILABLE,
-                       ZERO_REDUNDANCY_OPTIMIZER_AVAILABLE, recommend_snn_distributed_strategy,
+from ._drop_in import (SNN_DISTRIBUTED_PREFERENCES, TorchAvailability, availability, recommend_snn_distributed_strategy,
                        recommended_pipeline_microbatches)
+from . import _drop_in
 
-for _public in (RuleSet, plan, recommend_snn_distributed_strategy, recommended_pipeline_microbatches):
+
+def __getattr__(name):
+    """The four *_AVAILABLE constants, probed from PyTorch at the first read (PEP 562): after it
+    they are plain attributes of the package and this is not called for them again."""
+    if name in _drop_in.AVAILABILITY_CONSTANTS:
+        _drop_in._publish_constants()
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+for _public in (RuleSet, plan, recommend_snn_distributed_strategy, recommended_pipeline_microbatches, availability,
+                TorchAvailability):
     _public.__module__ = __name__
 del _public
 
 __all__ = ("recommend_snn_distributed_strategy", "recommended_pipeline_microbatches", "plan", "RuleSet",
            "RuleLoadError", "SNNDistributedRecommendation", "SNNDistributedPlan", "SNNDistributedTopology",
-           "DistributedFeatureSet", "Diagnostic", "InputInfo", "SNN_DISTRIBUTED_PREFERENCES",
+           "DistributedFeatureSet", "Diagnostic", "InputInfo", "SNN_DISTRIBUTED_PREFERENCES", "availability",
+           "TorchAvailability",
            "ZERO_REDUNDANCY_OPTIMIZER_AVAILABLE", "PIPELINING_AVAILABLE", "FSDP2_AVAILABLE", "TENSOR_PARALLEL_AVAILABLE")

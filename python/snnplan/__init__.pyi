@@ -3,7 +3,7 @@
 # which uses every public name; change the three together.
 import os
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union, overload
 
 __version__: str
 RULE_FORMAT_VERSION: int
@@ -16,8 +16,17 @@ TENSOR_PARALLEL_AVAILABLE: bool
 
 __all__ = ("recommend_snn_distributed_strategy", "recommended_pipeline_microbatches", "plan", "RuleSet",
            "RuleLoadError", "SNNDistributedRecommendation", "SNNDistributedPlan", "SNNDistributedTopology",
-           "DistributedFeatureSet", "Diagnostic", "InputInfo", "SNN_DISTRIBUTED_PREFERENCES",
+           "DistributedFeatureSet", "Diagnostic", "InputInfo", "SNN_DISTRIBUTED_PREFERENCES", "availability",
+           "TorchAvailability",
            "ZERO_REDUNDANCY_OPTIMIZER_AVAILABLE", "PIPELINING_AVAILABLE", "FSDP2_AVAILABLE", "TENSOR_PARALLEL_AVAILABLE")
+
+class TorchAvailability(NamedTuple):
+    zero_redundancy_optimizer_available: bool
+    pipelining_available: bool
+    fsdp2_available: bool
+    tensor_parallel_available: bool
+
+def availability() -> TorchAvailability: ...
 
 @dataclass(frozen=True)
 class SNNDistributedRecommendation:

@@ -378,7 +378,7 @@ class PackageTest(unittest.TestCase):
         self.assertEqual(sorted(snnplan.__all__), sorted(
             ["recommend_snn_distributed_strategy", "recommended_pipeline_microbatches", "plan", "RuleSet",
              "RuleLoadError", "SNNDistributedRecommendation", "SNNDistributedPlan", "SNNDistributedTopology",
-             "DistributedFeatureSet", "Diagnostic", "InputInfo"] + constants))
+             "DistributedFeatureSet", "Diagnostic", "InputInfo", "availability", "TorchAvailability"] + constants))
 
 
 if __name__ == "__main__":

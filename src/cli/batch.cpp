@@ -364,8 +364,10 @@ struct FastLines {
 };
 
 LineOutcome recommend_line(const RuleSet& rules, FastLines& fast, Evaluation& evaluation,
-                           const std::string& line, std::string& output, bool traced) {
-  if (!traced && fast.reader.read(line)) {
+                           const std::string& line, std::string& output, bool traced,
+                           const TorchProbe* probed) {
+  // The fast reader binds only what the line gives; probed values need the inputs by name.
+  if (!traced && !probed && fast.reader.read(line)) {
     if (!RuleSetAccess::evaluate_by_slot(rules, fast.reader.slots(), evaluation))
       return {false, evaluation.error().kind, evaluation.error().message, {}};
     fast.writer.append(output, evaluation.values());
@@ -374,6 +376,7 @@ LineOutcome recommend_line(const RuleSet& rules, FastLines& fast, Evaluation& ev
   auto parsed = request::inputs_from_json_line(line, rules);
   auto* inputs = std::get_if<Inputs>(&parsed);
   if (!inputs) return {false, EvaluationErrorKind::bad_input, std::get<std::string>(parsed), {}};
+  if (probed) add_probed(*probed, *inputs);
   if (traced) {
     Explanation explanation = rules.explain(*inputs);
     if (!explanation.result.ok())
@@ -395,13 +398,14 @@ LineOutcome recommend_line(const RuleSet& rules, FastLines& fast, Evaluation& ev
 ExitCode run_batch(std::istream& in, std::ostream& out, std::ostream& err, const RuleSet& rules,
                    const std::string& source_name, const BatchOptions& options) {
   const bool traced = options.traced;
+  const TorchProbe* probed = options.probed ? &*options.probed : nullptr;
   return run_batch_lines(
       in, out, err, source_name,
-      [&rules, traced]() -> AnswerLine {
+      [&rules, traced, probed]() -> AnswerLine {
         auto evaluation = std::make_shared<Evaluation>();
         auto fast = std::make_shared<FastLines>(rules);
-        return [&rules, traced, evaluation, fast](const std::string& line, std::string& output) {
-          return recommend_line(rules, *fast, *evaluation, line, output, traced);
+        return [&rules, traced, probed, evaluation, fast](const std::string& line, std::string& output) {
+          return recommend_line(rules, *fast, *evaluation, line, output, traced, probed);
         };
       },
       options);
@@ -417,21 +421,22 @@ ExitCode run_batch(std::istream& in, std::ostream& out, std::ostream& err, LiveR
     snapshot = rules.current();
   };
   const bool traced = options.traced;
+  const TorchProbe* probed = options.probed ? &*options.probed : nullptr;
   return run_batch_lines(
       in, out, err, source_name,
-      [&snapshot, traced]() -> AnswerLine {
+      [&snapshot, traced, probed]() -> AnswerLine {
         struct Worker {
           Evaluation evaluation;
           std::shared_ptr<const RuleSet> rules;  // kept while `evaluation`'s views of it are in use
           std::optional<FastLines> fast;
         };
         auto worker = std::make_shared<Worker>();
-        return [&snapshot, traced, worker](const std::string& line, std::string& output) {
+        return [&snapshot, traced, probed, worker](const std::string& line, std::string& output) {
           worker->rules = snapshot;
           if (!worker->fast || !worker->fast->reader.reads_for(*worker->rules))
             worker->fast.emplace(*worker->rules);
           return recommend_line(*worker->rules, *worker->fast, worker->evaluation, line, output,
-                                traced);
+                                traced, probed);
         };
       },
       options);

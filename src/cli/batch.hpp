@@ -6,11 +6,13 @@
 // the current line, and a failed write stops the run.
 
 #include <functional>
+#include <optional>
 #include <iosfwd>
 #include <string>
 #include <vector>
 
 #include "cli/exit_code.hpp"
+#include "cli/torch_probe.hpp"
 #include "snnplan/explain.hpp"
 #include "snnplan/live_rule_set.hpp"
 #include "snnplan/rule_set.hpp"
@@ -46,6 +48,8 @@ struct BatchOptions {
   /// with more than one, lines are read in blocks (as far as the input already holds, so a
   /// launcher feeding one line at a time through a pipe still gets each answer at once).
   unsigned jobs = 1;
+  /// --probe-torch: lines that leave an availability input out (or null) take the probed value.
+  std::optional<TorchProbe> probed;
   /// Called before each block is answered (each line, on one thread), on the reading thread:
   /// --watch re-reads the rule file there, so the workers of one block share one version of
   /// the rules.

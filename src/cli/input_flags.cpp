@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <ostream>
 
 #include "api/rule_set_access.hpp"
 #include "cli/flags.hpp"
@@ -85,6 +86,25 @@ void InputFlags::attach(CLI::App& command, render::Output output) {
                                   "rule file (default: $SNNPLAN_RULES, else the built-in table)");
   add_rules_root_option(command, rule_roots);
   add_format_option(command, format, output);
+  probe_option = command
+                     .add_option("--probe-torch", probe_python,
+                                 "availability inputs not given take what PyTorch offers, probed as "
+                                 "the reference probes it with PYTHON (default: python3 on PATH)")
+                     ->expected(0, 1)
+                     ->type_name("[PYTHON]");
+}
+
+std::optional<TorchProbe> InputFlags::probe_torch(std::ostream& err) const {
+  if (!probe_option->count()) return std::nullopt;
+  TorchProbe probe = cli::probe_torch(probe_python);
+  err << describe(probe) << '\n';
+  return probe;
+}
+
+Inputs InputFlags::collect_probed(const RuleSet& rule_set, std::ostream& err) const {
+  Inputs inputs = collect(rule_set);
+  if (const std::optional<TorchProbe> probe = probe_torch(err)) add_probed(*probe, inputs);
+  return inputs;
 }
 
 std::optional<std::string> InputFlags::rules_flag() const {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/torch_probe.hpp"
 #include "render/format.hpp"
 #include "snnplan/rule_set.hpp"
 
@@ -55,6 +56,8 @@ struct InputFlags {
   std::vector<std::string> rule_roots;
   std::string format;
   CLI::Option* rules_option = nullptr;
+  std::string probe_python;  // --probe-torch[=PYTHON]
+  CLI::Option* probe_option = nullptr;
 
   /// Adds the flags, --input, --rules and --format (for `output`) to `command`.
   void attach(CLI::App& command, render::Output output);
@@ -68,6 +71,12 @@ struct InputFlags {
   /// The inputs given, typed as `rule_set` declares them (strings for undeclared --input
   /// names). Throws UsageError for a bad value or an input given twice.
   [[nodiscard]] Inputs collect(const RuleSet& rule_set) const;
+
+  /// With --probe-torch: PyTorch probed with the interpreter it names (else python3), what it
+  /// found said on `err`; nullopt without the flag. Throws UsageError when the probe fails.
+  [[nodiscard]] std::optional<TorchProbe> probe_torch(std::ostream& err) const;
+  /// collect(), then the probed availability for the inputs not given (--probe-torch).
+  [[nodiscard]] Inputs collect_probed(const RuleSet& rule_set, std::ostream& err) const;
 };
 
 /// Appends the inputs of `--input NAME=VALUE` assignments to `inputs`, typed as `rule_set`

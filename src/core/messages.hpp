@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -670,6 +671,24 @@ inline std::string cannot_read_tests(std::string_view path, std::string_view why
   return fmt::format("cannot read test file '{}': {}", path, why);
 }
 /// `first` is how the input was given first, e.g. "--model" or "--input model=...".
+/// --probe-torch: the interpreter could not be started.
+inline std::string probe_cannot_run(std::string_view python, std::string_view why) {
+  return fmt::format("--probe-torch: cannot run {}: {}", python, why);
+}
+/// --probe-torch: the probe raised (PyTorch raising something other than ImportError).
+inline std::string probe_failed(std::string_view python, std::string_view how, std::string_view last_line) {
+  return fmt::format("--probe-torch: probing PyTorch with {} failed ({}): {}", python, how,
+                     last_line.empty() ? std::string_view("no output") : last_line);
+}
+inline std::string probe_unreadable(std::string_view python, std::string_view last_line) {
+  return fmt::format("--probe-torch: {} did not answer the probe as expected: {}", python, last_line);
+}
+/// What --probe-torch found, on stderr: which interpreter answered and its four values.
+inline std::string probe_result(std::string_view python, const std::optional<std::string>& torch,
+                                std::string_view found) {
+  return fmt::format("snnplan: probed PyTorch with {} ({}):{}", python,
+                     torch ? "torch " + *torch : std::string("no torch"), found);
+}
 inline std::string input_given_twice(std::string_view name, std::string_view first) {
   return fmt::format("input '{}' is given twice (first by {})", name, first);
 }
@@ -1062,6 +1081,14 @@ inline std::string py_positional_arguments(std::string_view function, int expect
 /// snnplan/_types.py and the extension disagree about the record (a broken installation).
 inline std::string py_record_class_mismatch(std::string_view what) {
   return fmt::format("snnplan: SNNDistributedRecommendation does not match the extension: {}", what);
+}
+/// snnplan/_drop_in.py and the extension disagree about the availability constants.
+inline std::string py_availability_constants_mismatch() {
+  return "snnplan: the *_AVAILABLE constants do not match the extension: expected a namespace dict and four names";
+}
+/// The probe ran but one of the package's constants is still not set.
+inline std::string py_constant_missing(std::string_view name) {
+  return fmt::format("module 'snnplan' has no attribute '{}' after probing PyTorch", name);
 }
 }  // namespace snnplan::messages
 

@@ -21,7 +21,7 @@ struct ExplainFlags {
 ExitCode explain(const ExplainFlags& f, const Streams& io) {
   const render::Format format = render::parse_format(f.inputs.format, render::Output::explanation);
   const RuleSet rules = load_rules(f.inputs.rules_flag(), io.in, f.inputs.load_options());
-  const Explanation explanation = rules.explain(f.inputs.collect(rules));
+  const Explanation explanation = rules.explain(f.inputs.collect_probed(rules, io.err));
   io.out << render::render_explanation(explanation, format);
   const EvaluationResult& result = explanation.result;
   if (result.ok()) return ExitCode::ok;

@@ -60,6 +60,7 @@ ExitCode recommend(const RecommendFlags& f, const Streams& io) {
   if (f.jobs_option->count() && !batch) throw UsageError{messages::jobs_needs_batch()};
   BatchOptions batch_options;
   batch_options.traced = f.trace;
+  if (batch) batch_options.probed = f.inputs.probe_torch(io.err);
   batch_options.jobs = f.jobs;
   if (f.watch) {
     if (!batch) throw UsageError{messages::watch_needs_batch()};
@@ -72,7 +73,7 @@ ExitCode recommend(const RecommendFlags& f, const Streams& io) {
                               return run_batch(lines, io.out, io.err, rules, source_name, batch_options);
                             });
   }
-  const Inputs inputs = f.inputs.collect(rules);
+  const Inputs inputs = f.inputs.collect_probed(rules, io.err);
   if (f.trace) {
     const Explanation explanation = rules.explain(inputs);
     if (!explanation.result.ok()) throw EvaluationFailed{explanation.result.error()};

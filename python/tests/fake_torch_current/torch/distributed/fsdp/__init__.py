@@ -1,0 +1,2 @@
+def fully_shard(module, **kwargs):
+    raise NotImplementedError("a stand-in")

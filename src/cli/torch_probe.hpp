@@ -1,0 +1,34 @@
+#pragma once
+// `--probe-torch[=PYTHON]` (recommend, explain): the availability inputs a launcher leaves out
+// take what PyTorch offers, probed as the reference probes it -- the package's own probe
+// script (python/snnplan/_torch_probe.py, embedded at build time) run with that interpreter.
+
+#include <array>
+#include <optional>
+#include <string>
+
+#include "snnplan/value.hpp"
+
+namespace snnplan::cli {
+
+struct TorchProbe {
+  /// The interpreter that ran the probe (its sys.executable).
+  std::string python;
+  /// PyTorch's version, or nullopt when the interpreter has none.
+  std::optional<std::string> torch_version;
+  /// (input name, available) in the order of the reference's arguments.
+  std::array<std::pair<std::string, bool>, 4> available;
+};
+
+/// Runs the probe with `python` (a path, or a name looked up on PATH; "" means python3).
+/// Throws UsageError when the interpreter cannot be run or the probe fails (PyTorch raising
+/// something other than ImportError, as the reference's import would then fail).
+TorchProbe probe_torch(const std::string& python);
+
+/// The line that says which interpreter answered and what it found (printed on stderr).
+std::string describe(const TorchProbe& probe);
+
+/// Adds the probed values to `inputs` for every availability input not given (or given null).
+void add_probed(const TorchProbe& probe, Inputs& inputs);
+
+}  // namespace snnplan::cli
