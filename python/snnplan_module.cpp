@@ -520,6 +520,10 @@ PYBIND11_MODULE(_snnplan, m) {
            "wrong type; ValueError when an int does not fit in 64 bits.")
       .def_property_readonly("file_name", &snnplan::RuleSet::file_name,
                              "The name the rules were loaded under.")
+      .def_property_readonly("sha256", &snnplan::RuleSet::sha256,
+                             "SHA-256 (hex) of the rule file's bytes, as sha256sum and, for the built-in\n"
+                             "files, snnplan --version print it (with uses:, of the file and the files it\n"
+                             "uses): the revision that decision records and rank agreement compare.")
       .def_property_readonly("inputs", &input_infos, "The declared inputs, as a list of InputInfo.")
       .def_property_readonly(
           "warnings", [](const snnplan::RuleSet& r) { return diagnostics_list(r.warnings()); },

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 SNNPLAN_PACKAGES=(cmake make g++ pkg-config python3
-  libyaml-cpp-dev libboost-graph-dev doctest-dev nlohmann-json3-dev libcli11-dev libfmt-dev
+  libyaml-cpp-dev libboost-graph-dev doctest-dev nlohmann-json3-dev libcli11-dev libfmt-dev nettle-dev
   libbenchmark-dev pybind11-dev python3-dev
   # the Python package: pip install --no-build-isolation . (setup.py), its typing tests
   python3-pip python3-setuptools python3-wheel python3-venv python3-build mypy

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "snnplan/decision.hpp"
 #include "snnplan/diagnostic.hpp"
 #include "snnplan/evaluation_result.hpp"
 #include "snnplan/input_info.hpp"
@@ -21,6 +22,7 @@ namespace detail {
 struct CompiledRules;
 }
 struct Explanation;  // explain.hpp
+struct TraceStep;    // explain.hpp
 class Evaluation;    // evaluation.hpp
 
 /// How much checking a load does beyond what makes a file unusable.
@@ -95,6 +97,28 @@ class RuleSet {
   /// evaluate() that also records every step taken (see explain.hpp). Slower; for people.
   [[nodiscard]] Explanation explain(const Inputs& inputs) const;
 
+  /// evaluate() with its provenance: a new decision id, this rule set's revision and the fired
+  /// rules. Never throws for bad inputs or rule errors (they are the decision's result).
+  [[nodiscard]] Decision decide(const Inputs& inputs) const;
+
+  /// SHA-256 (hex) of the rules this set was loaded from: for a file without `uses:` that of its
+  /// bytes, which is what `sha256sum FILE` and, for the built-in files, `snnplan --version`
+  /// print; with `uses:` the SHA-256 of the text "<sha256 of the file>\n" followed by a line
+  /// "<name> <revision>\n" per used file, so that an edit of a used file changes it too.
+  /// Computed at the first call.
+  [[nodiscard]] const std::string& sha256() const;
+
+  /// Observed rule sets. The copy returned shares the compiled rules and hands every decision
+  /// made through evaluate(), explain() and decide() to `sink` (a DecisionLog, decision_log.hpp):
+  /// the answer is the same, each evaluation is traced for its fired rules. nullptr: none.
+  [[nodiscard]] RuleSet with_decision_sink(std::shared_ptr<DecisionSink> sink) const;
+  /// Shadow mode: the copy returned also evaluates `candidate` on the same inputs and hands each
+  /// decision on which the two disagree, with the candidate's answer in Decision::shadow, to
+  /// `disagreements`. The answer returned is always this rule set's.
+  [[nodiscard]] RuleSet with_shadow(RuleSet candidate, std::shared_ptr<DecisionSink> disagreements) const;
+  /// Whether decisions are handed to a sink (with_decision_sink or with_shadow).
+  [[nodiscard]] bool observed() const noexcept { return observers_ != nullptr; }
+
   [[nodiscard]] const std::vector<InputInfo>& inputs() const noexcept;
   [[nodiscard]] const std::string& file_name() const noexcept;
   /// Warnings found while loading (errors make loading fail instead).
@@ -102,8 +126,14 @@ class RuleSet {
 
  private:
   friend class RuleSetAccess;  // the library's own front ends (src/api/rule_set_access.hpp)
+  struct Observers;            // sinks and the shadow candidate (src/api/rule_set.cpp)
   explicit RuleSet(std::shared_ptr<const detail::CompiledRules> rules) : rules_(std::move(rules)) {}
+  // decide() with the evaluation's steps left in `steps`; observed_decision() also hands the
+  // decision to the sinks (and compares with the shadow candidate).
+  Decision traced_decision(const Inputs& inputs, std::vector<TraceStep>& steps) const;
+  Decision observed_decision(const Inputs& inputs, std::vector<TraceStep>& steps) const;
   std::shared_ptr<const detail::CompiledRules> rules_;
+  std::shared_ptr<const Observers> observers_;  // null unless observed: one test per evaluation
 };
 
 }  // namespace snnplan

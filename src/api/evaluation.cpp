@@ -9,6 +9,7 @@
 #include "api/rule_set_access.hpp"
 #include "compile/compiled_rules.hpp"
 #include "evaluate/evaluator.hpp"
+#include "snnplan/explain.hpp"
 #include "snnplan/rule_set.hpp"
 
 namespace snnplan {
@@ -74,6 +75,11 @@ detail::ValueStore& Evaluation::start(const std::shared_ptr<const detail::Compil
 }
 
 bool RuleSet::evaluate(const Inputs& inputs, Evaluation& out) const {
+  if (observers_) [[unlikely]] {
+    // Recorded from the traced evaluation by name; the views are computed as for any caller.
+    std::vector<TraceStep> steps;
+    (void)observed_decision(inputs, steps);
+  }
   detail::ValueStore& store = out.start(rules_);
   out.ok_ = evaluate::evaluate_views(*rules_, inputs, store, out.values_, out.error_);
   return out.ok_;

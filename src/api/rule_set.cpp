@@ -396,6 +396,10 @@ const RuleSet& RuleSet::builtin() {
 }
 
 EvaluationResult RuleSet::evaluate(const Inputs& inputs) const {
+  if (observers_) [[unlikely]] {
+    std::vector<TraceStep> steps;
+    return observed_decision(inputs, steps).result;
+  }
   return evaluate::evaluate(*rules_, inputs);
 }
 
@@ -405,6 +409,10 @@ std::optional<EvaluationError> RuleSet::check_inputs(const Inputs& inputs) const
 
 Explanation RuleSet::explain(const Inputs& inputs) const {
   std::vector<TraceStep> steps;
+  if (observers_) [[unlikely]] {
+    Decision decision = observed_decision(inputs, steps);
+    return Explanation{std::move(decision.result), std::move(steps)};
+  }
   EvaluationResult result = evaluate::evaluate(*rules_, inputs, &steps);
   return Explanation{std::move(result), std::move(steps)};
 }

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -192,6 +193,24 @@ struct CompiledField {
 /// this bound is the second guard.
 inline constexpr int kMaxCallDepth = syntax::kMaxTableCallDepth;
 
+/// A value computed at its first use, once, from any thread (RuleSet::sha256(): loading does
+/// not pay for hashing). A copy computes its own.
+class LazyText {
+ public:
+  LazyText() = default;
+  LazyText(const LazyText&) {}
+  LazyText& operator=(const LazyText&) { return *this; }
+  template <typename Compute>
+  const std::string& get(Compute compute) const {
+    std::call_once(once_, [&] { value_ = compute(); });
+    return value_;
+  }
+
+ private:
+  mutable std::once_flag once_;
+  mutable std::string value_;
+};
+
 struct CompiledRules {
   /// Storage of every constant's text and list items (RValues are views).
   ValueStore constants;
@@ -225,6 +244,7 @@ struct CompiledRules {
   std::vector<Diagnostic> warnings;
   std::vector<check::AllowedDiagnostic> allowed;  // warnings and notes accepted by `allow:`
   std::string source_text;
+  LazyText revision;  // RuleSet::sha256()
 
   /// Appends a record field, with its default and init in the tables derived from them.
   void add_field(CompiledField field) {
