@@ -62,6 +62,11 @@ class LiveRuleSet {
   /// when new rules were swapped in.
   bool reload_if_changed();
 
+  /// Every decision of the serving rules, this version and each one swapped in later, is handed
+  /// to `sink` (RuleSet::with_decision_sink; a DecisionLog of decision_log.hpp); its records name
+  /// the revision that answered. nullptr stops it.
+  void set_decision_sink(std::shared_ptr<DecisionSink> sink);
+
   /// Called (from the reloading thread) with the diagnostics of each rejected edit.
   void on_rejected(RejectedListener listener);
 
@@ -91,6 +96,7 @@ class LiveRuleSet {
   std::vector<std::string> watched_;  // files_of(current_), and after a rejected edit the files it named
   Stamps last_attempt_;
   RejectedListener listener_;
+  std::shared_ptr<DecisionSink> sink_;
   std::mutex reload_mutex_;  // one reload at a time
   std::mutex watch_mutex_;
   std::condition_variable_any wake_;

@@ -27,6 +27,12 @@ LiveRuleSet::LiveRuleSet(std::string path, LoadOptions options)
 
 LiveRuleSet::~LiveRuleSet() { stop_watching(); }
 
+void LiveRuleSet::set_decision_sink(std::shared_ptr<DecisionSink> sink) {
+  std::lock_guard lock(mutex_);
+  sink_ = std::move(sink);
+  current_ = std::make_shared<const RuleSet>(current_->with_decision_sink(sink_));
+}
+
 std::shared_ptr<const RuleSet> LiveRuleSet::current() const {
   std::lock_guard lock(mutex_);
   return current_;
@@ -106,7 +112,7 @@ bool LiveRuleSet::reload() {
     watched_ = std::move(files);
     last_attempt_ = std::move(stamped);
     if (fresh) {
-      current_ = std::move(fresh);
+      current_ = sink_ ? std::make_shared<const RuleSet>(fresh->with_decision_sink(sink_)) : std::move(fresh);
       ++status_.version;
       status_.last_good_load = std::chrono::system_clock::now();
       status_.last_error.clear();

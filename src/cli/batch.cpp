@@ -367,7 +367,8 @@ LineOutcome recommend_line(const RuleSet& rules, FastLines& fast, Evaluation& ev
                            const std::string& line, std::string& output, bool traced,
                            const TorchProbe* probed) {
   // The fast reader binds only what the line gives; probed values need the inputs by name.
-  if (!traced && !probed && fast.reader.read(line)) {
+  // An observed rule set records each decision by name (the slots bypass it).
+  if (!traced && !probed && !rules.observed() && fast.reader.read(line)) {
     if (!RuleSetAccess::evaluate_by_slot(rules, fast.reader.slots(), evaluation))
       return {false, evaluation.error().kind, evaluation.error().message, {}};
     fast.writer.append(output, evaluation.values());

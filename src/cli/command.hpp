@@ -60,6 +60,7 @@ Command setup_graph(CLI::App& app);
 Command setup_plan(CLI::App& app);
 Command setup_diff(CLI::App& app);
 Command setup_map(CLI::App& app);
+Command setup_replay(CLI::App& app);
 Command setup_schema(CLI::App& app);
 Command setup_completion(CLI::App& app);
 Command setup_help(CLI::App& app);

@@ -8,6 +8,7 @@
 
 #include "cli/batch.hpp"
 #include "cli/command.hpp"
+#include "snnplan/decision_log.hpp"
 #include "cli/flags.hpp"
 #include "cli/rule_files.hpp"
 #include "core/messages.hpp"
@@ -177,7 +178,9 @@ ExitCode plan_command(const PlanFlags& f, const Streams& io) {
     FlagFields fields(f);
     request = request::read_plan_request(fields);
   }
-  const RuleSet rules = load_plan_rules(given_value(f.rules_option, f.rules), io.in, LoadOptions{.rule_roots = f.rule_roots});
+  // SNNPLAN_DECISION_LOG: every plan recorded, as the plan rules answered it.
+  const RuleSet rules = with_environment_log(
+      load_plan_rules(given_value(f.rules_option, f.rules), io.in, LoadOptions{.rule_roots = f.rule_roots}));
   if (batch) {
     BatchOptions options;
     options.traced = f.trace;

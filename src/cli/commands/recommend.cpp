@@ -12,6 +12,7 @@
 #include "cli/rule_files.hpp"
 #include "core/messages.hpp"
 #include "render/format.hpp"
+#include "snnplan/decision_log.hpp"
 #include "snnplan/explain.hpp"
 #include "snnplan/live_rule_set.hpp"
 
@@ -35,6 +36,7 @@ ExitCode watch(const std::string& batch, const InputFlags& flags, const BatchOpt
   if (!path) throw UsageError{messages::watch_needs_rules()};
   if (*path == "-") throw UsageError{messages::watch_stdin()};
   LiveRuleSet live(*path, flags.load_options());
+  live.set_decision_sink(DecisionLog::from_environment());
   live.on_rejected([&io](const std::vector<Diagnostic>& diagnostics) {
     io.err << messages::rejected_edit() << '\n';
     for (const Diagnostic& d : diagnostics) io.err << format(d) << '\n';
@@ -66,7 +68,8 @@ ExitCode recommend(const RecommendFlags& f, const Streams& io) {
     if (!batch) throw UsageError{messages::watch_needs_batch()};
     return watch(*batch, f.inputs, batch_options, io);
   }
-  const RuleSet rules = load_rules(f.inputs.rules_flag(), io.in, f.inputs.load_options());
+  // SNNPLAN_DECISION_LOG: every answer recorded (explain, which answers nothing, is not).
+  const RuleSet rules = with_environment_log(load_rules(f.inputs.rules_flag(), io.in, f.inputs.load_options()));
   if (batch) {
     return with_batch_input(*batch, io.in,
                             [&](std::istream& lines, const std::string& source_name) {
