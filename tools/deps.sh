@@ -8,7 +8,7 @@ SNNPLAN_PACKAGES=(cmake make g++ pkg-config python3
   libbenchmark-dev pybind11-dev python3-dev
   # the Python package: pip install --no-build-isolation . (setup.py), its typing tests
   python3-pip python3-setuptools python3-wheel python3-venv python3-build mypy
-  python3-jsonschema python3-yaml pre-commit git)  # the schema and pre-commit hook tests
+  python3-jsonschema python3-yaml pre-commit git python3-torch)  # the schema, pre-commit hook and real-PyTorch probe tests
 # For the fuzzers (fuzz/run.sh): clang and its runtimes (libFuzzer, ASan, UBSan). The gcc
 # sanitizer runtimes of the asan/tsan presets come with g++.
 SNNPLAN_FUZZ_PACKAGES=(clang libclang-rt-14-dev)
