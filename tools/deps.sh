@@ -6,7 +6,8 @@ set -euo pipefail
 SNNPLAN_PACKAGES=(cmake make g++ pkg-config python3
   libyaml-cpp-dev libboost-graph-dev doctest-dev nlohmann-json3-dev libcli11-dev libfmt-dev nettle-dev
   libbenchmark-dev pybind11-dev python3-dev
-  # the Python package: pip install --no-build-isolation . (setup.py), its typing tests
+  # the Python package: pip install --no-build-isolation . (python/build_backend.py needs neither
+  # setuptools nor wheel; the packaging test builds once with Debian's too), its typing tests
   python3-pip python3-setuptools python3-wheel python3-venv python3-build mypy
   python3-jsonschema python3-yaml pre-commit git python3-torch)  # the schema, pre-commit hook and real-PyTorch probe tests
 # For the fuzzers (fuzz/run.sh): clang and its runtimes (libFuzzer, ASan, UBSan). The gcc
