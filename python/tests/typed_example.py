@@ -9,6 +9,7 @@ import tempfile
 from typing import Any, Dict, List, Optional, Tuple
 
 import snnplan
+import snnplan.torch
 from snnplan import (FSDP2_AVAILABLE, PIPELINING_AVAILABLE, RULE_FORMAT_VERSION, SNN_DISTRIBUTED_PREFERENCES,
                      TENSOR_PARALLEL_AVAILABLE, ZERO_REDUNDANCY_OPTIMIZER_AVAILABLE, Diagnostic,
                      DistributedFeatureSet, InputInfo, RuleLoadError, RuleSet, SNNDistributedPlan,
@@ -81,8 +82,29 @@ def rule_sets() -> None:
     check(RULE_FORMAT_VERSION >= 1 and isinstance(snnplan.__version__, str), "versions")
 
 
+def one_decision() -> None:
+    # snnplan.torch outside a process group (none here): the local answers.
+    flags = (True, True, True, True)
+    agreed: SNNDistributedRecommendation = snnplan.torch.recommend("spikformer", 8, "memory", 64, "inductor", *flags,
+                                                                   rules=None, source="all", group=None)
+    check(agreed == snnplan.recommend_snn_distributed_strategy("spikformer", 8, "memory", 64, "inductor", *flags),
+          "snnplan.torch.recommend")
+    try:
+        planned: SNNDistributedPlan = snnplan.torch.plan("memory", "dp=4,tp=2", 64, world_size=8, source="rank0")
+        analysis = types.SimpleNamespace(notes=(), tensor_parallel_candidate_names=(), tensor_parallel_roots=None)
+        upstream: SNNDistributedPlan = snnplan.torch.plan(analysis=analysis, objective="speed", topology={"dp": 8},
+                                                          backend="inductor", batch_size=64, timeout=None)
+        check(planned.mode == "fsdp2_tp" and upstream.mode == "dp", "snnplan.torch.plan")
+    except snnplan.torch.RankDisagreement as error:
+        differing: Tuple[str, ...] = error.names
+        check(False, f"{error.kind}: {differing}")
+    except snnplan.torch.RankExchangeFailed as failed:
+        check(False, f"{failed.operation} on rank {failed.rank}")
+
+
 if __name__ == "__main__":
     recommendations()
     plans()
     rule_sets()
+    one_decision()
     sys.exit(0)
