@@ -39,10 +39,11 @@ foreach(target IN ITEMS snnplan_shared snnplan_static)
     ARCHIVE_OUTPUT_DIRECTORY "${snnplan_package_lib_dir}")
 endforeach()
 # Private: nothing of these reaches the exported interface of the shared library.
-target_link_libraries(snnplan_shared PRIVATE yaml-cpp fmt::fmt)
+target_link_libraries(snnplan_shared PRIVATE yaml-cpp fmt::fmt ${SNNPLAN_NETTLE_LIBRARY})
 # For a static archive, CMake exports private libraries as $<LINK_ONLY:...>: linked, never compiled
 # with. Boost and nlohmann_json are header-only here and are deliberately absent.
-target_link_libraries(snnplan_static PRIVATE yaml-cpp fmt::fmt)
+# Nettle by name (-lnettle): an installed package must not carry this machine's library path.
+target_link_libraries(snnplan_static PRIVATE yaml-cpp fmt::fmt nettle)
 set_target_properties(snnplan_shared PROPERTIES
   EXPORT_NAME snnplan
   VERSION ${PROJECT_VERSION}

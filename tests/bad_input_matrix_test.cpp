@@ -270,6 +270,9 @@ const std::vector<std::string> kAvailabilityFlags = {"--zero-redundancy-optimize
 
 // The input flags shared by recommend and explain (`base` holds the four required ones).
 void add_input_flag_rows(std::vector<Row>& rows, const std::vector<std::string>& base) {
+  rows.push_back({"--probe-torch with an interpreter that does not exist",
+                  with(base, {"--probe-torch", "snnplan-no-such-python"}), kBadInput,
+                  "error: --probe-torch: cannot run snnplan-no-such-python: No such file or directory\n"});
   add_integer_rows(rows, base, "--world-size", "8");
   add_integer_rows(rows, base, "--batch-size", "64");
   for (const std::string& flag : kAvailabilityFlags)
@@ -803,10 +806,10 @@ std::vector<Row> top_level_rows() {
                    "subcommand's options follow it, as in snnplan recommend --model ...); did you mean '--version'?")},
       {"a misspelt subcommand gets a suggestion", {"recomend"}, kBadInput,
        usage_error("unknown subcommand 'recomend' (the subcommands are recommend, explain, microbatches, check, test, "
-                   "graph, plan, schema, completion, help, diff, map); did you mean 'recommend'?")},
+                   "graph, plan, schema, completion, help, diff, map, replay); did you mean 'recommend'?")},
       {"an unknown subcommand", {"deploy", "--model", "x"}, kBadInput,
        usage_error("unknown subcommand 'deploy' (the subcommands are recommend, explain, microbatches, check, test, "
-                   "graph, plan, schema, completion, help, diff, map)")},
+                   "graph, plan, schema, completion, help, diff, map, replay); did you mean 'replay'?")},
       {"an empty subcommand", {""}, kBadInput, "error: unknown subcommand ''"},
   };
 }

@@ -377,7 +377,7 @@ LineOutcome recommend_line(const RuleSet& rules, FastLines& fast, Evaluation& ev
   auto parsed = request::inputs_from_json_line(line, rules);
   auto* inputs = std::get_if<Inputs>(&parsed);
   if (!inputs) return {false, EvaluationErrorKind::bad_input, std::get<std::string>(parsed), {}};
-  if (probed) add_probed(*probed, *inputs);
+  if (probed) add_probed(*probed, rules, *inputs);
   if (traced) {
     Explanation explanation = rules.explain(*inputs);
     if (!explanation.result.ok())

@@ -103,7 +103,10 @@ std::optional<TorchProbe> InputFlags::probe_torch(std::ostream& err) const {
 
 Inputs InputFlags::collect_probed(const RuleSet& rule_set, std::ostream& err) const {
   Inputs inputs = collect(rule_set);
-  if (const std::optional<TorchProbe> probe = probe_torch(err)) add_probed(*probe, inputs);
+  // All four given (or a rule file without them): nothing to probe, so a broken PyTorch cannot
+  // fail the call, as in the Python drop-in.
+  if (!needs_probe(rule_set, inputs)) return inputs;
+  if (const std::optional<TorchProbe> probe = probe_torch(err)) add_probed(*probe, rule_set, inputs);
   return inputs;
 }
 

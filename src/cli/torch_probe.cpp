@@ -23,6 +23,9 @@ extern const std::string_view kTorchProbeScript;  // generated (cmake/embed_text
 
 namespace {
 
+// The probe script's keys: the drop-in's argument names, in its order (_torch_probe.NAMES).
+constexpr const char* kProbedInputs[] = {"zero_redundancy_optimizer_available", "pipelining_available",
+                                         "fsdp2_available", "tensor_parallel_available"};
 constexpr std::size_t kMaxProbeOutput = 1 << 20;  // warnings included; the answer is one line
 
 struct Ran {
@@ -90,12 +93,10 @@ TorchProbe probe_torch(const std::string& python_flag) {
   const auto text_at = [&](const char* key) -> const nlohmann::json* {
     return found.is_object() && found.contains(key) ? &found[key] : nullptr;
   };
-  static constexpr const char* kNames[] = {"zero_redundancy_optimizer_available", "pipelining_available",
-                                           "fsdp2_available", "tensor_parallel_available"};
   for (std::size_t k = 0; k < 4; ++k) {
-    const nlohmann::json* value = text_at(kNames[k]);
+    const nlohmann::json* value = text_at(kProbedInputs[k]);
     if (!value || !value->is_boolean()) throw UsageError{messages::probe_unreadable(python, answer)};
-    probe.available[k] = {kNames[k], value->get<bool>()};
+    probe.available[k] = {kProbedInputs[k], value->get<bool>()};
   }
   const nlohmann::json* executable = text_at("python");
   const nlohmann::json* torch = text_at("torch");
@@ -113,8 +114,28 @@ std::string describe(const TorchProbe& probe) {
   return messages::probe_result(probe.python, probe.torch_version, found);
 }
 
-void add_probed(const TorchProbe& probe, Inputs& inputs) {
+namespace {
+bool declares(const RuleSet& rules, const std::string& name) {
+  for (const InputInfo& input : rules.inputs())
+    if (input.name == name) return true;
+  return false;
+}
+bool gives(const Inputs& inputs, const std::string& name) {
+  for (const auto& [input, value] : inputs)
+    if (input == name && !value.is_null()) return true;
+  return false;
+}
+}  // namespace
+
+bool needs_probe(const RuleSet& rules, const Inputs& inputs) {
+  for (const char* name : kProbedInputs)
+    if (declares(rules, name) && !gives(inputs, name)) return true;
+  return false;
+}
+
+void add_probed(const TorchProbe& probe, const RuleSet& rules, Inputs& inputs) {
   for (const auto& [name, available] : probe.available) {
+    if (!declares(rules, name)) continue;
     bool given = false;
     for (auto& [input, value] : inputs) {
       if (input != name) continue;

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "snnplan/rule_set.hpp"
 #include "snnplan/value.hpp"
 
 namespace snnplan::cli {
@@ -28,7 +29,11 @@ TorchProbe probe_torch(const std::string& python);
 /// The line that says which interpreter answered and what it found (printed on stderr).
 std::string describe(const TorchProbe& probe);
 
-/// Adds the probed values to `inputs` for every availability input not given (or given null).
-void add_probed(const TorchProbe& probe, Inputs& inputs);
+/// Adds the probed values to `inputs` for every availability input `rules` declares and the
+/// inputs do not give (or give null); a rule file without them is left as it is.
+void add_probed(const TorchProbe& probe, const RuleSet& rules, Inputs& inputs);
+/// Whether `inputs` leave out (or give null) an availability input `rules` declares: only then
+/// is a probe worth running.
+bool needs_probe(const RuleSet& rules, const Inputs& inputs);
 
 }  // namespace snnplan::cli

@@ -670,7 +670,6 @@ inline std::string cannot_open_batch(std::string_view path, std::string_view why
 inline std::string cannot_read_tests(std::string_view path, std::string_view why) {
   return fmt::format("cannot read test file '{}': {}", path, why);
 }
-/// `first` is how the input was given first, e.g. "--model" or "--input model=...".
 /// Decision logs (snnplan/decision_log.hpp) and `snnplan replay`.
 inline std::string decision_log_cannot_open(std::string_view path) {
   return fmt::format("cannot open decision log {}", path);
@@ -722,6 +721,7 @@ inline std::string probe_result(std::string_view python, const std::optional<std
   return fmt::format("snnplan: probed PyTorch with {} ({}):{}", python,
                      torch ? "torch " + *torch : std::string("no torch"), found);
 }
+/// `first` is how the input was given first, e.g. "--model" or "--input model=...".
 inline std::string input_given_twice(std::string_view name, std::string_view first) {
   return fmt::format("input '{}' is given twice (first by {})", name, first);
 }
