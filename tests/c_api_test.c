@@ -1,6 +1,6 @@
 /* The C API, from C99: success, rule error, bad JSON, load errors with position,
- * microbatches, plans, NULL arguments and one handle evaluated (and planned with) from
- * several threads. */
+ * microbatches, plans, NULL arguments, one handle evaluated (and planned with) from several
+ * threads, and decision records (revision, log, decide, shadow mode). */
 
 /* mkdtemp, mkdir, rmdir: POSIX, outside C99 itself. */
 #define _POSIX_C_SOURCE 200809L
@@ -478,6 +478,160 @@ static void run_threads(int plans) {
   snnplan_rules_free(rules);
 }
 
+/* The whole text of a file (malloc'd; NULL when it cannot be read). */
+static char* read_text(const char* path) {
+  FILE* f = fopen(path, "rb");
+  if (!f) return NULL;
+  char* text = NULL;
+  size_t size = 0;
+  size_t read = 0;
+  do {
+    char* grown = (char*)realloc(text, size + 4096 + 1);
+    if (!grown) break;
+    text = grown;
+    read = fread(text + size, 1, 4096, f);
+    size += read;
+    text[size] = '\0';
+  } while (read == 4096);
+  fclose(f);
+  return text;
+}
+
+static int count_lines(const char* text) {
+  int n = 0;
+  for (const char* p = text; p && *p; ++p) n += *p == '\n';
+  return n;
+}
+
+/* Decision records: the revision, a log with labels and masking, decide(), shadow mode. */
+static void test_decisions(const char* rules_dir) {
+  char dir[] = "/tmp/snnplan_c_decisions_XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char log_path[4096], shadow_path[4096], rules_path[4096];
+  snprintf(log_path, sizeof log_path, "%s/decisions.jsonl", dir);
+  snprintf(shadow_path, sizeof shadow_path, "%s/shadow.jsonl", dir);
+  snprintf(rules_path, sizeof rules_path, "%s/snn_distributed.yaml", rules_dir);
+
+  snnplan_rules* builtin = NULL;
+  CHECK_STATUS(snnplan_rules_builtin(&builtin), SNNPLAN_OK);
+  /* The revision of the built-in file is its bytes' SHA-256: 64 hex digits, the same for the file. */
+  snnplan_rules* from_file = NULL;
+  CHECK_STATUS(snnplan_rules_from_file(rules_path, &from_file, NULL), SNNPLAN_OK);
+  CHECK(strlen(snnplan_rules_sha256(builtin)) == 64);
+  CHECK_STR(snnplan_rules_sha256(from_file), snnplan_rules_sha256(builtin));
+  CHECK_STR(snnplan_rules_sha256(NULL), "");
+
+  /* A log: one line per evaluation, labelled, with model masked and backend dropped. */
+  snnplan_rules* logged = NULL;
+  snnplan_error* error = NULL;
+  CHECK_STATUS(snnplan_rules_with_decision_log(builtin, log_path,
+                                               "{\"labels\": {\"job\": \"42\"}, \"mask_inputs\": [\"model\"],"
+                                               " \"drop_inputs\": [\"backend\"]}",
+                                               &logged, &error),
+               SNNPLAN_OK);
+  CHECK(error == NULL);
+  expect_eval(logged, kMemoryInput, SNNPLAN_OK, kMemoryRecord); /* answered as before */
+  expect_eval(logged,
+              "{\"model\": \"m\", \"world_size\": 8, \"prefer\": \"bogus\", \"batch_size\": 64, \"backend\": \"eager\"}",
+              SNNPLAN_RULE_ERROR,
+              "{\"error\":\"Unsupported prefer='bogus'. Expected one of ('speed', 'memory', 'capacity').\"}");
+  expect_eval(builtin, kMemoryInput, SNNPLAN_OK, kMemoryRecord); /* the original handle logs nothing */
+  {
+    char* text = read_text(log_path);
+    CHECK(text != NULL);
+    CHECK(count_lines(text) == 2);
+    CHECK(text && strstr(text, "{\"format\":\"snnplan-decision/1\",\"decision_id\":\"") == text);
+    CHECK(text && strstr(text, "\"labels\":{\"job\":\"42\"}") != NULL);
+    CHECK(text && strstr(text, "\"model\":\"<masked>\"") != NULL);
+    CHECK(text && strstr(text, "eager") == NULL);
+    CHECK(text && strstr(text, "\"masked\":[\"backend\",\"model\"]") != NULL); /* the JSON's key order */
+    CHECK(text && strstr(text, "\"answer\":{\"prefer\":\"memory\"") != NULL);
+    CHECK(text && strstr(text, "\"error\":{\"kind\":\"rule_error\",\"message\":\"Unsupported prefer='bogus'.") != NULL);
+    CHECK(text && strstr(text, "\"rules\":[\"recommend/by-preference-memory\",\"memory/fsdp2-tp\"]") != NULL);
+    char revision[80];
+    snprintf(revision, sizeof revision, "\"rules_sha256\":\"%s\"", snnplan_rules_sha256(builtin));
+    CHECK(text && strstr(text, revision) != NULL);
+    free(text);
+  }
+
+  /* decide(): the record without a log; the status as snnplan_evaluate's. */
+  {
+    char* out = NULL;
+    CHECK_STATUS(snnplan_decide(from_file, kMemoryInput, &out), SNNPLAN_OK);
+    CHECK(out && strstr(out, "{\"format\":\"snnplan-decision/1\",\"decision_id\":\"") == out);
+    CHECK(out && strstr(out, "\"inputs\":{\"batch_size\":64,\"model\":\"spikformer\",\"prefer\":\"memory\",\"world_size\":8}") != NULL);
+    snnplan_string_free(out);
+    CHECK_STATUS(snnplan_decide(from_file, "{\"model\": \"m\", \"world_size\": 2, \"prefer\": \"x\", \"batch_size\": 1}", &out),
+                 SNNPLAN_RULE_ERROR);
+    CHECK(out && strstr(out, "\"answer\":null,\"error\":{\"kind\":\"rule_error\"") != NULL);
+    snnplan_string_free(out);
+    CHECK_STATUS(snnplan_decide(from_file, "{not json", &out), SNNPLAN_BAD_INPUT);
+    CHECK(out && strstr(out, "{\"error\":\"not valid JSON: ") == out);
+    snnplan_string_free(out);
+    CHECK_STATUS(snnplan_decide(NULL, kMemoryInput, &out), SNNPLAN_INVALID_ARGUMENT);
+    CHECK(out == NULL);
+  }
+
+  /* Shadow mode: a candidate with another rationale for the memory answer. The active answer is
+   * returned; only the input on which they disagree is logged, with the candidate's answer. */
+  {
+    char* text = read_text(rules_path);
+    CHECK(text != NULL);
+    char* edit = text ? strstr(text, "for the strongest memory reduction.") : NULL;
+    CHECK(edit != NULL);
+    if (edit) edit[strlen("for the strongest memory reduction")] = '!';
+    snnplan_rules* candidate = NULL;
+    CHECK_STATUS(snnplan_rules_from_string(text ? text : "", "candidate.yaml", &candidate, NULL), SNNPLAN_OK);
+    free(text);
+    snnplan_rules* shadowed = NULL;
+    CHECK_STATUS(snnplan_rules_with_shadow(from_file, candidate, shadow_path, NULL, &shadowed, &error), SNNPLAN_OK);
+    snnplan_rules_free(candidate); /* the shadowed handle keeps what it needs */
+    expect_eval(shadowed, kMemoryInput, SNNPLAN_OK, kMemoryRecord);
+    expect_eval_prefix(shadowed, "{\"model\": \"m\", \"world_size\": 1, \"prefer\": \"speed\", \"batch_size\": 8}", SNNPLAN_OK,
+                "{\"prefer\":\"speed\"");
+    char* log = read_text(shadow_path);
+    CHECK(log != NULL);
+    CHECK(count_lines(log) == 1);
+    CHECK(log && strstr(log, "\"shadow\":{\"rules_sha256\":\"") != NULL);
+    CHECK(log && strstr(log, "\"rules_file\":\"candidate.yaml\"") != NULL);
+    CHECK(log && strstr(log, "for the strongest memory reduction!") != NULL);
+    free(log);
+    snnplan_rules_free(shadowed);
+  }
+
+  /* Bad options and unopenable logs: a status and a message, no handle. */
+  {
+    snnplan_rules* out = (snnplan_rules*)1;
+    CHECK_STATUS(snnplan_rules_with_decision_log(builtin, log_path, "{\"labels\": [1]}", &out, &error),
+                 SNNPLAN_BAD_INPUT);
+    CHECK(out == NULL);
+    CHECK_STR(snnplan_error_message(error), "decision-log option 'labels' must be an object of strings");
+    snnplan_error_free(error);
+    CHECK_STATUS(snnplan_rules_with_decision_log(builtin, log_path, "{\"mask\": []}", &out, &error), SNNPLAN_BAD_INPUT);
+    CHECK_STR(snnplan_error_message(error),
+              "unknown decision-log option 'mask' (known: labels, drop_inputs, mask_inputs)");
+    snnplan_error_free(error);
+    CHECK_STATUS(snnplan_rules_with_decision_log(builtin, log_path, "{nope", &out, &error), SNNPLAN_BAD_INPUT);
+    snnplan_error_free(error);
+    CHECK_STATUS(snnplan_rules_with_decision_log(builtin, "/nonexistent-dir/x.jsonl", NULL, &out, &error),
+                 SNNPLAN_LOAD_ERROR);
+    CHECK(out == NULL);
+    CHECK(strstr(snnplan_error_message(error), "/nonexistent-dir/x.jsonl") != NULL);
+    snnplan_error_free(error);
+    CHECK_STATUS(snnplan_rules_with_decision_log(NULL, log_path, NULL, &out, &error), SNNPLAN_INVALID_ARGUMENT);
+    snnplan_error_free(error);
+    CHECK_STATUS(snnplan_rules_with_decision_log(builtin, NULL, NULL, &out, NULL), SNNPLAN_INVALID_ARGUMENT);
+    CHECK_STATUS(snnplan_rules_with_shadow(builtin, NULL, log_path, NULL, &out, NULL), SNNPLAN_INVALID_ARGUMENT);
+  }
+
+  snnplan_rules_free(logged);
+  snnplan_rules_free(from_file);
+  snnplan_rules_free(builtin);
+  remove(log_path);
+  remove(shadow_path);
+  rmdir(dir);
+}
+
 static void test_threads(void) {
   run_threads(0);
   run_threads(1);
@@ -493,6 +647,7 @@ int main(int argc, char** argv) {
   test_microbatches();
   test_plan(rules_dir);
   test_threads();
+  test_decisions(rules_dir);
   printf("c_api_test: %d checks, %d failed\n", checks, failures);
   return failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

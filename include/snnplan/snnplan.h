@@ -159,6 +159,63 @@ SNNPLAN_C_API const char* snnplan_rules_file_name(const snnplan_rules* rules) SN
 SNNPLAN_C_API snnplan_status snnplan_evaluate(const snnplan_rules* rules, const char* json_input,
                                               char** out_json) SNNPLAN_NOEXCEPT;
 
+/* ---- decision records ---------------------------------------------------------------- */
+/* A decision is an evaluation with its provenance: a decision id, the rule set's revision (its
+ * SHA-256) and the fired rules. A decision log appends one JSON line per decision (the record
+ * `snnplan schema decision-log` documents) to a file several processes may share; a failing
+ * write never fails the evaluation (it is said once on stderr). Handles loaded by
+ * snnplan_rules_from_file(), _from_string() and the _builtin() calls already log to
+ * $SNNPLAN_DECISION_LOG when that is set (with $SNNPLAN_DECISION_LOG_LABELS, _DROP and _MASK,
+ * as the CLI and the Python module do). */
+
+/* The rule set's revision: the SHA-256 (64 hex digits) of the rule file's bytes, as sha256sum
+ * and, for the built-in files, `snnplan --version` print it; with `uses:`, of the file and the
+ * files it uses. Owned by the handle: valid until snnplan_rules_free. "" for NULL. Thread-safe. */
+SNNPLAN_C_API const char* snnplan_rules_sha256(const snnplan_rules* rules) SNNPLAN_NOEXCEPT;
+
+/* A new handle on the same rules (free it with snnplan_rules_free; `rules` stays valid and
+ * unchanged) whose every snnplan_evaluate(), snnplan_plan() and snnplan_decide() appends a
+ * record to the file at `log_path` (created, mode 0644, when missing; always appended to, one
+ * write per line with O_APPEND). It replaces any log `rules` has (the environment's included).
+ * `options_json` may be NULL or a JSON object with any of
+ *   "labels": {"host": "n1", "job": "7"}   written into every record (string values);
+ *   "drop_inputs": ["model"]               inputs left out of the records;
+ *   "mask_inputs": ["model"]               inputs written as "<masked>".
+ * SNNPLAN_BAD_INPUT: `options_json` is not such an object; SNNPLAN_LOAD_ERROR: the file cannot
+ * be opened. Either way *out_rules is NULL and *out_error (when out_error is not NULL) says why.
+ * Thread-safe; the handles may be used from many threads at once (lines never interleave). */
+SNNPLAN_C_API snnplan_status snnplan_rules_with_decision_log(const snnplan_rules* rules,
+                                                             const char* log_path,
+                                                             const char* options_json,
+                                                             snnplan_rules** out_rules,
+                                                             snnplan_error** out_error) SNNPLAN_NOEXCEPT;
+
+/* Shadow mode: a new handle that answers as `active` does -- always its answer -- and also
+ * evaluates `candidate` for the same inputs; every input on which the two disagree (another
+ * record, or another error) is appended to the log at `log_path` with the candidate's answer
+ * under "shadow". `options_json` as for snnplan_rules_with_decision_log. A log `active` has (the
+ * environment's) goes on recording every decision. Neither `active` nor `candidate` is changed;
+ * both may be freed after the call. Same statuses as snnplan_rules_with_decision_log.
+ * Thread-safe. */
+SNNPLAN_C_API snnplan_status snnplan_rules_with_shadow(const snnplan_rules* active,
+                                                       const snnplan_rules* candidate,
+                                                       const char* log_path,
+                                                       const char* options_json,
+                                                       snnplan_rules** out_rules,
+                                                       snnplan_error** out_error) SNNPLAN_NOEXCEPT;
+
+/* snnplan_evaluate() with the answer's provenance: *out_json receives the decision's record, the
+ * object a decision-log line holds (without labels or masking):
+ *   {"format": "snnplan-decision/1", "decision_id": "<32 hex>", "timestamp": "...Z",
+ *    "rules_sha256": "<64 hex>", "rules_file": "...", "builtin": true, "labels": {},
+ *    "inputs": {...}, "answer": {the record} or null, "error": null or {"kind": "rule_error" or
+ *    "bad_input", "message": "..."}, "rules": ["table/rule", ...], "eval_us": 1.5}
+ * The status is snnplan_evaluate()'s for the same input; input that is not a JSON object of the
+ * declared inputs gives SNNPLAN_BAD_INPUT and {"error": "..."} as there (no decision was made).
+ * Thread-safe. */
+SNNPLAN_C_API snnplan_status snnplan_decide(const snnplan_rules* rules, const char* json_input,
+                                            char** out_json) SNNPLAN_NOEXCEPT;
+
 /* ---- plans ------------------------------------------------------------------------- */
 /* A plan is evaluated by plan rules: a rule set with the inputs and record of
  * rules/snn_plan.yaml (which calls the recommendation rules through `uses:`). Plan rules are

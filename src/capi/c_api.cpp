@@ -9,13 +9,16 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <system_error>
 #include <variant>
 #include <vector>
 
 #include "core/messages.hpp"
+#include "decisions/record_json.hpp"
 #include "render/json.hpp"
 #include "request/json_inputs.hpp"
 #include "request/plan_request.hpp"
+#include "snnplan/decision_log.hpp"
 #include "snnplan/diagnostic.hpp"
 #include "snnplan/microbatches.hpp"
 #include "snnplan/plan.hpp"
@@ -100,7 +103,8 @@ snnplan_status load_rules(Load&& load, snnplan_rules** out_rules, snnplan_error*
   *out_rules = nullptr;
   snnplan_status status = SNNPLAN_INTERNAL_ERROR;
   try {
-    *out_rules = new snnplan_rules{load()};
+    // As the CLI and the Python module: $SNNPLAN_DECISION_LOG, when set, records every decision.
+    *out_rules = new snnplan_rules{snnplan::with_environment_log(load())};
     return SNNPLAN_OK;
   } catch (const snnplan::LoadError& e) {
     if (out_error) *out_error = load_error(e);
@@ -147,6 +151,87 @@ snnplan_status json_call(const snnplan_rules* rules, const char* json_input, cha
     }
   }
   return SNNPLAN_INTERNAL_ERROR;
+}
+
+// The options object of snnplan_rules_with_decision_log(): its keys, or why it is refused.
+std::variant<snnplan::DecisionLogOptions, std::string> log_options_from_json(const char* text) {
+  namespace messages = snnplan::messages;
+  snnplan::DecisionLogOptions options;
+  if (!text) return options;
+  nlohmann::json parsed;
+  try {
+    parsed = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    return messages::c_log_options_not_json(e.what());
+  }
+  if (!parsed.is_object()) return std::string(messages::c_log_options_not_object());
+  for (const auto& [key, value] : parsed.items()) {
+    if (key == "labels") {
+      if (!value.is_object()) return messages::c_log_option_wrong_type(key, "an object of strings");
+      for (const auto& [label, text_value] : value.items()) {
+        if (!text_value.is_string()) return messages::c_log_option_wrong_type(key, "an object of strings");
+        options.labels.emplace_back(label, text_value.get<std::string>());
+      }
+    } else if (key == "drop_inputs" || key == "mask_inputs") {
+      auto& names = key == "drop_inputs" ? options.drop_inputs : options.mask_inputs;
+      if (!value.is_array()) return messages::c_log_option_wrong_type(key, "a list of input names");
+      for (const auto& name : value) {
+        if (!name.is_string()) return messages::c_log_option_wrong_type(key, "a list of input names");
+        names.push_back(name.get<std::string>());
+      }
+    } else {
+      return messages::c_log_option_unknown(key);
+    }
+  }
+  return options;
+}
+
+// The frame of the calls that make an observed handle: argument checks, the options, opening
+// the log (SNNPLAN_LOAD_ERROR when it cannot be), every exception turned into a status.
+template <typename Observe>
+snnplan_status observed_rules(const snnplan_rules* rules, const char* log_path, const char* options_json,
+                              snnplan_rules** out_rules, snnplan_error** out_error, Observe&& observe) noexcept {
+  if (out_error) *out_error = nullptr;
+  if (!out_rules || !rules || !log_path) {
+    if (out_rules) *out_rules = nullptr;
+    if (out_error)
+      *out_error = plain_error(SNNPLAN_INVALID_ARGUMENT,
+                               !out_rules ? snnplan::messages::c_null_out_rules()
+                               : !rules   ? snnplan::messages::c_null_rules()
+                                          : snnplan::messages::c_null_log_path());
+    return SNNPLAN_INVALID_ARGUMENT;
+  }
+  *out_rules = nullptr;
+  snnplan_status status = SNNPLAN_INTERNAL_ERROR;
+  try {
+    auto options = log_options_from_json(options_json);
+    if (auto* why = std::get_if<std::string>(&options)) {
+      if (out_error) *out_error = plain_error(SNNPLAN_BAD_INPUT, why->c_str());
+      return SNNPLAN_BAD_INPUT;
+    }
+    std::shared_ptr<snnplan::DecisionLog> log;
+    try {
+      log = std::make_shared<snnplan::DecisionLog>(log_path, std::get<snnplan::DecisionLogOptions>(std::move(options)));
+    } catch (const std::system_error& e) {
+      if (out_error) *out_error = plain_error(SNNPLAN_LOAD_ERROR, e.what());
+      return SNNPLAN_LOAD_ERROR;
+    }
+    *out_rules = new snnplan_rules{observe(std::move(log))};
+    return SNNPLAN_OK;
+  } catch (const std::bad_alloc&) {
+    status = SNNPLAN_OUT_OF_MEMORY;
+    if (out_error) *out_error = plain_error(status, snnplan::messages::c_out_of_memory());
+  } catch (const std::exception& e) {
+    if (out_error) *out_error = plain_error(status, e.what());
+  } catch (...) {
+    if (out_error) *out_error = plain_error(status, snnplan::messages::c_unknown_internal_error());
+  }
+  return status;
+}
+
+// A failed evaluation's status: the rules refused (RULE_ERROR) or the inputs do not fit.
+snnplan_status status_of(const snnplan::EvaluationError& error) {
+  return error.kind == snnplan::EvaluationErrorKind::rule_error ? SNNPLAN_RULE_ERROR : SNNPLAN_BAD_INPUT;
 }
 
 }  // namespace
@@ -228,8 +313,48 @@ snnplan_status snnplan_evaluate(const snnplan_rules* rules, const char* json_inp
     if (auto* message = std::get_if<std::string>(&parsed)) return {SNNPLAN_BAD_INPUT, snnplan::render::error_line(*message)};
     snnplan::EvaluationResult result = rules->rules.evaluate(std::get<snnplan::Inputs>(parsed));
     if (result.ok()) return {SNNPLAN_OK, snnplan::render::json_line(snnplan::render::to_json(result.record()))};
-    return {result.error().kind == snnplan::EvaluationErrorKind::rule_error ? SNNPLAN_RULE_ERROR : SNNPLAN_BAD_INPUT,
-            snnplan::render::error_line(result.error().message)};
+    return {status_of(result.error()), snnplan::render::error_line(result.error().message)};
+  });
+}
+
+const char* snnplan_rules_sha256(const snnplan_rules* rules) noexcept {
+  try {
+    return rules ? rules->rules.sha256().c_str() : "";
+  } catch (...) {  // the revision is computed at first use: out of memory then
+    return "";
+  }
+}
+
+snnplan_status snnplan_rules_with_decision_log(const snnplan_rules* rules, const char* log_path,
+                                               const char* options_json, snnplan_rules** out_rules,
+                                               snnplan_error** out_error) noexcept {
+  return observed_rules(rules, log_path, options_json, out_rules, out_error,
+                        [&](std::shared_ptr<snnplan::DecisionLog> log) { return rules->rules.with_decision_sink(std::move(log)); });
+}
+
+snnplan_status snnplan_rules_with_shadow(const snnplan_rules* active, const snnplan_rules* candidate,
+                                         const char* log_path, const char* options_json,
+                                         snnplan_rules** out_rules, snnplan_error** out_error) noexcept {
+  if (!candidate) {
+    if (out_rules) *out_rules = nullptr;
+    if (out_error) *out_error = plain_error(SNNPLAN_INVALID_ARGUMENT, snnplan::messages::c_null_rules());
+    return SNNPLAN_INVALID_ARGUMENT;
+  }
+  return observed_rules(active, log_path, options_json, out_rules, out_error,
+                        [&](std::shared_ptr<snnplan::DecisionLog> log) {
+                          return active->rules.with_shadow(candidate->rules, std::move(log));
+                        });
+}
+
+snnplan_status snnplan_decide(const snnplan_rules* rules, const char* json_input, char** out_json) noexcept {
+  return json_call(rules, json_input, out_json, [&]() -> JsonResult {
+    auto parsed = snnplan::request::inputs_from_json_line(json_input, rules->rules);
+    if (auto* message = std::get_if<std::string>(&parsed)) return {SNNPLAN_BAD_INPUT, snnplan::render::error_line(*message)};
+    const snnplan::Decision decision = rules->rules.decide(std::get<snnplan::Inputs>(parsed));
+    static const std::vector<std::pair<std::string, std::string>> no_labels;
+    static const std::vector<std::string> no_names;
+    std::string line = snnplan::decisions::record_line(decision, {no_labels, no_names, no_names});
+    return {decision.result.ok() ? SNNPLAN_OK : status_of(decision.result.error()), std::move(line)};
   });
 }
 
