@@ -23,6 +23,7 @@
 #include "core/runtime_value.hpp"
 #include "evaluate/evaluator.hpp"
 #include "language/microbatches.hpp"
+#include "snnplan/decision_log.hpp"
 #include "snnplan/rule_set.hpp"
 
 namespace snnplan::python {
@@ -426,7 +427,8 @@ struct Call {
       }
     }
     const detail::RValue& batch_size = inputs[kBatchSize];
-    const bool long_call = &rules != &RuleSet::builtin() || batch_size.kind != detail::RValue::Kind::integer ||
+    const bool long_call = &compiled != &RuleSetAccess::compiled(RuleSet::builtin()) ||
+                           batch_size.kind != detail::RValue::Kind::integer ||
                            !detail::fits_int64(batch_size.i) ||
                            may_take_long(static_cast<std::int64_t>(batch_size.i));
     MaybeWithoutGil unlocked(long_call);
@@ -500,14 +502,40 @@ PyObject* availability_constant(std::size_t k) {
   return value;
 }
 
+// The rules of a call without rules=: the built-in ones, recording their decisions in
+// $SNNPLAN_DECISION_LOG when that is set (read at the first such call, as the CLI reads it).
+const RuleSet& default_rules() {
+  static const RuleSet rules = with_environment_log(RuleSet::builtin());
+  return rules;
+}
+
 const RuleSet* rules_of(PyObject* rules) {
-  if (rules == Py_None) return &RuleSet::builtin();
+  if (rules == Py_None) return &default_rules();
   const pybind11::handle handle(rules);
   if (!pybind11::isinstance(handle, pybind11::handle(module.rule_set_type))) {
     unsupported("rules", "a snnplan.RuleSet or None", rules);
     return nullptr;
   }
   return &handle.cast<const RuleSet&>();
+}
+
+// An observed rule set (a decision log, shadow mode) is handed the call's decision: the inputs
+// are evaluated once more by name, through the path that records (the fired rules, the time,
+// the shadow's answer), with the GIL released for the write. Only calls that are recorded pay.
+void record_decision(const RuleSet& rules, const Call& call) {
+  Inputs inputs;
+  inputs.reserve(kInputNames.size());
+  for (std::size_t k = 0; k < kInputNames.size(); ++k) {
+    const detail::RValue& v = call.inputs[k];
+    switch (v.kind) {
+      case detail::RValue::Kind::string: inputs.emplace_back(kInputNames[k], Value(std::string(v.s()))); break;
+      case detail::RValue::Kind::integer: inputs.emplace_back(kInputNames[k], Value(static_cast<std::int64_t>(v.i))); break;
+      case detail::RValue::Kind::boolean: inputs.emplace_back(kInputNames[k], Value(v.b)); break;
+      default: break;  // the drop-in binds only these kinds
+    }
+  }
+  const MaybeWithoutGil unlocked(true);
+  (void)rules.evaluate(inputs);
 }
 
 // Arguments the engine cannot take as they are are handled in the order the reference touches
@@ -694,6 +722,7 @@ PyObject* recommend_from(PyObject* const* args) {
       return unsupported("batch_size", "int", batch_size);
     }
   }
+  if (rules->observed()) record_decision(*rules, call);
   if (!ok) return call.raise_error();
   std::optional<std::string> first_line;
   if (PyBool_Check(world_size))

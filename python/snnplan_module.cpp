@@ -20,8 +20,10 @@
 #include "cli/lines.hpp"
 #include "cli/output.hpp"
 #include "core/messages.hpp"
+#include "decision_bindings.hpp"
 #include "drop_in.hpp"
 #include "request/plan_request.hpp"
+#include "snnplan/decision_log.hpp"
 #include "snnplan/diagnostic.hpp"
 #include "snnplan/microbatches.hpp"
 #include "snnplan/plan.hpp"
@@ -185,25 +187,33 @@ const snnplan::RuleSet& rules_or(py::handle rules, const snnplan::RuleSet& fallb
   throw py::error_already_set();
 }
 
-snnplan::RuleSet from_file(py::handle path, py::handle rule_roots) {
+snnplan::RuleSet from_file(py::handle path, py::handle rule_roots, py::handle decision_log) {
   py::object fsdecode = py::module_::import("os").attr("fsdecode");
   const std::string p = as_string(fsdecode(path), "path");
   snnplan::LoadOptions options;
   if (!rule_roots.is_none())
     for (py::handle root : py::iter(rule_roots))
       options.rule_roots.push_back(as_string(fsdecode(root), "rule_roots"));
-  py::gil_scoped_release unlocked;
-  return snnplan::RuleSet::from_file(p, options);
+  std::optional<snnplan::RuleSet> rules;
+  {
+    py::gil_scoped_release unlocked;
+    rules = snnplan::RuleSet::from_file(p, options);
+  }
+  return snnplan::python::with_log_argument(*rules, decision_log);
 }
 
-snnplan::RuleSet from_string(py::handle text, py::handle name) {
+snnplan::RuleSet from_string(py::handle text, py::handle name, py::handle decision_log) {
   const std::string t = as_string(text, "text");
   std::string n = as_string(name, "name");
-  py::gil_scoped_release unlocked;
-  return snnplan::RuleSet::from_string(t, std::move(n));
+  std::optional<snnplan::RuleSet> rules;
+  {
+    py::gil_scoped_release unlocked;
+    rules = snnplan::RuleSet::from_string(t, std::move(n));
+  }
+  return snnplan::python::with_log_argument(*rules, decision_log);
 }
 
-py::dict evaluate(const snnplan::RuleSet& rules, const py::kwargs& kwargs) {
+snnplan::Inputs inputs_of(const py::kwargs& kwargs) {
   snnplan::Inputs inputs;
   inputs.reserve(kwargs.size());
   for (auto [key, value] : kwargs) {
@@ -211,6 +221,11 @@ py::dict evaluate(const snnplan::RuleSet& rules, const py::kwargs& kwargs) {
     snnplan::Value v = as_value(value, name);
     inputs.emplace_back(std::move(name), std::move(v));
   }
+  return inputs;
+}
+
+py::dict evaluate(const snnplan::RuleSet& rules, const py::kwargs& kwargs) {
+  const snnplan::Inputs inputs = inputs_of(kwargs);
   std::optional<snnplan::EvaluationResult> result;
   {
     py::gil_scoped_release unlocked;
@@ -440,7 +455,9 @@ py::object plan(py::handle objective, py::handle topology, py::handle batch_size
                          {"features", features},
                          {"notes", notes}});
   const snnplan::request::PlanRequest request = snnplan::request::read_plan_request(fields);
-  const snnplan::RuleSet& rule_set = rules_or(rules, snnplan::plan_rules());
+  // Without rules=: the built-in plan rules, recording in $SNNPLAN_DECISION_LOG when set.
+  static const snnplan::RuleSet default_plan_rules = snnplan::with_environment_log(snnplan::plan_rules());
+  const snnplan::RuleSet& rule_set = rules_or(rules, default_plan_rules);
   std::optional<snnplan::Plan> planned;
   {
     py::gil_scoped_release unlocked;
@@ -493,23 +510,32 @@ PYBIND11_MODULE(_snnplan, m) {
     Py_INCREF(c);
   py::register_exception_translator(&translate_exception);
 
-  py::class_<snnplan::RuleSet>(
+  py::class_<snnplan::RuleSet> rule_set(
       m, "RuleSet",
       "An immutable, checked and compiled rule file. evaluate() may be called from "
-      "many threads at once (it releases the GIL).")
+      "many threads at once (it releases the GIL).");
+  rule_set
       .def_static(
           "from_file", &from_file, py::arg("path"), py::kw_only(),
-          py::arg("rule_roots") = py::none(),
-          "from_file(path, *, rule_roots=None)\n--\n\n"
+          py::arg("rule_roots") = py::none(), py::arg("decision_log") = py::none(),
+          "from_file(path, *, rule_roots=None, decision_log=None)\n--\n\n"
           "Loads, checks and compiles the rule file at path (str or os.PathLike).\n"
           "rule_roots: more directories whose files `uses:` may name, besides the file's own.\n"
+          "decision_log: where the rules record their decisions -- a DecisionLog or a path; None:\n"
+          "$SNNPLAN_DECISION_LOG when set (as the CLI), else nowhere; False: nowhere.\n"
           "Raises RuleLoadError (a ValueError) with the position of the first error.")
       .def_static("from_string", &from_string, py::arg("text"), py::arg("name") = "<string>",
-                  "from_string(text, name='<string>')\n--\n\n"
+                  py::kw_only(), py::arg("decision_log") = py::none(),
+                  "from_string(text, name='<string>', *, decision_log=None)\n--\n\n"
                   "Same as from_file for rule-file text; name is used in diagnostics.")
       .def_static(
-          "builtin", [] { return snnplan::RuleSet::builtin(); },
-          "builtin()\n--\n\nThe default rules (rules/snn_distributed.yaml, compiled in).")
+          "builtin",
+          [](py::handle decision_log) {
+            return snnplan::python::with_log_argument(snnplan::RuleSet::builtin(), decision_log);
+          },
+          py::kw_only(), py::arg("decision_log") = py::none(),
+          "builtin(*, decision_log=None)\n--\n\nThe default rules (rules/snn_distributed.yaml, "
+          "compiled in); decision_log as for from_file.")
       .def("evaluate", &evaluate,
            "evaluate(self, /, **inputs)\n--\n\n"
            "Evaluates the rules for the given inputs and returns the record as a dict, fields in\n"
@@ -531,6 +557,7 @@ PYBIND11_MODULE(_snnplan, m) {
       .def("__repr__", [](const snnplan::RuleSet& r) {
         return "<snnplan.RuleSet " + py::repr(to_str(r.file_name())).cast<std::string>() + ">";
       });
+  snnplan::python::bind_decisions(m, rule_set, &inputs_of);
 
   // The drop-in functions (drop_in.hpp), in plain CPython calls for speed; _drop_in.py calls
   // _init_drop_in and publishes them.

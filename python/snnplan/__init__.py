@@ -19,10 +19,14 @@ snnplan._snnplan) with the GIL released, so evaluations in several Python thread
 parallel. The two drop-ins keep it for calls that take about a microsecond (the built-in rules
 and a batch size below 2**24), where releasing it would cost a tenth of the call; the
 reference they replace holds it throughout.
+Decisions can be recorded: RuleSet.decide() gives an answer with its provenance (decision id,
+the rule file's sha256, the fired rules); a DecisionLog (or $SNNPLAN_DECISION_LOG, as for the
+CLI) appends one JSON line per decision, and RuleSet.with_shadow() compares a candidate rule
+file on live calls (snnplan replay reads the logs).
 """
 from ._types import Diagnostic, InputInfo, RuleLoadError, SNNDistributedRecommendation
 from ._plan import DistributedFeatureSet, SNNDistributedPlan, SNNDistributedTopology, plan
-from ._snnplan import RULE_FORMAT_VERSION, RuleSet, __version__
+from ._snnplan import RULE_FORMAT_VERSION, DecisionLog, RuleSet, __version__
 from ._drop_in import (SNN_DISTRIBUTED_PREFERENCES, TorchAvailability, availability, recommend_snn_distributed_strategy,
                        recommended_pipeline_microbatches)
 from . import _drop_in
@@ -37,12 +41,12 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-for _public in (RuleSet, plan, recommend_snn_distributed_strategy, recommended_pipeline_microbatches, availability,
+for _public in (RuleSet, DecisionLog, plan, recommend_snn_distributed_strategy, recommended_pipeline_microbatches, availability,
                 TorchAvailability):
     _public.__module__ = __name__
 del _public
 
-__all__ = ("recommend_snn_distributed_strategy", "recommended_pipeline_microbatches", "plan", "RuleSet",
+__all__ = ("recommend_snn_distributed_strategy", "recommended_pipeline_microbatches", "plan", "RuleSet", "DecisionLog",
            "RuleLoadError", "SNNDistributedRecommendation", "SNNDistributedPlan", "SNNDistributedTopology",
            "DistributedFeatureSet", "Diagnostic", "InputInfo", "SNN_DISTRIBUTED_PREFERENCES", "availability",
            "TorchAvailability",

@@ -3,7 +3,7 @@
 # which uses every public name; change the three together.
 import os
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Dict, Iterable, List, Literal, Mapping, NamedTuple, Optional, Sequence, Tuple, Union, overload
 
 __version__: str
 RULE_FORMAT_VERSION: int
@@ -14,7 +14,7 @@ PIPELINING_AVAILABLE: bool
 FSDP2_AVAILABLE: bool
 TENSOR_PARALLEL_AVAILABLE: bool
 
-__all__ = ("recommend_snn_distributed_strategy", "recommended_pipeline_microbatches", "plan", "RuleSet",
+__all__ = ("recommend_snn_distributed_strategy", "recommended_pipeline_microbatches", "plan", "RuleSet", "DecisionLog",
            "RuleLoadError", "SNNDistributedRecommendation", "SNNDistributedPlan", "SNNDistributedTopology",
            "DistributedFeatureSet", "Diagnostic", "InputInfo", "SNN_DISTRIBUTED_PREFERENCES", "availability",
            "TorchAvailability",
@@ -113,18 +113,40 @@ class RuleLoadError(ValueError):
     message: str
     def __init__(self, text: str, diagnostics: Iterable[Diagnostic] = ...) -> None: ...
 
+_Path = Union[str, "os.PathLike[str]"]
+# A decision log: a DecisionLog, a path to open one at, or (decision_log=) None for
+# $SNNPLAN_DECISION_LOG and False for none.
+_Log = Union["DecisionLog", _Path]
+
+class DecisionLog:
+    def __init__(self, path: _Path, *, labels: Optional[Mapping[str, str]] = ...,
+                 drop_inputs: Optional[Iterable[str]] = ..., mask_inputs: Optional[Iterable[str]] = ...) -> None: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def failed_writes(self) -> int: ...
+
 class RuleSet:
     @staticmethod
     def from_file(
-        path: Union[str, "os.PathLike[str]"],
+        path: _Path,
         *,
-        rule_roots: Optional[Iterable[Union[str, "os.PathLike[str]"]]] = ...,
+        rule_roots: Optional[Iterable[_Path]] = ...,
+        decision_log: Union[None, Literal[False], _Log] = ...,
     ) -> RuleSet: ...
     @staticmethod
-    def from_string(text: str, name: str = ...) -> RuleSet: ...
+    def from_string(text: str, name: str = ..., *, decision_log: Union[None, Literal[False], _Log] = ...) -> RuleSet: ...
     @staticmethod
-    def builtin() -> RuleSet: ...
+    def builtin(*, decision_log: Union[None, Literal[False], _Log] = ...) -> RuleSet: ...
     def evaluate(self, /, **inputs: Any) -> Dict[str, Any]: ...
+    def decide(self, /, **inputs: Any) -> Dict[str, Any]: ...
+    def with_decision_log(self, log: _Log, *, labels: Optional[Mapping[str, str]] = ...,
+                          drop_inputs: Optional[Iterable[str]] = ...,
+                          mask_inputs: Optional[Iterable[str]] = ...) -> RuleSet: ...
+    def with_shadow(self, candidate: RuleSet, log: _Log, *, labels: Optional[Mapping[str, str]] = ...,
+                    drop_inputs: Optional[Iterable[str]] = ..., mask_inputs: Optional[Iterable[str]] = ...) -> RuleSet: ...
+    @property
+    def observed(self) -> bool: ...
     @property
     def file_name(self) -> str: ...
     @property

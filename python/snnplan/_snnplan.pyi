@@ -3,6 +3,7 @@
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import DistributedFeatureSet, SNNDistributedPlan, SNNDistributedRecommendation
+from . import DecisionLog as DecisionLog
 from . import RuleSet as RuleSet
 
 __version__: str

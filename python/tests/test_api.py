@@ -377,7 +377,7 @@ class PackageTest(unittest.TestCase):
             self.assertEqual(getattr(snnplan, name).__module__, "snnplan", name)
         self.assertEqual(sorted(snnplan.__all__), sorted(
             ["recommend_snn_distributed_strategy", "recommended_pipeline_microbatches", "plan", "RuleSet",
-             "RuleLoadError", "SNNDistributedRecommendation", "SNNDistributedPlan", "SNNDistributedTopology",
+             "DecisionLog", "RuleLoadError", "SNNDistributedRecommendation", "SNNDistributedPlan", "SNNDistributedTopology",
              "DistributedFeatureSet", "Diagnostic", "InputInfo", "availability", "TorchAvailability"] + constants))
 
 

@@ -12,7 +12,7 @@ import snnplan
 import snnplan.torch
 from snnplan import (FSDP2_AVAILABLE, PIPELINING_AVAILABLE, RULE_FORMAT_VERSION, SNN_DISTRIBUTED_PREFERENCES,
                      TENSOR_PARALLEL_AVAILABLE, ZERO_REDUNDANCY_OPTIMIZER_AVAILABLE, Diagnostic,
-                     DistributedFeatureSet, InputInfo, RuleLoadError, RuleSet, SNNDistributedPlan,
+                     DecisionLog, DistributedFeatureSet, InputInfo, RuleLoadError, RuleSet, SNNDistributedPlan,
                      SNNDistributedRecommendation, SNNDistributedTopology)
 
 
@@ -102,9 +102,25 @@ def one_decision() -> None:
         check(False, f"{failed.operation} on rank {failed.rank}")
 
 
+def decision_records() -> None:
+    with tempfile.TemporaryDirectory() as scratch:
+        log = DecisionLog(os.path.join(scratch, "decisions.jsonl"), labels={"job": "1"}, drop_inputs=["model"],
+                          mask_inputs=())
+        rules: RuleSet = RuleSet.builtin(decision_log=False).with_decision_log(log)
+        decision: Dict[str, Any] = rules.decide(model="spikformer", world_size=8, prefer="memory", batch_size=64)
+        check(decision["rules_sha256"] == rules.sha256 and rules.observed, "decide")
+        shadowed: RuleSet = RuleSet.builtin(decision_log=log).with_shadow(rules, os.path.join(scratch, "s.jsonl"),
+                                                                          labels={"job": "1"})
+        check(shadowed.evaluate(model="m", world_size=1, prefer="speed", batch_size=8)["mode"] == "none",
+              "with_shadow")
+        failed: int = log.failed_writes
+        check(failed == 0 and log.path.endswith("decisions.jsonl"), "DecisionLog")
+
+
 if __name__ == "__main__":
     recommendations()
     plans()
     rule_sets()
     one_decision()
+    decision_records()
     sys.exit(0)
