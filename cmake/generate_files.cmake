@@ -19,7 +19,7 @@ function(generate output)
   file(RENAME "${OUTPUT_DIR}/${output}.tmp" "${OUTPUT_DIR}/${output}")
 endfunction()
 
-foreach(kind IN ITEMS rules tests record)
+foreach(kind IN ITEMS rules tests record decision-log)
   generate(schema/${kind}.schema.json schema ${kind})
 endforeach()
 generate(man/snnplan.1 help --man)

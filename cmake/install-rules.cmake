@@ -87,7 +87,8 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/rules/history
 set(snnplan_generated_dir "${PROJECT_BINARY_DIR}/generated/share")
 set(snnplan_schemas ${snnplan_generated_dir}/schema/rules.schema.json
                     ${snnplan_generated_dir}/schema/tests.schema.json
-                    ${snnplan_generated_dir}/schema/record.schema.json)
+                    ${snnplan_generated_dir}/schema/record.schema.json
+                    ${snnplan_generated_dir}/schema/decision-log.schema.json)
 set(snnplan_generated_files ${snnplan_schemas} ${snnplan_generated_dir}/man/snnplan.1
     ${snnplan_generated_dir}/completion/snnplan.bash ${snnplan_generated_dir}/completion/_snnplan
     ${snnplan_generated_dir}/completion/snnplan.fish)

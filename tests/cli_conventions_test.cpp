@@ -179,7 +179,7 @@ TEST_SUITE("cli conventions") {
   }
 
   TEST_CASE("schema prints the draft 2020-12 schemas; the record schema names the rules' fields") {
-    for (const char* kind : {"rules", "tests", "record"}) {
+    for (const char* kind : {"rules", "tests", "record", "decision-log"}) {
       const CliRun run = run_cli({"schema", kind});
       CHECK(run.code == 0);
       const nlohmann::json schema = nlohmann::json::parse(run.out);

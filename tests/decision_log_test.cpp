@@ -108,6 +108,27 @@ TEST_SUITE("decisions") {
     CHECK(lines[0]["shadow"]["rules"] == nlohmann::json{"recommend/by-preference-memory", "memory/tensor-parallel"});
   }
 
+  TEST_CASE("the decision-log schema names every key a record holds, the shadow's too, and requires the rest") {
+    TempFile log("schema.jsonl", "");
+    const auto sink = std::make_shared<snnplan::DecisionLog>(
+        log.path(), snnplan::DecisionLogOptions{.labels = {{"job", "1"}}, .mask_inputs = {"model"}});
+    const snnplan::RuleSet candidate = snnplan::RuleSet::from_string(edited_rules(), "candidate.yaml");
+    (void)snnplan::RuleSet::builtin().with_decision_sink(sink).with_shadow(candidate, sink).evaluate(kSmallMemory);
+    const auto lines = lines_of(log.path());
+    REQUIRE(lines.size() == 2);  // the decision, and the disagreement with the candidate's answer
+    const nlohmann::json schema = nlohmann::json::parse(run_cli({"schema", "decision-log"}).out);
+    CHECK(schema["$id"] == "urn:snnplan:schema:decision-log");
+    CHECK(schema["properties"]["format"]["const"] == snnplan::decision_log_format);
+    for (const auto& line : lines) {
+      for (const auto& [key, value] : line.items()) CHECK_MESSAGE(schema["properties"].contains(key), key);
+      for (const auto& key : schema["required"]) CHECK_MESSAGE(line.contains(key.get<std::string>()), key);
+    }
+    const nlohmann::json& shadow = schema["properties"]["shadow"];
+    REQUIRE(lines[1].contains("shadow"));
+    for (const auto& [key, value] : lines[1]["shadow"].items()) CHECK_MESSAGE(shadow["properties"].contains(key), key);
+    CHECK(shadow["required"].size() == lines[1]["shadow"].size());
+  }
+
   TEST_CASE("a failing log write is reported once and the decision stands") {
     int reports = 0;
     std::string message;

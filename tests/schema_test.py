@@ -18,6 +18,7 @@ where `yes` is a boolean): files PyYAML cannot read that way, and files with dup
 Needs Debian's python3-jsonschema and python3-yaml.
 """
 import json
+import os
 import pathlib
 import re
 import subprocess
@@ -142,6 +143,31 @@ def main():
             failures.append(f"{name}: record schema refuses the CLI's output: {error.message}")
     if record.is_valid({"mode": "dp"}):
         failures.append("record schema accepts a record without its fields")
+
+    # Decision-log lines the CLI writes (an answer, a refusal, a batch with labels and masking,
+    # a plan) are what the decision-log schema describes; a line without its id is refused.
+    decision_log = schema("decision-log")
+    with tempfile.TemporaryDirectory() as scratch:
+        log = pathlib.Path(scratch) / "decisions.jsonl"
+        env = dict(os.environ, SNNPLAN_DECISION_LOG=str(log), SNNPLAN_DECISION_LOG_LABELS="host=a,job=7",
+                   SNNPLAN_DECISION_LOG_MASK="model")
+        for args, stdin in [
+                (["recommend", "--model", "spikformer", "--world-size", "8", "--prefer", "memory", "--batch-size", "64"], None),
+                (["recommend", "--model", "m", "--world-size", "8", "--prefer", "fast", "--batch-size", "64"], None),
+                (["recommend", "--batch", "-"], '{"model": "x", "world_size": 2, "prefer": "speed", "batch_size": 8}\n'
+                                                '{"model": "x", "world_size": 2, "prefer": "fast", "batch_size": 8}\n'),
+                (["plan", "--objective", "memory", "--topology", "dp=4,tp=2", "--batch-size", "64"], None)]:
+            subprocess.run([SNNPLAN, *args], capture_output=True, text=True, input=stdin, env=env)
+        records = [json.loads(line) for line in log.read_text().splitlines()]
+    if len(records) != 5 or not any(r["error"] for r in records) or not all(r.get("masked") for r in records[:4]):
+        failures.append(f"decision log: expected 5 records, refusals among them, masked inputs: {records}")
+    for record_line in records:
+        for error in decision_log.iter_errors(record_line):
+            failures.append(f"decision log: the schema refuses a line the CLI wrote: {error.message} at {list(error.path)}")
+    if records and decision_log.is_valid({k: v for k, v in records[0].items() if k != "decision_id"}):
+        failures.append("decision-log schema accepts a line without decision_id")
+    if records and decision_log.is_valid(dict(records[0], format="snnplan-decision/0")):
+        failures.append("decision-log schema accepts another format")
 
     corpus = sorted((ROOT / "tests/data/broken").glob("*.yaml"))
     for directory in ["fuzz/corpus/rule_file", "tests/fuzz-regressions/rule_file"]:

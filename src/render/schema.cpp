@@ -25,7 +25,10 @@ struct SchemaName {
   const char* name;
 };
 constexpr SchemaName kSchemaNames[] = {
-    {SchemaKind::rules, "rules"}, {SchemaKind::tests, "tests"}, {SchemaKind::record, "record"}};
+    {SchemaKind::rules, "rules"},
+    {SchemaKind::tests, "tests"},
+    {SchemaKind::record, "record"},
+    {SchemaKind::decision_log, "decision-log"}};
 
 // The $defs name of a section: "rule_file", "input", ...
 std::string def_name(Section section) {

@@ -14,9 +14,10 @@
 
 namespace snnplan::render {
 
-enum class SchemaKind { rules, tests, record };
+enum class SchemaKind { rules, tests, record, decision_log };
 
-/// "rules", "tests", "record": the names `snnplan schema` takes, in this order.
+/// "rules", "tests", "record", "decision-log": the names `snnplan schema` takes, in this order
+/// (the decision log's schema is the decisions stage's: decisions/record_schema.hpp).
 std::vector<std::string> schema_names();
 /// The kind called `name`, or nullopt.
 std::optional<SchemaKind> parse_schema_name(std::string_view name);

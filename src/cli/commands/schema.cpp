@@ -1,8 +1,10 @@
-// `snnplan schema rules|tests|record`: the JSON Schema (draft 2020-12) of rule files, rule-test
-// files or the records a rule file returns, generated from the loaders' own tables
-// (render/schema.hpp).
+// `snnplan schema rules|tests|record|decision-log`: the JSON Schema (draft 2020-12) of rule
+// files, rule-test files or the records a rule file returns, generated from the loaders' own
+// tables (render/schema.hpp), or of a decision-log line (decisions/record_schema.hpp).
 
 #include "render/schema.hpp"
+
+#include "decisions/record_schema.hpp"
 
 #include <ostream>
 
@@ -32,6 +34,9 @@ ExitCode schema(const SchemaFlags& f, const Streams& io) {
       io.out << render::schema_text(render::record_schema(rules));
       break;
     }
+    case render::SchemaKind::decision_log:
+      io.out << render::schema_text(decisions::record_schema());
+      break;
   }
   return ExitCode::ok;
 }
@@ -40,7 +45,7 @@ ExitCode schema(const SchemaFlags& f, const Streams& io) {
 
 Command setup_schema(CLI::App& app) {
   return make_command<SchemaFlags>(
-      app, "schema", "Print the JSON Schema of rule files, rule-test files or records.",
+      app, "schema", "Print the JSON Schema of rule files, rule-test files, records or decision-log lines.",
       [](CLI::App& command, SchemaFlags& f) {
         add_choice_option(command, "kind", f.kind, "which schema", render::schema_names())
             ->required();
