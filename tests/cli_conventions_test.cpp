@@ -73,6 +73,18 @@ TEST_SUITE("cli conventions") {
     CHECK(recommend.out == run_cli({"recommend", "--help"}).out);
     CHECK(recommend.out.find("Usage: snnplan recommend [OPTIONS]") != std::string::npos);
 
+    // Every subcommand --help lists, help and the completions know (they are set up after it).
+    for (const char* command : {"recommend", "explain", "microbatches", "check", "test", "graph", "plan",
+                                "schema", "diff", "map", "replay", "completion", "help"}) {
+      CAPTURE(command);
+      CHECK(top.out.find(std::string("\n  ") + command + " ") != std::string::npos);
+      const CliRun one = run_cli({"help", command});
+      CHECK(one.code == 0);
+      CHECK(one.out == run_cli({command, "--help"}).out);
+      CHECK(run_cli({"completion", "bash"}).out.find(command) != std::string::npos);
+      CHECK(run_cli({"completion", "fish"}).out.find(std::string("-a ") + command) != std::string::npos);
+    }
+
     const CliRun unknown = run_cli({"help", "recomend"});
     CHECK(unknown.code == 2);
     CHECK(unknown.err.find("command: recomend not in {recommend,") != std::string::npos);

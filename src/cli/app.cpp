@@ -104,7 +104,8 @@ std::string refusal_of_first_word(const CommandLine& cli, std::string_view word)
 namespace {
 
 /// Every subcommand, in the order of `snnplan --help`. `whole_tree`: it reads the other
-/// subcommands (help, completion), so it is never built alone.
+/// subcommands (help, completion), so it is never built alone -- and comes last, so that every
+/// other subcommand is there when it is set up.
 struct CommandRow {
   const char* name;
   Command (*setup)(CLI::App& app);
@@ -115,10 +116,19 @@ constexpr CommandRow kCommandRows[] = {
     {"microbatches", setup_microbatches, false}, {"check", setup_check, false},
     {"test", setup_test, false},             {"graph", setup_graph, false},
     {"plan", setup_plan, false},             {"schema", setup_schema, false},
-    {"completion", setup_completion, true},  {"help", setup_help, true},
     {"diff", setup_diff, false},             {"map", setup_map, false},
-    {"replay", setup_replay, false},
+    {"replay", setup_replay, false},         {"completion", setup_completion, true},
+    {"help", setup_help, true},
 };
+constexpr bool whole_tree_rows_last() {
+  bool seen = false;
+  for (const CommandRow& row : kCommandRows) {
+    if (row.whole_tree) seen = true;
+    else if (seen) return false;
+  }
+  return true;
+}
+static_assert(whole_tree_rows_last(), "help and completion must be set up after every subcommand they list");
 
 }  // namespace
 
