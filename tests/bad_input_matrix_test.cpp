@@ -617,6 +617,26 @@ std::vector<Row> graph_rows() {
 const std::vector<std::string> kPlan = {"plan",      "--objective",  "memory", "--topology",
                                         "dp=4,tp=2", "--batch-size", "64"};
 
+// `snnplan replay LOG`: an empty log (/dev/null) replays nothing and exits 0.
+std::vector<Row> replay_rows() {
+  std::vector<Row> rows;
+  const std::vector<std::string> base = {"replay", "/dev/null"};
+  rows.push_back({"an empty log replays nothing", base, kOk, ""});
+  rows.push_back({"a missing log", {"replay", kMissing}, kBadInput,
+                  "error: cannot open decision log '" + kMissing + "': No such file or directory\n"});
+  rows.push_back({"a directory for the log", {"replay", kDirectory}, kBadInput,
+                  "error: cannot open decision log '" + kDirectory + "': it is a directory\n"});
+  rows.push_back({"no log", {"replay"}, kBadInput, usage_error("log is required")});
+  rows.push_back({"--rules - with the log on standard input too", {"replay", "-", "--rules", "-"}, kBadInput,
+                  "error: --rules - and - cannot both read standard input ('-'); give one of them a file\n"});
+  add_choice_rows(rows, with(base, {"--format", "json"}), "--format", {"text", "json"});
+  add_rules_flag_rows(rows, base);
+  add_rules_root_rows(rows, base);
+  add_output_rows(rows, base);
+  add_unknown_rows(rows, base);
+  return rows;
+}
+
 std::vector<Row> plan_rows() {
   std::vector<Row> rows;
   const std::vector<std::string>& base = kPlan;
@@ -806,10 +826,10 @@ std::vector<Row> top_level_rows() {
                    "subcommand's options follow it, as in snnplan recommend --model ...); did you mean '--version'?")},
       {"a misspelt subcommand gets a suggestion", {"recomend"}, kBadInput,
        usage_error("unknown subcommand 'recomend' (the subcommands are recommend, explain, microbatches, check, test, "
-                   "graph, plan, schema, completion, help, diff, map, replay); did you mean 'recommend'?")},
+                   "graph, plan, schema, diff, map, replay, completion, help); did you mean 'recommend'?")},
       {"an unknown subcommand", {"deploy", "--model", "x"}, kBadInput,
        usage_error("unknown subcommand 'deploy' (the subcommands are recommend, explain, microbatches, check, test, "
-                   "graph, plan, schema, completion, help, diff, map, replay); did you mean 'replay'?")},
+                   "graph, plan, schema, diff, map, replay, completion, help); did you mean 'replay'?")},
       {"an empty subcommand", {""}, kBadInput, "error: unknown subcommand ''"},
   };
 }
@@ -1151,6 +1171,10 @@ TEST_SUITE("bad-input matrix") {
     check_rows(plan_rows());
   }
 
+  TEST_CASE("replay answers a missing, unreadable or doubly read log and every bad flag with its exit code") {
+    check_rows(replay_rows());
+  }
+
   TEST_CASE("an unknown or missing subcommand is a usage error with exit code 2") {
     check_rows(top_level_rows());
   }
@@ -1280,7 +1304,8 @@ tables:
         {"check", check_rows_for_subcommand()},
         {"test", test_rows()},
         {"graph", graph_rows()},
-        {"plan", plan_rows()}};
+        {"plan", plan_rows()},
+        {"replay", replay_rows()}};
     for (const auto& [name, rows] : subcommands) {
       INFO("subcommand: ", name);
       const std::set<std::string> listed = flags_in_help(name);

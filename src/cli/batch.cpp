@@ -29,10 +29,11 @@ namespace snnplan::cli {
 
 ExitCode with_batch_input(
     const std::string& batch, std::istream& in,
-    const std::function<ExitCode(std::istream& lines, const std::string& source_name)>& run) {
+    const std::function<ExitCode(std::istream& lines, const std::string& source_name)>& run,
+    std::string_view what) {
   if (batch == "-") return run(in, kStdinName);
   const int fd = ::open(batch.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw UsageError{messages::cannot_open_batch(batch, std::strerror(errno))};
+  if (fd < 0) throw UsageError{messages::cannot_open_batch(batch, std::strerror(errno), what)};
   struct Closer {
     int fd;
     ~Closer() { ::close(fd); }
@@ -40,7 +41,7 @@ ExitCode with_batch_input(
   FdReader reader(fd);
   // A directory opens, and would read as an empty batch that succeeds.
   if (reader.sgetc() == std::streambuf::traits_type::eof() && reader.error() == EISDIR)
-    throw UsageError{messages::cannot_open_batch(batch, "it is a directory")};
+    throw UsageError{messages::cannot_open_batch(batch, "it is a directory", what)};
   std::istream lines(&reader);
   return run(lines, batch);
 }

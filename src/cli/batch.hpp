@@ -9,6 +9,7 @@
 #include <optional>
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/exit_code.hpp"
@@ -21,10 +22,12 @@ namespace snnplan::cli {
 
 /// Runs `run` on the batch input named by --batch: stdin for "-" (named "<stdin>" in
 /// messages), else the file. A missing file or a directory is a UsageError (reading a
-/// directory would otherwise look like an empty batch and succeed).
+/// directory would otherwise look like an empty batch and succeed); `what` names the input in
+/// that message ("batch file", "decision log").
 ExitCode with_batch_input(
     const std::string& batch, std::istream& in,
-    const std::function<ExitCode(std::istream& lines, const std::string& source_name)>& run);
+    const std::function<ExitCode(std::istream& lines, const std::string& source_name)>& run,
+    std::string_view what = "batch file");
 
 /// What one input line gave: on success its output line was appended to the buffer handed to
 /// the answer (without the newline); else the error, which becomes {"error": message}.

@@ -663,9 +663,11 @@ inline std::string batch_with_flags(std::string_view flag) {
                      flag);
 }
 /// `why` is empty for a file that does not exist or cannot be read.
-inline std::string cannot_open_batch(std::string_view path, std::string_view why = {}) {
-  if (why.empty()) return fmt::format("cannot open batch file '{}'", path);
-  return fmt::format("cannot open batch file '{}': {}", path, why);
+/// `what`: "batch file", or "decision log" for `snnplan replay`.
+inline std::string cannot_open_batch(std::string_view path, std::string_view why = {},
+                                     std::string_view what = "batch file") {
+  if (why.empty()) return fmt::format("cannot open {} '{}'", what, path);
+  return fmt::format("cannot open {} '{}': {}", what, path, why);
 }
 inline std::string cannot_read_tests(std::string_view path, std::string_view why) {
   return fmt::format("cannot read test file '{}': {}", path, why);
@@ -1136,6 +1138,14 @@ inline std::string py_availability_constants_mismatch() {
 /// The probe ran but one of the package's constants is still not set.
 inline std::string py_constant_missing(std::string_view name) {
   return fmt::format("module 'snnplan' has no attribute '{}' after probing PyTorch", name);
+}
+/// Decision logs from Python (snnplan.DecisionLog, RuleSet.with_decision_log).
+inline std::string py_log_names_not_str(std::string_view what) {
+  return fmt::format("{} must be an iterable of input names (str), such as ['model']", what);
+}
+inline const char* py_log_labels_not_str() { return "labels must map str to str, such as {'job': '42'}"; }
+inline const char* py_log_options_with_log() {
+  return "labels, drop_inputs and mask_inputs are a DecisionLog's own: give them when it is made";
 }
 }  // namespace snnplan::messages
 
