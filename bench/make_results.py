@@ -307,6 +307,7 @@ def main():
     ap.add_argument("--load-start", default="", help="/proc/loadavg's first three fields at the start")
     ap.add_argument("--load-end", default="", help="the same at the end")
     ap.add_argument("--elapsed", type=int, help="seconds bench/run.sh took")
+    ap.add_argument("--python-speed", help="the section bench/python_speed.py --markdown wrote")
     ap.add_argument("--readme", help="README.md whose Issue 21 table (between the markers) is replaced")
     args = ap.parse_args()
 
@@ -462,6 +463,10 @@ def main():
     if args.profile and os.path.exists(args.profile):
         md.append("\n## Profile (callgrind)\n")
         md.append(open(args.profile).read().rstrip())
+
+    if args.python_speed and os.path.exists(args.python_speed):
+        md.append("")
+        md.append(open(args.python_speed).read().rstrip())
 
     open(args.out, "w").write("\n".join(md) + "\n")
 

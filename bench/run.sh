@@ -8,7 +8,7 @@
 # batch_throughput.sh), PROFILE_CASE (default memory_fsdp2_tp), SKIP_BATCH=1, SKIP_PROFILE=1,
 # SKIP_CACHE=1 (cache_bench: loading 1,000- and 10,000-rule tables, ~20 s), SKIP_COLD=1
 # (cold_start_bench: 200 process pairs per command, ~15 s), SKIP_REVIEW=1 (review_bench: diff and
-# 512 x 512 maps, 3 iterations of a few seconds each).
+# 512 x 512 maps, 3 iterations of a few seconds each), SKIP_PYTHON=1 (python_speed.py, ~1 min).
 # Raw outputs go to $BUILD_DIR/bench-results/. Besides bench/results.md it rewrites the Issue 21
 # table of README.md (between the bench:issue21 markers).
 set -euo pipefail
@@ -107,10 +107,22 @@ PY
   rm -f "$edited"
 fi
 
+# The Python module against the reference (issue 35): the module built in $build, Release, as pip
+# builds it; the reference's four availability constants are True, so the package sees a current
+# PyTorch (python/tests/fake_torch_current).
+python_speed_md=""
+if [ "${SKIP_PYTHON:-0}" != 1 ] && make -C "$build" -j"$jobs" snnplan_python >>"$results/build.log" 2>&1; then
+  echo "== python_speed"
+  python_speed_md=$results/python_speed.md
+  PYTHONPATH="$build/python:$root/python/tests/fake_torch_current" python3 "$root/bench/python_speed.py" \
+    --repeat 40 --number 2000 --markdown "$python_speed_md" || true
+fi
+
 load_end=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
 python3 "$root/bench/make_results.py" --root "$root" --bench "$results/engine_bench.json" \
   ${batch_json:+--batch "$batch_json"} ${profile_md:+--profile "$profile_md"} \
   ${cache_json:+--cache "$cache_json"} ${cold_json:+--cold "$cold_json"} ${review_json:+--review "$review_json"} ${review_ir_json:+--review-ir "$review_ir_json"} \
+  ${python_speed_md:+--python-speed "$python_speed_md"} \
   --load-start "$load_start" --load-end "$load_end" --elapsed "$((SECONDS - started))" \
   --selfcheck "$selfcheck" --parity "$parity" --out "$root/bench/results.md" --readme "$root/README.md"
 echo "== wrote $root/bench/results.md and the Issue 21 table of README.md ($((SECONDS - started)) s)"
