@@ -536,6 +536,15 @@ PYBIND11_MODULE(_snnplan, m) {
           py::kw_only(), py::arg("decision_log") = py::none(),
           "builtin(*, decision_log=None)\n--\n\nThe default rules (rules/snn_distributed.yaml, "
           "compiled in); decision_log as for from_file.")
+      .def_static(
+          "builtin_plan",
+          [](py::handle decision_log) {
+            return snnplan::python::with_log_argument(snnplan::plan_rules(), decision_log);
+          },
+          py::kw_only(), py::arg("decision_log") = py::none(),
+          "builtin_plan(*, decision_log=None)\n--\n\nThe built-in plan rules (rules/snn_plan.yaml, "
+          "compiled in, using the built-in\nrules/snn_distributed.yaml): what plan() decides with "
+          "when rules= is None. decision_log as for\nfrom_file.")
       .def("evaluate", &evaluate,
            "evaluate(self, /, **inputs)\n--\n\n"
            "Evaluates the rules for the given inputs and returns the record as a dict, fields in\n"

@@ -47,8 +47,7 @@ _TEXTS = {
     "rules_group": "{ranks} {use} {files} {revision}",
     "builtin": "built-in {file}",
     "revision": "sha256:{sha256}",
-    "revision_unknown": ("of snnplan {version} (its sha256 is not reachable from Python: snnplan.RuleSet has no "
-                         "builtin_plan())"),
+    "revision_unknown": "of snnplan {version} (no sha256: not a rule set)",
     "probe": ("snnplan.torch: probing PyTorch (snnplan.availability()) for the availability arguments left at "
               "None failed on some ranks: {groups}"),
     "probe_failed": "{ranks}: {error}",
@@ -159,8 +158,7 @@ def plan(*args, rules=None, source="all", group=None, timeout=None, **kwargs):
         return _snnplan.plan(*args, rules=rules, **kwargs)
 
     def describe():
-        builtin = getattr(_snnplan.RuleSet, "builtin_plan", None)
-        return _rules_identity(rules, builtin, "rules/snn_plan.yaml"), _plan_inputs(args, kwargs), None
+        return _rules_identity(rules, _snnplan.RuleSet.builtin_plan), _plan_inputs(args, kwargs), None
 
     return _decide(local, describe, source, group, timeout)
 
@@ -294,11 +292,9 @@ def _error_text(error):
     return f"{_type_name(error)}: {error}"
 
 
-def _rules_identity(rules, builtin, builtin_file=None):
+def _rules_identity(rules, builtin):
     """(file names, sha256 or None, version): what ranks compare their rule sets by (the sha256;
-    the version only where the sha256 cannot be read)."""
-    if rules is None and builtin is None:  # the built-in plan rules, unreachable from Python
-        return ((_TEXTS["builtin"].format(file=builtin_file),), None, _snnplan.__version__)
+    the version only where the sha256 cannot be read: rules= that is no RuleSet)."""
     try:
         rule_set = rules if rules is not None else builtin()
         name = rule_set.file_name

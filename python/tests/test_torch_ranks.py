@@ -338,13 +338,8 @@ class TestRanks(unittest.TestCase):
     def test_plan_rules_differ(self):
         import snnplan
         theirs = snnplan.RuleSet.from_file(SCRATCH / "changed" / "snn_plan.yaml").sha256
-        if hasattr(snnplan.RuleSet, "builtin_plan"):
-            ours = f"sha256:{snnplan.RuleSet.builtin_plan().sha256}"
-            ours_sha = snnplan.RuleSet.builtin_plan().sha256
-        else:  # the built-in plan rules' revision is not reachable from Python (yet)
-            ours = (f"of snnplan {snnplan.__version__} (its sha256 is not reachable from Python: snnplan.RuleSet "
-                    "has no builtin_plan())")
-            ours_sha = None
+        ours_sha = snnplan.RuleSet.builtin_plan().sha256
+        ours = f"sha256:{ours_sha}"
         self.assert_disagreement(
             self.outcomes("plan_rules", 2),
             f"snnplan.torch: the ranks would decide with different rule sets: rank 0 uses built-in rules/snn_plan.yaml "

@@ -113,6 +113,8 @@ def decision_records() -> None:
                                                                           labels={"job": "1"})
         check(shadowed.evaluate(model="m", world_size=1, prefer="speed", batch_size=8)["mode"] == "none",
               "with_shadow")
+        plan_rules: RuleSet = RuleSet.builtin_plan(decision_log=False)
+        check(plan_rules.file_name == "rules/snn_plan.yaml" and len(plan_rules.sha256) == 64, "builtin_plan")
         failed: int = log.failed_writes
         check(failed == 0 and log.path.endswith("decisions.jsonl"), "DecisionLog")
 
