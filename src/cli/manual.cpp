@@ -60,7 +60,12 @@ std::string man_page(const CLI::App& app) {
     for (const CLI::Option* option : sub->get_options())
       if (!option->nonpositional())
         usage += " " + placeholder_of(*option) + (repeatable(*option) ? "..." : "");
-    out += ".SS \"" + roff(usage) + " [OPTIONS]\"\n" + roff(sub->get_description()) + "\n";
+    // A heading does not hyphenate: after each comma of a choice list ({recommend,explain,...})
+    // the line may break (\:, a break point that prints nothing), or a long list overflows it.
+    std::string heading = roff(usage);
+    for (std::size_t at = heading.find(','); at != std::string::npos; at = heading.find(',', at + 3))
+      heading.insert(at + 1, "\\:");
+    out += ".SS \"" + heading + " [OPTIONS]\"\n" + roff(sub->get_description()) + "\n";
     for (const CLI::Option* option : sub->get_options()) {
       if (option->get_lnames() == std::vector<std::string>{"help"}) continue;
       out += ".TP\n" + option_synopsis(*option) + "\n" + roff(option->get_description()) + "\n";
