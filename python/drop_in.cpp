@@ -57,6 +57,20 @@ class Ref {
 
 // A str's UTF-8 bytes into `out`. Lone surrogates (which Python strings may hold and the
 // reference formats like any character) pass through as "surrogatepass" encodes them.
+bool utf8(PyObject* s, std::string& out);
+
+// The text of the str `s` for one call: a plain ASCII str's own bytes, not copied (the caller's
+// arguments outlive the call), else its UTF-8 kept in `keep`. Saves a copy per string argument.
+bool text_of(PyObject* s, std::string& keep, std::string_view& out) {
+  if (PyUnicode_IS_COMPACT_ASCII(s)) {
+    out = {static_cast<const char*>(PyUnicode_DATA(s)), static_cast<std::size_t>(PyUnicode_GET_LENGTH(s))};
+    return true;
+  }
+  if (!utf8(s, keep)) return false;
+  out = keep;
+  return true;
+}
+
 bool utf8(PyObject* s, std::string& out) {
   Py_ssize_t size = 0;
   if (const char* data = PyUnicode_AsUTF8AndSize(s, &size)) {
@@ -399,7 +413,8 @@ class MaybeWithoutGil {
 struct Call {
   enum Slot : std::uint8_t { kModel, kWorldSize, kPrefer, kBatchSize, kBackend, kFirstFlag };
   std::array<detail::RValue, kInputNames.size()> inputs{};  // in the reference's parameter order
-  std::string model, prefer, backend;
+  std::string_view model, prefer, backend;          // the arguments' texts (text_of) ...
+  std::string model_kept, prefer_kept, backend_kept;  // ... where they are not the str's own
   std::vector<detail::RValue> by_slot;
   detail::ValueStore store;
   std::vector<ValueView> values;
@@ -666,17 +681,18 @@ PyObject* recommend_from(PyObject* const* args) {
   }
   LooseArguments loose(call, *rules, lowered);
   if (PyUnicode_Check(lowered)) {
-    if (!utf8(lowered, call.prefer)) return nullptr;
+    if (!text_of(lowered, call.prefer_kept, call.prefer)) return nullptr;
   } else {  // an object whose lower() is no str: the reference shows it as an f-string does
     Ref shown(PyObject_Format(lowered, module.empty));
-    if (!shown || !utf8(shown.get(), call.prefer)) return nullptr;
+    if (!shown || !utf8(shown.get(), call.prefer_kept)) return nullptr;
+    call.prefer = call.prefer_kept;
   }
   call.inputs[Call::kPrefer] = detail::RValue::of_view(call.prefer);
 
   // model.startswith('spikformer'): a str (or subclass) is read as its text; anything else
   // gets the reference's own error from that call, or, if it has such a method, is refused.
   if (PyUnicode_Check(model)) {
-    if (!utf8(model, call.model)) return nullptr;
+    if (!text_of(model, call.model_kept, call.model)) return nullptr;
   } else {
     if (!loose.prefer_accepted()) return nullptr;
     Ref starts(PyObject_CallMethod(model, "startswith", "s", "spikformer"));
@@ -695,11 +711,12 @@ PyObject* recommend_from(PyObject* const* args) {
     if (!shown) return nullptr;
   }
   if (PyUnicode_Check(backend)) {
-    if (!utf8(backend, call.backend)) return nullptr;
+    if (!text_of(backend, call.backend_kept, call.backend)) return nullptr;
   } else {
     if (!loose.prefer_accepted()) return nullptr;
     Ref shown(PyObject_Format(backend, module.empty));
-    if (!shown || !utf8(shown.get(), call.backend)) return nullptr;
+    if (!shown || !utf8(shown.get(), call.backend_kept)) return nullptr;
+    call.backend = call.backend_kept;
   }
   call.inputs[Call::kBackend] = detail::RValue::of_view(call.backend);
 
