@@ -2,14 +2,16 @@
 
 #include <pybind11/stl.h>
 
+#include <cerrno>
+#include <iostream>
 #include <memory>
 #include <string>
 #include <system_error>
 #include <utility>
 #include <vector>
 
-#include "decisions/record_json.hpp"
 #include "core/messages.hpp"
+#include "decisions/record_json.hpp"
 #include "snnplan/decision_log.hpp"
 
 namespace py = pybind11;
@@ -20,7 +22,19 @@ namespace {
 // A write failure of a log made here: a RuntimeWarning, raised on the thread that made the
 // decision (which may have released the GIL). A warnings filter that turns it into an error
 // cannot fail the decision either: the error is printed as unraisable instead.
+bool finalizing() {
+#if PY_VERSION_HEX >= 0x030D0000
+  return Py_IsFinalizing() != 0;
+#else
+  return _Py_IsFinalizing() != 0;
+#endif
+}
+
 void warn_write_failure(const std::string& message) {
+  if (finalizing()) {  // a thread still deciding at interpreter exit: no warnings machinery
+    std::cerr << message << std::endl;
+    return;
+  }
   const py::gil_scoped_acquire locked;
   if (PyErr_WarnEx(PyExc_RuntimeWarning, message.c_str(), 1) < 0) PyErr_WriteUnraisable(nullptr);
 }
@@ -54,8 +68,8 @@ std::shared_ptr<DecisionLog> open_log(py::handle path, py::handle labels, py::ha
   try {
     return std::make_shared<DecisionLog>(file, std::move(options));
   } catch (const std::system_error& error) {
-    PyErr_SetFromErrnoWithFilename(PyExc_OSError, file.c_str());  // errno is the open's
-    (void)error;
+    errno = error.code().value();  // the open's, whatever ran since
+    PyErr_SetFromErrnoWithFilename(PyExc_OSError, file.c_str());
     throw py::error_already_set();
   }
 }
@@ -72,10 +86,7 @@ std::shared_ptr<DecisionLog> log_of(py::handle log, py::handle labels, py::handl
 }
 
 py::object decision_record(const Decision& decision) {
-  static const std::vector<std::pair<std::string, std::string>> no_labels;
-  static const std::vector<std::string> no_names;
-  const std::string line = decisions::record_line(decision, {no_labels, no_names, no_names});
-  return py::module_::import("json").attr("loads")(py::str(line));
+  return py::module_::import("json").attr("loads")(py::str(decisions::record_line(decision)));
 }
 
 }  // namespace
@@ -87,6 +98,8 @@ RuleSet with_log_argument(const RuleSet& rules, py::handle decision_log) {
 }
 
 void bind_decisions(py::module_& m, py::class_<RuleSet>& rule_set, InputsOf inputs_of) {
+  // $SNNPLAN_DECISION_LOG opened from Python reports a failed write as a warning too.
+  DecisionLog::set_environment_failure_report(&warn_write_failure);
   py::class_<DecisionLog, std::shared_ptr<DecisionLog>>(
       m, "DecisionLog",
       "DecisionLog(path, *, labels=None, drop_inputs=None, mask_inputs=None)\n--\n\n"

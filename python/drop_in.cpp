@@ -239,7 +239,7 @@ void find_layout(const RuleSet& rules) {
     for (std::size_t slot = 0; slot < compiled.inputs.size(); ++slot)
       if (compiled.inputs[slot].name == kInputNames[k]) module.slots[k] = static_cast<int>(slot);
   }
-  module.layout_rules = rules;
+  module.layout_rules = RuleSetAccess::unobserved(rules);  // not its log: the caller may close it
 }
 
 // Python strings of the texts records are made of, remembered by where the text is: most are
@@ -564,23 +564,51 @@ const RuleSet* rules_of(PyObject* rules) {
   return &handle.cast<const RuleSet&>();
 }
 
+// An argument as the record shows it: None, bools, ints of 64 bits, floats and str as they are,
+// anything else as its repr().
+Value given_value(PyObject* object) {
+  if (object == Py_None) return Value();
+  if (PyBool_Check(object)) return Value(object == Py_True);
+  if (PyLong_Check(object)) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(object, &overflow);
+    if (overflow == 0 && !(v == -1 && PyErr_Occurred())) return Value(static_cast<std::int64_t>(v));
+    PyErr_Clear();
+  } else if (PyFloat_Check(object)) {
+    return Value(PyFloat_AS_DOUBLE(object));
+  }
+  std::string text;
+  Ref shown(PyUnicode_Check(object) ? Py_NewRef(object) : PyObject_Repr(object));
+  if (!shown || !utf8(shown.get(), text)) PyErr_Clear();
+  return Value(std::move(text));
+}
+
 // An observed rule set (a decision log, shadow mode) is handed the call's decision: the inputs
 // are evaluated once more by name, through the path that records (the fired rules, the time,
 // the shadow's answer), with the GIL released for the write. Only calls that are recorded pay.
-void record_decision(const RuleSet& rules, const Call& call) {
-  Inputs inputs;
-  inputs.reserve(kInputNames.size());
+// The record shows the arguments as given where the engine was given another form of them (a
+// non-ASCII or non-str prefer's lower(), a bool world_size, a batch size the branch does not
+// read); availability arguments left at None show the package's constants they took.
+void record_decision(const RuleSet& rules, const Call& call, PyObject* const* args) {
+  Inputs evaluated;
+  Inputs shown;
   for (std::size_t k = 0; k < kInputNames.size(); ++k) {
     const detail::RValue& v = call.inputs[k];
+    Value value;
     switch (v.kind) {
-      case detail::RValue::Kind::string: inputs.emplace_back(kInputNames[k], Value(std::string(v.s()))); break;
-      case detail::RValue::Kind::integer: inputs.emplace_back(kInputNames[k], Value(static_cast<std::int64_t>(v.i))); break;
-      case detail::RValue::Kind::boolean: inputs.emplace_back(kInputNames[k], Value(v.b)); break;
-      default: break;  // the drop-in binds only these kinds
+      case detail::RValue::Kind::string: value = Value(std::string(v.s())); break;
+      case detail::RValue::Kind::integer: value = Value(static_cast<std::int64_t>(v.i)); break;
+      case detail::RValue::Kind::boolean: value = Value(v.b); break;
+      default: continue;  // the drop-in binds only these kinds
     }
+    const bool other_form = (k == Call::kPrefer && PyUnicode_Check(args[k])) ||
+                            (k == Call::kWorldSize && PyBool_Check(args[k])) ||
+                            (k == Call::kBatchSize && (!PyLong_Check(args[k]) || PyBool_Check(args[k])));
+    shown.emplace_back(kInputNames[k], other_form ? given_value(args[k]) : value);
+    evaluated.emplace_back(kInputNames[k], std::move(value));
   }
   const MaybeWithoutGil unlocked(true);
-  (void)rules.evaluate(inputs);
+  RuleSetAccess::observe_as(rules, evaluated, shown);
 }
 
 // Arguments the engine cannot take as they are are handled in the order the reference touches
@@ -733,7 +761,11 @@ PyObject* recommend_from(PyObject* const* args) {
   for (std::size_t k = 0; k < 4; ++k) {
     PyObject* flag = args[5 + k];
     if (flag == Py_None && !(flag = availability_constant(k))) return nullptr;
-    const int truth = flag == Py_True ? 1 : flag == Py_False ? 0 : PyObject_IsTrue(flag);
+    int truth = flag == Py_True ? 1 : flag == Py_False ? 0 : -2;
+    if (truth == -2) {  // its __bool__ may take the constant out of the namespace: hold it meanwhile
+      const Ref held(Py_NewRef(flag));
+      truth = PyObject_IsTrue(held.get());
+    }
     if (truth < 0) return nullptr;
     call.inputs[Call::kFirstFlag + k] = detail::RValue::of_bool(truth != 0);
   }
@@ -769,7 +801,7 @@ PyObject* recommend_from(PyObject* const* args) {
       return unsupported("batch_size", "int", batch_size);
     }
   }
-  if (rules->observed()) record_decision(*rules, call);
+  if (rules->observed()) record_decision(*rules, call, args);
   if (!ok) return call.raise_error();
   std::optional<std::string> first_line;
   if (PyBool_Check(world_size))

@@ -170,6 +170,11 @@ void translate_exception(std::exception_ptr p) {
 
 // ---- the functions ---------------------------------------------------------------------
 
+const snnplan::RuleSet& default_plan_rules() {
+  static const snnplan::RuleSet rules = snnplan::with_environment_log(snnplan::plan_rules());
+  return rules;
+}
+
 // The `rules=` argument: a RuleSet, or None for `fallback`.
 const snnplan::RuleSet& rules_or(py::handle rules, const snnplan::RuleSet& fallback) {
   if (rules.is_none()) return fallback;
@@ -455,9 +460,9 @@ py::object plan(py::handle objective, py::handle topology, py::handle batch_size
                          {"features", features},
                          {"notes", notes}});
   const snnplan::request::PlanRequest request = snnplan::request::read_plan_request(fields);
-  // Without rules=: the built-in plan rules, recording in $SNNPLAN_DECISION_LOG when set.
-  static const snnplan::RuleSet default_plan_rules = snnplan::with_environment_log(snnplan::plan_rules());
-  const snnplan::RuleSet& rule_set = rules_or(rules, default_plan_rules);
+  // Without rules=: the built-in plan rules, recording in $SNNPLAN_DECISION_LOG when set (the
+  // variable read at the first such call, not before).
+  const snnplan::RuleSet& rule_set = rules.is_none() ? default_plan_rules() : rules_or(rules, snnplan::plan_rules());
   std::optional<snnplan::Plan> planned;
   {
     py::gil_scoped_release unlocked;

@@ -637,7 +637,37 @@ static void test_threads(void) {
   run_threads(1);
 }
 
+/* Run alone (--environment-log): the handles the C API loads follow $SNNPLAN_DECISION_LOG, which a
+ * process reads once, when its first such handle is made. */
+static int test_environment_log(void) {
+  char dir[] = "/tmp/snnplan_c_env_XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char path[4096];
+  snprintf(path, sizeof path, "%s/env.jsonl", dir);
+  CHECK(setenv("SNNPLAN_DECISION_LOG", path, 1) == 0);
+  CHECK(setenv("SNNPLAN_DECISION_LOG_LABELS", "job=c", 1) == 0);
+  snnplan_rules* builtin = NULL;
+  CHECK_STATUS(snnplan_rules_builtin(&builtin), SNNPLAN_OK);
+  expect_eval(builtin, kMemoryInput, SNNPLAN_OK, kMemoryRecord);
+  snnplan_rules* plan_rules = NULL;
+  CHECK_STATUS(snnplan_plan_rules_builtin(&plan_rules), SNNPLAN_OK);
+  expect_plan(plan_rules, kMemoryPlanInput, SNNPLAN_OK, kMemoryPlan);
+  char* text = read_text(path);
+  CHECK(text != NULL);
+  CHECK(count_lines(text) == 2);
+  CHECK(text && strstr(text, "\"labels\":{\"job\":\"c\"}") != NULL);
+  CHECK(text && strstr(text, "\"rules_file\":\"rules/snn_plan.yaml\"") != NULL);
+  free(text);
+  snnplan_rules_free(plan_rules);
+  snnplan_rules_free(builtin);
+  remove(path);
+  rmdir(dir);
+  printf("c_api_test --environment-log: %d checks, %d failed\n", checks, failures);
+  return failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
 int main(int argc, char** argv) {
+  if (argc > 1 && strcmp(argv[1], "--environment-log") == 0) return test_environment_log();
   const char* rules_dir = argc > 1 ? argv[1] : "rules";
   test_general();
   test_builtin_evaluate();

@@ -54,12 +54,19 @@ TEST_SUITE("cli conventions") {
     std::string expected = std::string("snnplan ") + snnplan::version + "\nrule format 1\n";
     const auto hashes = snnplan::RuleSet::builtin_sha256();
     REQUIRE(hashes.size() == 2);
+    // A file without uses: is its hash; the plan rules (uses: snn_distributed.yaml) also name
+    // their revision, which is what their decision records carry.
+    const std::string plan_revision = snnplan::plan_rules().sha256();
     for (const auto& [file, hash] : hashes) {
       CHECK(hash.size() == 64);
-      expected += "built-in rules " + std::string(file) + " sha256:" + std::string(hash) + "\n";
+      expected += "built-in rules " + std::string(file) + " sha256:" + std::string(hash);
+      if (file == "snn_plan.yaml") expected += " revision:" + plan_revision + " (with the files it uses)";
+      expected += "\n";
     }
     CHECK(run.out == expected);
     CHECK(hashes.front().first == "snn_distributed.yaml");
+    CHECK(snnplan::RuleSet::builtin().sha256() == hashes.front().second);
+    CHECK(plan_revision != hashes.back().second);
   }
 
   TEST_CASE("help prints the program's help and help CMD a subcommand's, both as --help does") {
@@ -81,7 +88,7 @@ TEST_SUITE("cli conventions") {
       const CliRun one = run_cli({"help", command});
       CHECK(one.code == 0);
       CHECK(one.out == run_cli({command, "--help"}).out);
-      CHECK(run_cli({"completion", "bash"}).out.find(command) != std::string::npos);
+      CHECK(run_cli({"completion", "bash"}).out.find(std::string("\n    ") + command + ")\n") != std::string::npos);
       CHECK(run_cli({"completion", "fish"}).out.find(std::string("-a ") + command) != std::string::npos);
     }
 

@@ -61,6 +61,11 @@ class DecisionLog final : public DecisionSink {
   /// when SNNPLAN_DECISION_LOG is unset or empty, or when the file cannot be opened (said once on
   /// stderr: the decisions go on).
   static std::shared_ptr<DecisionLog> from_environment();
+  /// How the environment's log reports its first failed write (default: a line on stderr). For
+  /// a front end that reports its own way -- the Python module, as a RuntimeWarning -- and
+  /// taken when that log is opened, so it must be set before the first from_environment().
+  /// Not thread-safe against from_environment(): set it at start-up.
+  static void set_environment_failure_report(std::function<void(const std::string&)> report);
 
  private:
   std::string path_;

@@ -131,7 +131,9 @@ class RuleSet {
   // decide() with the evaluation's steps left in `steps`; observed_decision() also hands the
   // decision to the sinks (and compares with the shadow candidate).
   Decision traced_decision(const Inputs& inputs, std::vector<TraceStep>& steps) const;
-  Decision observed_decision(const Inputs& inputs, std::vector<TraceStep>& steps) const;
+  // `shown`, when given, is what the record says was given (RuleSetAccess::observe_as).
+  Decision observed_decision(const Inputs& inputs, std::vector<TraceStep>& steps,
+                             const Inputs* shown = nullptr) const;
   std::shared_ptr<const detail::CompiledRules> rules_;
   std::shared_ptr<const Observers> observers_;  // null unless observed: one test per evaluation
 };

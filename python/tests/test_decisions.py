@@ -182,6 +182,40 @@ class LogTest(Directory):
         self.assertEqual([type(u.exc_value) for u in unraisable], [RuntimeWarning])
 
 
+class RevisionTest(unittest.TestCase):
+    def test_the_revision_is_the_files_hash_or_what_version_prints(self):
+        import hashlib
+        version = subprocess.run([CLI, "--version"], capture_output=True, text=True, check=True).stdout
+        printed = dict(re.findall(r"built-in rules (\S+) sha256:[0-9a-f]{64}(?: revision:([0-9a-f]{64}))?", version))
+        file_hashes = dict(re.findall(r"built-in rules (\S+) sha256:([0-9a-f]{64})", version))
+        distributed = snnplan.RuleSet.builtin(decision_log=False)
+        self.assertEqual(distributed.sha256,
+                         hashlib.sha256(pathlib.Path(RULES_DIR, "snn_distributed.yaml").read_bytes()).hexdigest())
+        self.assertEqual(distributed.sha256, file_hashes["snn_distributed.yaml"])
+        self.assertEqual(printed["snn_distributed.yaml"], "")  # no uses: its hash is its revision
+        plan_rules = snnplan.RuleSet.builtin_plan(decision_log=False)
+        self.assertEqual(file_hashes["snn_plan.yaml"],
+                         hashlib.sha256(pathlib.Path(RULES_DIR, "snn_plan.yaml").read_bytes()).hexdigest())
+        self.assertEqual(plan_rules.sha256, printed["snn_plan.yaml"])  # with uses: the revision
+        self.assertNotEqual(plan_rules.sha256, file_hashes["snn_plan.yaml"])
+
+
+class GivenInputsTest(Directory):
+    def test_the_drop_in_records_arguments_as_given_where_the_engine_took_another_form(self):
+        path = self.dir / "given.jsonl"
+        rules = snnplan.RuleSet.builtin(decision_log=path)
+        f = snnplan.recommend_snn_distributed_strategy
+        self.assertEqual(f("spikformer", 8, "speed", None, rules=rules).mode, "dp")  # batch_size not read
+        f("spikformer", 8, "speed", 64.0, rules=rules)
+        f("spikformer", True, "MEMORY", 64, rules=rules)
+        lines = lines_of(path)
+        self.assertEqual([line["inputs"]["batch_size"] for line in lines], [None, 64.0, 64])
+        self.assertIs(lines[2]["inputs"]["world_size"], True)
+        self.assertEqual(lines[2]["inputs"]["prefer"], "MEMORY")
+        self.assertEqual(lines[2]["answer"]["world_size"], 1)  # what the rules were given
+        self.assertEqual([line["answer"]["mode"] for line in lines[:2]], ["dp", "dp"])
+
+
 class ShadowTest(Directory):
     def test_shadow_mode_returns_the_active_answer_and_logs_each_disagreement(self):
         text = pathlib.Path(RULES_DIR, "snn_distributed.yaml").read_text()
@@ -246,7 +280,40 @@ class EnvironmentTest(Directory):
                               "snnplan.recommend_snn_distributed_strategy('m', 8, 'memory', 64)\n",
                               SNNPLAN_DECISION_LOG="")
         self.assertEqual(done.stdout, "False\n")
-        self.assertEqual(list(self.dir.iterdir()), [])
+
+    def test_decision_log_false_turns_the_variable_off_for_one_rule_set(self):
+        path = self.dir / "env.jsonl"
+        done = self.run_child("import snnplan\n"
+                              "r = snnplan.RuleSet.builtin(decision_log=False)\n"
+                              "print(r.observed, snnplan.RuleSet.builtin().observed)\n"
+                              "r.evaluate(model='m', world_size=8, prefer='memory', batch_size=64)\n",
+                              SNNPLAN_DECISION_LOG=str(path))
+        self.assertEqual(done.stdout, "False True\n")
+        self.assertEqual(path.read_text(), "")  # opened by builtin(), nothing recorded by r
+
+    def test_the_variable_is_read_at_the_first_rule_set_made_with_it(self):
+        path = self.dir / "late.jsonl"
+        done = self.run_child("import os, snnplan\n"
+                              f"os.environ['SNNPLAN_DECISION_LOG'] = {str(path)!r}\n"
+                              "snnplan.recommend_snn_distributed_strategy('m', 8, 'memory', 64)\n"
+                              "print(snnplan.RuleSet.builtin().observed)\n",
+                              SNNPLAN_DECISION_LOG="")
+        self.assertEqual(done.stdout, "True\n")
+        self.assertEqual(len(lines_of(path)), 1)
+
+    def test_a_failing_write_to_the_environments_log_is_a_python_warning(self):
+        done = self.run_child("import warnings, snnplan\n"
+                              "with warnings.catch_warnings(record=True) as caught:\n"
+                              "    warnings.simplefilter('always')\n"
+                              "    snnplan.recommend_snn_distributed_strategy('m', 8, 'memory', 64)\n"
+                              "    snnplan.RuleSet.builtin().evaluate(model='m', world_size=8, prefer='memory',"
+                              " batch_size=64)\n"
+                              "print([(w.category.__name__, str(w.message)) for w in caught])\n",
+                              SNNPLAN_DECISION_LOG="/dev/full")
+        self.assertEqual(done.stdout, "[('RuntimeWarning', 'snnplan: cannot write decision log /dev/full: No space left "
+                                      "on device (the decision stands; further failures are counted, not "
+                                      "reported)')]\n")
+        self.assertEqual(done.stderr, "")
 
 
 def main():

@@ -88,8 +88,10 @@ Decision RuleSet::traced_decision(const Inputs& inputs, std::vector<TraceStep>& 
   return decision;
 }
 
-Decision RuleSet::observed_decision(const Inputs& inputs, std::vector<TraceStep>& steps) const {
+Decision RuleSet::observed_decision(const Inputs& inputs, std::vector<TraceStep>& steps,
+                                    const Inputs* shown) const {
   Decision decision = traced_decision(inputs, steps);
+  if (shown) decision.inputs = *shown;
   if (observers_->sink) observers_->sink->record(decision);
   if (observers_->candidate) {
     std::vector<TraceStep> candidate_steps;
@@ -121,6 +123,12 @@ RuleSet RuleSet::with_shadow(RuleSet candidate, std::shared_ptr<DecisionSink> di
   observers.disagreements = std::move(disagreements);
   copy.observers_ = std::make_shared<const Observers>(std::move(observers));
   return copy;
+}
+
+void RuleSetAccess::observe_as(const RuleSet& rules, const Inputs& evaluated, const Inputs& shown) {
+  if (!rules.observers_) return;
+  std::vector<TraceStep> steps;
+  (void)rules.observed_decision(evaluated, steps, &shown);
 }
 
 }  // namespace snnplan

@@ -22,12 +22,20 @@ class RuleSetAccess {
   [[nodiscard]] static RuleSet wrap(std::shared_ptr<const detail::CompiledRules> rules) {
     return RuleSet(std::move(rules));
   }
+  /// The same compiled rules without their observers (no log, no shadow): for a front end that
+  /// keeps a rule set only to know its layout, so a log the caller let go is closed.
+  [[nodiscard]] static RuleSet unobserved(const RuleSet& rules) { return RuleSet(rules.rules_); }
   /// RuleSet::evaluate(inputs, out) for inputs given by slot, as evaluate::evaluate_views_by_slot
   /// takes them (a null value: not given; strings are views that must outlive the fields): for
   /// a front end that reads its inputs straight into slots (the batch's JSON lines). Inputs
   /// that bind by name to the same slots give the same outcome. Returns out.ok().
   static bool evaluate_by_slot(const RuleSet& rules, std::span<const detail::RValue> inputs,
                                Evaluation& out);
+  /// For an observed rule set: decides `evaluated` and hands the decision to the sinks (and
+  /// the shadow candidate) with `shown` as its inputs -- a front end that evaluates what it was
+  /// given in another form (the Python drop-in: a batch size the branch does not read, a bool
+  /// world_size) records what it was given. Does nothing for rules that are not observed.
+  static void observe_as(const RuleSet& rules, const Inputs& evaluated, const Inputs& shown);
   /// The built-in rule file `file_name` ("snn_plan.yaml"), from the compiled form embedded at
   /// build time when it matches the embedded text, else loaded from that text. Throws
   /// std::invalid_argument for a name that is not a built-in file.

@@ -337,7 +337,7 @@ snnplan_status snnplan_rules_with_shadow(const snnplan_rules* active, const snnp
                                          snnplan_rules** out_rules, snnplan_error** out_error) noexcept {
   if (!candidate) {
     if (out_rules) *out_rules = nullptr;
-    if (out_error) *out_error = plain_error(SNNPLAN_INVALID_ARGUMENT, snnplan::messages::c_null_rules());
+    if (out_error) *out_error = plain_error(SNNPLAN_INVALID_ARGUMENT, snnplan::messages::c_null_candidate());
     return SNNPLAN_INVALID_ARGUMENT;
   }
   return observed_rules(active, log_path, options_json, out_rules, out_error,
@@ -351,9 +351,7 @@ snnplan_status snnplan_decide(const snnplan_rules* rules, const char* json_input
     auto parsed = snnplan::request::inputs_from_json_line(json_input, rules->rules);
     if (auto* message = std::get_if<std::string>(&parsed)) return {SNNPLAN_BAD_INPUT, snnplan::render::error_line(*message)};
     const snnplan::Decision decision = rules->rules.decide(std::get<snnplan::Inputs>(parsed));
-    static const std::vector<std::pair<std::string, std::string>> no_labels;
-    static const std::vector<std::string> no_names;
-    std::string line = snnplan::decisions::record_line(decision, {no_labels, no_names, no_names});
+    std::string line = snnplan::decisions::record_line(decision);
     return {decision.result.ok() ? SNNPLAN_OK : status_of(decision.result.error()), std::move(line)};
   });
 }

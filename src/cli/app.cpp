@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "api/rule_set_access.hpp"
 #include "cli/flags.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/output.hpp"
@@ -174,8 +175,14 @@ int run_unchecked(int argc, const char* const* argv, std::istream& in, std::ostr
     out << app.help("", CLI::AppFormatMode::All);
     return as_int(ExitCode::ok);
   } catch (const CLI::CallForVersion&) {
-    out << messages::version_report(snnplan::version, snnplan::rule_format_version,
-                                    RuleSet::builtin_sha256());
+    // A built-in file that uses others is named in decision records by its revision (the hash
+    // of its hash and its used files' revisions), so that is printed beside its own hash.
+    std::vector<messages::BuiltinRevision> builtins;
+    for (const auto& [file, sha256] : RuleSet::builtin_sha256()) {
+      std::string revision = RuleSetAccess::builtin(file).sha256();
+      builtins.push_back({file, sha256, revision == sha256 ? std::string() : std::move(revision)});
+    }
+    out << messages::version_report(snnplan::version, snnplan::rule_format_version, builtins);
     return as_int(ExitCode::ok);
   } catch (const CLI::ParseError& e) {
     err << "error: " << e.what() << '\n' << messages::run_with_help() << '\n';

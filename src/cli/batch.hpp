@@ -14,6 +14,7 @@
 
 #include "cli/exit_code.hpp"
 #include "cli/torch_probe.hpp"
+#include "core/messages.hpp"
 #include "snnplan/explain.hpp"
 #include "snnplan/live_rule_set.hpp"
 #include "snnplan/rule_set.hpp"
@@ -27,7 +28,7 @@ namespace snnplan::cli {
 ExitCode with_batch_input(
     const std::string& batch, std::istream& in,
     const std::function<ExitCode(std::istream& lines, const std::string& source_name)>& run,
-    std::string_view what = "batch file");
+    std::string_view what = messages::kBatchFile);
 
 /// What one input line gave: on success its output line was appended to the buffer handed to
 /// the answer (without the newline); else the error, which becomes {"error": message}.

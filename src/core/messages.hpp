@@ -663,9 +663,12 @@ inline std::string batch_with_flags(std::string_view flag) {
                      flag);
 }
 /// `why` is empty for a file that does not exist or cannot be read.
-/// `what`: "batch file", or "decision log" for `snnplan replay`.
+/// What with_batch_input() reads: names the input in cannot_open_batch().
+inline constexpr std::string_view kBatchFile = "batch file";
+inline constexpr std::string_view kDecisionLogFile = "decision log";
+/// `what`: kBatchFile, or kDecisionLogFile for `snnplan replay`.
 inline std::string cannot_open_batch(std::string_view path, std::string_view why = {},
-                                     std::string_view what = "batch file") {
+                                     std::string_view what = kBatchFile) {
   if (why.empty()) return fmt::format("cannot open {} '{}'", what, path);
   return fmt::format("cannot open {} '{}': {}", what, path, why);
 }
@@ -1030,10 +1033,21 @@ namespace snnplan::messages {
 inline std::string run_with_help() { return "Run with --help for usage."; }
 /// `snnplan --version`: the library, the rule format it reads and each built-in rule file's
 /// SHA-256 (as sha256sum prints it for the file in rules/).
+/// One built-in rule file for --version: its bytes' SHA-256 and, when it `uses:` others, its
+/// revision (RuleSet::sha256(), what decision records name), else empty.
+struct BuiltinRevision {
+  std::string_view file;
+  std::string_view sha256;
+  std::string revision;
+};
 inline std::string version_report(std::string_view version, int rule_format,
-                                  const std::vector<std::pair<std::string_view, std::string_view>>& builtin_sha256) {
+                                  const std::vector<BuiltinRevision>& builtins) {
   std::string out = fmt::format("snnplan {}\nrule format {}\n", version, rule_format);
-  for (const auto& [file, hash] : builtin_sha256) out += fmt::format("built-in rules {} sha256:{}\n", file, hash);
+  for (const BuiltinRevision& b : builtins) {
+    out += fmt::format("built-in rules {} sha256:{}", b.file, b.sha256);
+    if (!b.revision.empty()) out += fmt::format(" revision:{} (with the files it uses)", b.revision);
+    out += '\n';
+  }
   return out;
 }
 inline std::string rejected_edit() {
@@ -1092,6 +1106,7 @@ inline const char* c_null_path() { return "path must not be NULL"; }
 inline const char* c_null_text() { return "text must not be NULL"; }
 inline const char* c_null_log_path() { return "log_path must not be NULL"; }
 inline const char* c_null_rules() { return "rules must not be NULL"; }
+inline const char* c_null_candidate() { return "candidate must not be NULL"; }
 inline const char* c_log_options_not_object() {
   return "options_json must be a JSON object with labels, drop_inputs or mask_inputs";
 }

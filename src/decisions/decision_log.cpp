@@ -32,7 +32,17 @@ std::string environment(const char* name) {
   return value ? value : "";
 }
 
+// Set by a front end before the environment's log is opened (the Python module at import).
+std::function<void(const std::string&)>& environment_failure_report() {
+  static std::function<void(const std::string&)> report;
+  return report;
+}
+
 }  // namespace
+
+void DecisionLog::set_environment_failure_report(std::function<void(const std::string&)> report) {
+  environment_failure_report() = std::move(report);
+}
 
 DecisionLog::DecisionLog(std::string path, DecisionLogOptions options)
     : path_(std::move(path)), options_(std::move(options)) {
@@ -84,6 +94,7 @@ std::shared_ptr<DecisionLog> DecisionLog::from_environment() {
     }
     options.drop_inputs = split(environment("SNNPLAN_DECISION_LOG_DROP"), ',');
     options.mask_inputs = split(environment("SNNPLAN_DECISION_LOG_MASK"), ',');
+    options.on_first_failure = environment_failure_report();
     try {
       return std::make_shared<DecisionLog>(path, std::move(options));
     } catch (const std::system_error& error) {

@@ -82,4 +82,10 @@ std::string record_line(const Decision& decision, const RecordMasking& masking) 
   return line.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
+std::string record_line(const Decision& decision) {
+  static const std::vector<std::pair<std::string, std::string>> no_labels;
+  static const std::vector<std::string> no_names;
+  return record_line(decision, RecordMasking{no_labels, no_names, no_names});
+}
+
 }  // namespace snnplan::decisions

@@ -41,6 +41,8 @@ struct RecordMasking {
 
 /// The decision's JSON line (no newline).
 std::string record_line(const Decision& decision, const RecordMasking& masking);
+/// The same without labels or masking: a decision's provenance as decide() calls give it.
+std::string record_line(const Decision& decision);
 
 /// The record as the log writes it under "answer" (null for an error) ...
 nlohmann::ordered_json answer_json(const EvaluationResult& result);

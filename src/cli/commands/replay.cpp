@@ -36,7 +36,7 @@ ExitCode replay(const ReplayFlags& f, const Streams& io) {
     if (f.format == "json") io.out << decisions::render_json(report);
     else io.out << decisions::render_text(report, source_name, candidate_path);
     return report.changed == 0 ? ExitCode::ok : ExitCode::differences;
-  }, "decision log");
+  }, messages::kDecisionLogFile);
 }
 
 }  // namespace
