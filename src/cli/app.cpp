@@ -117,7 +117,7 @@ constexpr CommandRow kCommandRows[] = {
     {"plan", setup_plan, false},             {"schema", setup_schema, false},
     {"completion", setup_completion, true},  {"help", setup_help, true},
     {"diff", setup_diff, false},             {"map", setup_map, false},
-    {"replay", setup_replay, false},
+    {"replay", setup_replay, false},         {"lsp", setup_lsp, false},
 };
 
 }  // namespace
