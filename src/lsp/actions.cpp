@@ -3,6 +3,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -103,9 +104,9 @@ std::optional<std::pair<Json, std::string>> allowance_edit(const Document& d,
     const std::size_t next_line = line_start + line.size() + 1;
     if (next_line >= text.size()) return std::nullopt;
     const std::string indent(indentation(line_at(text, next_line)), ' ');
-    return std::make_pair(insert_at(next_line, indent + "allow: [" + code + "]\n" + indent +
-                                                   reason_line() + "\n"),
-                          where);
+    return std::make_pair(
+        insert_at(next_line, indent + "allow: [" + code + "]\n" + indent + reason_line() + "\n"),
+        where);
   }
   return std::nullopt;
 }
@@ -213,7 +214,8 @@ std::string record_text(const Record& record) {
 
 Json lens(std::size_t line, std::string title) {
   const Position p{line, 0};
-  return Json{{"range", to_json(Range{p, p})}, {"command", {{"title", std::move(title)}, {"command", ""}}}};
+  return Json{{"range", to_json(Range{p, p})},
+              {"command", {{"title", std::move(title)}, {"command", ""}}}};
 }
 
 }  // namespace
@@ -228,15 +230,30 @@ Json code_lenses(const Document& document, const RuleRoots& roots) {
     return out;
   }
   const Explanation explanation = document.rules()->explain(std::get<Inputs>(file->inputs));
-  out.push_back(lens(0, explanation.result.ok()
-                            ? messages::lens_decision(file->name,
-                                                      record_text(explanation.result.record()))
-                            : messages::lens_error(file->name, explanation.result.error().message)));
+  out.push_back(
+      lens(0, explanation.result.ok()
+                  ? messages::lens_decision(file->name, record_text(explanation.result.record()))
+                  : messages::lens_error(file->name, explanation.result.error().message)));
   std::size_t number = 0;
-  for (const TraceStep& step : explanation.steps) {
+  const auto& steps = explanation.steps;
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    const TraceStep& step = steps[k];
     if (step.kind == TraceStep::Kind::derived_value) continue;
     ++number;
-    if (step.location.file != document.path() || !step.location.known()) continue;
+    SourceLocation at = step.location;
+    if (step.kind == TraceStep::Kind::enter_table) {
+      // Entering a table is shown at its name, when its rules (the steps that follow) are
+      // this file's: a used file may have a table of the same name.
+      const auto first_rule = std::find_if(
+          steps.begin() + static_cast<std::ptrdiff_t>(k) + 1, steps.end(), [&](const TraceStep& s) {
+            return s.table == step.table && (s.kind == TraceStep::Kind::rule_fired ||
+                                             s.kind == TraceStep::Kind::rule_skipped);
+          });
+      const syntax::Table* table = document.table(step.table);
+      if (first_rule != steps.end() && first_rule->location.file == document.path() && table)
+        at = table->name.location;
+    }
+    if (at.file != document.path() || !at.known()) continue;
     std::string what;
     switch (step.kind) {
       case TraceStep::Kind::enter_table:
@@ -254,7 +271,7 @@ Json code_lenses(const Document& document, const RuleRoots& roots) {
       default:
         what = step.detail;
     }
-    out.push_back(lens(step.location.line - 1, messages::lens_step(number, what)));
+    out.push_back(lens(at.line - 1, messages::lens_step(number, what)));
   }
   return out;
 }

@@ -3,6 +3,7 @@
 // the language's own definitions: the key rows of load/keys.hpp, the matcher and builtin rows
 // of language/, the type names of syntax.hpp, and the document's own declarations.
 
+#include <algorithm>
 #include <optional>
 
 #include "language/builtins.hpp"
@@ -16,8 +17,16 @@ namespace snnplan::lsp {
 namespace {
 
 // The protocol's CompletionItemKind numbers.
-enum ItemKind { kFunction = 3, kField = 5, kVariable = 6, kModule = 9, kKeyword = 14,
-                kEnumMember = 20, kConstant = 21, kTypeParameter = 25 };
+enum ItemKind {
+  kFunction = 3,
+  kField = 5,
+  kVariable = 6,
+  kModule = 9,
+  kKeyword = 14,
+  kEnumMember = 20,
+  kConstant = 21,
+  kTypeParameter = 25
+};
 
 // Where the cursor is: the keys that enclose it (innermost first) and, when it is in a value,
 // the key whose value it is.
@@ -141,32 +150,33 @@ class Candidates {
   void keys(load::Section section) {
     for (const load::KeyRow& row : load::keys(section))
       items_.push_back(item(std::string(row.key), kKeyword,
-                            messages::detail_key(load::summary(section)), std::string(row.summary)));
+                            messages::detail_key(load::summary(section)),
+                            std::string(row.summary)));
   }
   void inputs() {
-    for (const auto& in : d_.tree().inputs)
+    for (const auto& in : d_.declarations().inputs)
       items_.push_back(item(in.name.value, kVariable,
                             messages::detail_input(d_.value_text_at(in.type.location)),
                             describe(d_, NameKind::input, in.name.value)));
   }
   void lets() {
-    for (const auto& l : d_.tree().lets)
+    for (const auto& l : d_.declarations().lets)
       items_.push_back(item(l.name.value, kConstant, messages::detail_let(),
                             describe(d_, NameKind::let, l.name.value)));
   }
   void fields() {
-    for (const auto& f : d_.tree().fields)
+    for (const auto& f : d_.declarations().fields)
       items_.push_back(item(f.name.value, kField,
                             messages::detail_field(d_.value_text_at(f.type.location)),
                             describe(d_, NameKind::field, f.name.value)));
   }
   void tables() {
-    for (const auto& t : d_.tree().tables)
+    for (const auto& t : d_.declarations().tables)
       items_.push_back(item(t.name.value, kModule, messages::detail_table(t.rules.size()),
                             describe(d_, NameKind::table, t.name.value)));
   }
   void uses() {
-    for (const auto& u : d_.tree().uses)
+    for (const auto& u : d_.declarations().uses)
       items_.push_back(item(u.name.value, kModule, u.file.value, {}));
   }
   void matchers() {
@@ -183,15 +193,14 @@ class Candidates {
   }
   // The values `one_of` allows for `name`, when it is an input that has one.
   bool values_of(const std::string& name) {
-    const syntax::InputDecl* in = d_.input(name);
-    if (!in || !in->one_of) return false;
+    const auto& inputs = d_.declarations().inputs;
+    const auto in = std::find_if(inputs.begin(), inputs.end(),
+                                 [&](const syntax::InputDecl& i) { return i.name.value == name; });
+    if (in == inputs.end() || !in->one_of) return false;
     for (const Value& v : in->one_of->value)
       items_.push_back(item(render::flow_yaml(v), kEnumMember, messages::detail_value_of(name),
                             describe(d_, NameKind::input, name)));
     return true;
-  }
-  [[nodiscard]] bool is_fact(const std::string& name) const {
-    return d_.input(name) != nullptr || d_.let(name) != nullptr;
   }
   Json take() { return std::move(items_); }
 

@@ -27,15 +27,17 @@ bool starts_as_rule_file(std::string_view text) {
   return false;
 }
 
-Document::Document(std::string path, std::string text, const std::vector<std::string>& roots)
+Document::Document(std::string path, std::string text, const std::vector<std::string>& roots,
+                   const Document* previous)
     : path_(std::move(path)), text_(std::move(text)) {
+  declarations_ = std::make_shared<syntax::RuleFile>();
   is_rule_file_ = starts_as_rule_file(text_);
   if (!is_rule_file_) return;
   // What `snnplan check` does: load with the table analysis, report the warnings (the
   // allowances already applied) or the errors.
   try {
-    rules_ = RuleSetAccess::from_text_at(
-        text_, path_, LoadOptions{.analyse_tables = true, .rule_roots = roots});
+    rules_ = RuleSetAccess::from_text_at(text_, path_,
+                                         LoadOptions{.analyse_tables = true, .rule_roots = roots});
     diagnostics_ = rules_->warnings();
   } catch (const LoadError& e) {
     diagnostics_ = e.diagnostics();
@@ -46,7 +48,12 @@ Document::Document(std::string path, std::string text, const std::vector<std::st
     return !d.location.file.empty() && d.location.file != path_;
   });
   check::sort_by_position(diagnostics_);
-  tree_ = load::load_rule_file(text_, path_).file;
+  load::LoadedFile loaded = load::load_rule_file(text_, path_);
+  tree_ = std::move(loaded.file);
+  const bool parsed = std::none_of(loaded.diagnostics.begin(), loaded.diagnostics.end(),
+                                   [](const Diagnostic& d) { return d.code == "yaml-syntax"; });
+  declarations_ =
+      parsed || !previous ? std::make_shared<syntax::RuleFile>(tree_) : previous->declarations_;
   const fs::path directory = fs::path(path_).parent_path();
   for (const syntax::Use& use : tree_.uses)
     used_paths_.push_back((directory / use.file.value).lexically_normal().string());
@@ -215,8 +222,23 @@ const syntax::Table* Document::table(const std::string& name) const {
 
 std::string Document::value_text_at(const SourceLocation& at) const {
   if (!at.known()) return {};
+  return value_text_from(offset_of(text_, at));
+}
+
+std::string Document::value_of_key(const syntax::Located<std::string>& key) const {
+  if (!key.location.known()) return {};
+  const auto extent = name_from(text_, offset_of(text_, key.location), key.value);
+  if (!extent) return {};
+  std::size_t at = extent->end;
+  if (at < text_.size() && (text_[at] == '"' || text_[at] == '\'')) ++at;  // a quoted key
+  if (at >= text_.size() || text_[at] != ':') return {};
+  ++at;
+  while (at < text_.size() && text_[at] == ' ') ++at;
+  return value_text_from(at);
+}
+
+std::string Document::value_text_from(std::size_t begin) const {
   std::size_t line_start = 0;
-  const std::size_t begin = offset_of(text_, at);
   const std::string_view line = line_at(text_, begin, &line_start);
   const std::string_view rest = line.substr(begin - line_start);
   if (rest.empty()) return {};
@@ -241,10 +263,10 @@ std::string Document::value_text_at(const SourceLocation& at) const {
   }
   // A plain scalar: inside a flow collection it ends at ',', '}' or ']'.
   const std::string_view before = line.substr(0, begin - line_start);
-  const bool in_flow = std::count(before.begin(), before.end(), '{') +
-                           std::count(before.begin(), before.end(), '[') >
-                       std::count(before.begin(), before.end(), '}') +
-                           std::count(before.begin(), before.end(), ']');
+  const bool in_flow =
+      std::count(before.begin(), before.end(), '{') +
+          std::count(before.begin(), before.end(), '[') >
+      std::count(before.begin(), before.end(), '}') + std::count(before.begin(), before.end(), ']');
   std::size_t end = rest.find(" #");
   if (in_flow) end = std::min(end, rest.find_first_of(",}]"));
   std::string_view value = rest.substr(0, std::min(end, rest.size()));

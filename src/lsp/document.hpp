@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,7 +39,10 @@ class Document {
  public:
   /// Analyses `text`, the content of the rule file at absolute `path`: `uses:` are found from
   /// its directory and may reach `roots` too (LoadOptions::rule_roots).
-  Document(std::string path, std::string text, const std::vector<std::string>& roots);
+  /// `previous`, the same file before this change, lends its declarations while this text does
+  /// not parse.
+  Document(std::string path, std::string text, const std::vector<std::string>& roots,
+           const Document* previous = nullptr);
 
   [[nodiscard]] const std::string& path() const { return path_; }
   [[nodiscard]] const std::string& text() const { return text_; }
@@ -71,6 +75,11 @@ class Document {
   /// The text of the value written at `at` (a scalar, quoted or not, or a flow collection), for
   /// showing what a rule sets.
   [[nodiscard]] std::string value_text_at(const SourceLocation& at) const;
+  /// The text of the value of the key written at `key` (`key: value`), as value_text_at.
+  [[nodiscard]] std::string value_of_key(const syntax::Located<std::string>& key) const;
+  /// The declarations completion offers: this text's, or while it does not parse (a half-typed
+  /// line), those of the last text that did.
+  [[nodiscard]] const syntax::RuleFile& declarations() const { return *declarations_; }
 
  private:
   void index_names();
@@ -85,6 +94,8 @@ class Document {
   bool is_rule_file_ = false;
   std::vector<Diagnostic> diagnostics_;
   syntax::RuleFile tree_;
+  std::shared_ptr<const syntax::RuleFile> declarations_;
+  std::string value_text_from(std::size_t begin) const;
   std::optional<RuleSet> rules_;
   std::vector<Occurrence> occurrences_;
   std::vector<std::string> used_paths_;

@@ -39,8 +39,12 @@ inline std::string unknown_method(std::string_view method) {
 inline std::string bad_params(std::string_view method, std::string_view why) {
   return fmt::format("bad params for '{}': {}", method, why);
 }
-inline std::string not_initialized() { return "the server has not been initialized"; }
-inline std::string after_shutdown() { return "the server is shutting down"; }
+inline std::string not_initialized() {
+  return "the server has not been initialized";
+}
+inline std::string after_shutdown() {
+  return "the server is shutting down";
+}
 inline std::string outside_roots(std::string_view path) {
   return fmt::format("'{}' is outside the rule roots, which the server does not read", path);
 }
@@ -64,11 +68,15 @@ inline std::string hover_input(std::string_view name, std::string_view type) {
 inline std::string hover_default(std::string_view value) {
   return fmt::format("default: `{}`", value);
 }
-inline std::string hover_required() { return "required (no default)"; }
+inline std::string hover_required() {
+  return "required (no default)";
+}
 inline std::string hover_allowed(std::string_view values) {
   return fmt::format("allowed values: {}", values);
 }
-inline std::string hover_lowered() { return "lower-cased before use"; }
+inline std::string hover_lowered() {
+  return "lower-cased before use";
+}
 inline std::string hover_let(std::string_view name) {
   return fmt::format("**derived value** `{}`", name);
 }
@@ -84,7 +92,9 @@ inline std::string hover_rule(std::string_view table, std::string_view rule) {
 inline std::string hover_sets(std::string_view assignments) {
   return fmt::format("sets: {}", assignments);
 }
-inline std::string hover_sets_nothing() { return "sets nothing"; }
+inline std::string hover_sets_nothing() {
+  return "sets nothing";
+}
 inline std::string hover_continues(std::string_view how, std::string_view table) {
   return fmt::format("continues with table `{}` ({})", table, how);
 }
@@ -94,7 +104,9 @@ inline std::string hover_witness(std::string_view inputs) {
 inline std::string hover_witness_defaults() {
   return "reached by: the inputs' defaults (any required inputs)";
 }
-inline std::string hover_never_reached() { return "never reached: no input fires this rule"; }
+inline std::string hover_never_reached() {
+  return "never reached: no input fires this rule";
+}
 inline std::string hover_reach_unknown(std::string_view why) {
   return fmt::format("reachability unknown: {}", why);
 }
@@ -107,8 +119,12 @@ inline std::string hover_table(std::string_view name, std::size_t rules) {
 inline std::string hover_callers(std::string_view callers) {
   return fmt::format("called by: {}", callers);
 }
-inline std::string hover_start_table() { return "the start table"; }
-inline std::string hover_no_callers() { return "called by: nothing (never used)"; }
+inline std::string hover_start_table() {
+  return "the start table";
+}
+inline std::string hover_no_callers() {
+  return "called by: nothing (never used)";
+}
 inline std::string caller(std::string_view table, std::string_view rule, std::string_view how) {
   return fmt::format("`{}/{}` ({})", table, rule, how);
 }
@@ -123,8 +139,12 @@ inline std::string hover_builtin(std::string_view signature, std::string_view su
 }
 
 // ---- completion details -------------------------------------------------------------------------
-inline std::string detail_input(std::string_view type) { return fmt::format("input: {}", type); }
-inline std::string detail_let() { return "derived value"; }
+inline std::string detail_input(std::string_view type) {
+  return fmt::format("input: {}", type);
+}
+inline std::string detail_let() {
+  return "derived value";
+}
 inline std::string detail_field(std::string_view type) {
   return fmt::format("record field: {}", type);
 }
@@ -134,10 +154,18 @@ inline std::string detail_table(std::size_t rules) {
 inline std::string detail_value_of(std::string_view input) {
   return fmt::format("a value of input '{}'", input);
 }
-inline std::string detail_matcher() { return "matcher"; }
-inline std::string detail_builtin() { return "builtin"; }
-inline std::string detail_key(std::string_view section) { return fmt::format("key of {}", section); }
-inline std::string detail_type() { return "type"; }
+inline std::string detail_matcher() {
+  return "matcher";
+}
+inline std::string detail_builtin() {
+  return "builtin";
+}
+inline std::string detail_key(std::string_view section) {
+  return fmt::format("key of {}", section);
+}
+inline std::string detail_type() {
+  return "type";
+}
 
 // ---- code actions -----------------------------------------------------------------------------
 inline std::string replace_with(std::string_view name) {
@@ -146,7 +174,9 @@ inline std::string replace_with(std::string_view name) {
 inline std::string allow_here(std::string_view code, std::string_view where) {
   return fmt::format("Allow '{}' in {}", code, where);
 }
-inline std::string allowance_reason_placeholder() { return "TODO: say why this is accepted"; }
+inline std::string allowance_reason_placeholder() {
+  return "TODO: say why this is accepted";
+}
 
 // ---- code lens --------------------------------------------------------------------------------
 inline std::string lens_decision(std::string_view input_file, std::string_view record) {

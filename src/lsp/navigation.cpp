@@ -20,7 +20,8 @@ Json to_json(const Range& range) {
 }
 
 Range range_of(const Document& document, Extent extent) {
-  return Range{position_of(document.text(), extent.begin), position_of(document.text(), extent.end)};
+  return Range{position_of(document.text(), extent.begin),
+               position_of(document.text(), extent.end)};
 }
 
 namespace {
@@ -107,7 +108,7 @@ std::vector<std::string> hover_of_rule(const Document& d, const std::string& pat
   std::vector<std::string> lines{messages::hover_rule(table->name.value, name)};
   std::vector<std::string> sets;
   for (const syntax::Assignment& a : rule->set)
-    sets.push_back("`" + a.target.value + ": " + d.value_text_at(a.value.location) + "`");
+    sets.push_back("`" + a.target.value + ": " + d.value_of_key(a.target) + "`");
   lines.push_back(sets.empty() ? messages::hover_sets_nothing()
                                : messages::hover_sets(joined(sets, ", ")));
   if (rule->next) lines.push_back(messages::hover_continues("next", rule->next->value));
@@ -231,8 +232,8 @@ Json diagnostics_params(const Document& document, const std::string& uri) {
     // The check's hint, as related information: the name it suggests, the earlier declaration.
     Json related = Json::array();
     if (const std::string meant = suggestion_of(d); !meant.empty())
-      related.push_back({{"location", location_json(uri, range)},
-                         {"message", "did you mean '" + meant + "'?"}});
+      related.push_back(
+          {{"location", location_json(uri, range)}, {"message", "did you mean '" + meant + "'?"}});
     if (const auto first = first_declared(d.message); first && first->file == document.path()) {
       const std::size_t at = offset_of(document.text(), *first);
       related.push_back(

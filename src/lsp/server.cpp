@@ -40,7 +40,8 @@ std::string string_member(const Json& object, const char* key) {
 
 std::size_t count_member(const Json& object, const char* key) {
   const Json& value = member(object, key);
-  if (!value.is_number_unsigned()) throw BadParams{"'" + std::string(key) + "' must be a number from 0"};
+  if (!value.is_number_unsigned())
+    throw BadParams{"'" + std::string(key) + "' must be a number from 0"};
   return value.get<std::size_t>();
 }
 
@@ -52,7 +53,9 @@ Range range_of_json(const Json& r) {
   return Range{position_of_json(member(r, "start")), position_of_json(member(r, "end"))};
 }
 
-std::string uri_of(const Json& params) { return string_member(member(params, "textDocument"), "uri"); }
+std::string uri_of(const Json& params) {
+  return string_member(member(params, "textDocument"), "uri");
+}
 
 }  // namespace
 
@@ -78,7 +81,9 @@ void Server::fail(const Json& id, int code, const std::string& message) {
   send(Json{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}});
 }
 
-void Server::refuse_frame(const std::string& why) { fail(nullptr, messages::kParseError, why); }
+void Server::refuse_frame(const std::string& why) {
+  fail(nullptr, messages::kParseError, why);
+}
 
 bool Server::handle(const std::string& body) {
   const Json message = Json::parse(body, nullptr, false);
@@ -92,9 +97,9 @@ bool Server::handle(const std::string& body) {
     fail(nullptr, messages::kParseError, messages::not_json(why));
     return true;
   }
-  const bool valid_id = message.is_object() &&
-                        (!message.contains("id") || message["id"].is_string() ||
-                         message["id"].is_number_integer());
+  const bool valid_id =
+      message.is_object() &&
+      (!message.contains("id") || message["id"].is_string() || message["id"].is_number_integer());
   const Json id = valid_id && message.contains("id") ? message["id"] : Json(nullptr);
   if (!valid_id || message.value("jsonrpc", Json()) != "2.0") {
     fail(id, messages::kInvalidRequest, messages::not_a_request());
@@ -216,37 +221,39 @@ Json Server::initialize(const Json& params) {
   if (roots_.empty()) roots_.add(fs::current_path().string());
   const Json capabilities = params.value("capabilities", Json::object());
   watch_files_ = capabilities.is_object() &&
-                 capabilities.value("/workspace/didChangeWatchedFiles/dynamicRegistration"_json_pointer,
-                                    false);
+                 capabilities.value(
+                     "/workspace/didChangeWatchedFiles/dynamicRegistration"_json_pointer, false);
   initialized_ = true;
-  return Json{
-      {"capabilities",
-       {{"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", {{"includeText", false}}}}},
-        {"hoverProvider", true},
-        {"definitionProvider", true},
-        {"referencesProvider", true},
-        {"completionProvider", {{"triggerCharacters", {":", " ", "{", "[", ",", "="}}}},
-        {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
-        {"codeLensProvider", {{"resolveProvider", false}}}}},
-      {"serverInfo", {{"name", "snnplan"}, {"version", snnplan::version}}}};
+  return Json{{"capabilities",
+               {{"textDocumentSync",
+                 {{"openClose", true}, {"change", 2}, {"save", {{"includeText", false}}}}},
+                {"hoverProvider", true},
+                {"definitionProvider", true},
+                {"referencesProvider", true},
+                {"completionProvider", {{"triggerCharacters", {":", " ", "{", "[", ",", "="}}}},
+                {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
+                {"codeLensProvider", {{"resolveProvider", false}}}}},
+              {"serverInfo", {{"name", "snnplan"}, {"version", snnplan::version}}}};
 }
 
 void Server::register_watchers() {
   if (!watch_files_) return;
-  send(Json{{"jsonrpc", "2.0"},
-            {"id", "snnplan-" + std::to_string(++next_request_)},
-            {"method", "client/registerCapability"},
-            {"params",
-             {{"registrations",
-               {{{"id", "snnplan-rule-files"},
-                 {"method", "workspace/didChangeWatchedFiles"},
-                 {"registerOptions", {{"watchers", {{{"globPattern", "**/*.{yaml,yml,json}"}}}}}}}}}}}});
+  send(Json{
+      {"jsonrpc", "2.0"},
+      {"id", "snnplan-" + std::to_string(++next_request_)},
+      {"method", "client/registerCapability"},
+      {"params",
+       {{"registrations",
+         {{{"id", "snnplan-rule-files"},
+           {"method", "workspace/didChangeWatchedFiles"},
+           {"registerOptions", {{"watchers", {{{"globPattern", "**/*.{yaml,yml,json}"}}}}}}}}}}}});
 }
 
 std::string Server::path_in_roots(const std::string& uri) const {
   const auto path = path_of_uri(uri);
   if (!path) throw Refused{messages::kInvalidParams, messages::not_a_file_uri(uri)};
-  if (!roots_.contains(*path)) throw Refused{messages::kInvalidParams, messages::outside_roots(*path)};
+  if (!roots_.contains(*path))
+    throw Refused{messages::kInvalidParams, messages::outside_roots(*path)};
   return fs::path(*path).lexically_normal().string();
 }
 
@@ -260,8 +267,9 @@ const Document& Server::requested(const Json& params) {
 
 void Server::analyse(const std::string& uri, std::string text, Json version) {
   const std::string path = path_in_roots(uri);
-  open_[uri] = Open{std::make_unique<Document>(path, std::move(text), roots_.directories()),
-                    std::move(version)};
+  auto document =
+      std::make_unique<Document>(path, std::move(text), roots_.directories(), this->document(uri));
+  open_[uri] = Open{std::move(document), std::move(version)};
   publish(uri);
 }
 
@@ -302,9 +310,11 @@ void Server::did_change(const Json& params) {
     const std::size_t begin = offset_of(text, range.start);
     const std::size_t end = offset_of(text, range.end);
     if (end < begin) {
-      send(Json{{"jsonrpc", "2.0"},
-                {"method", "window/logMessage"},
-                {"params", {{"type", 1}, {"message", messages::bad_change("the range ends before it starts")}}}});
+      send(Json{
+          {"jsonrpc", "2.0"},
+          {"method", "window/logMessage"},
+          {"params",
+           {{"type", 1}, {"message", messages::bad_change("the range ends before it starts")}}}});
       return;
     }
     text = replaced(text, begin, end, replacement);
@@ -331,7 +341,7 @@ void Server::files_changed(const std::vector<std::string>& paths) {
     });
     if (!affected) continue;
     open.document = std::make_unique<Document>(open.document->path(), open.document->text(),
-                                               roots_.directories());
+                                               roots_.directories(), open.document.get());
     publish(uri);
   }
 }

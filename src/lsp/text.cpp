@@ -77,8 +77,8 @@ bool contains(std::string_view text, const Range& range, std::size_t at) {
 }
 
 bool is_name_char(char c, bool with_hyphen) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         c == '_' || (with_hyphen && c == '-');
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         (with_hyphen && c == '-');
 }
 
 Extent name_at(std::string_view text, std::size_t at, bool with_hyphen) {

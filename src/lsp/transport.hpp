@@ -15,7 +15,8 @@ inline constexpr std::size_t kMaxMessageBytes = 64 * 1024 * 1024;
 struct Frame {
   enum class Status {
     message,     ///< body holds the message's bytes
-    bad_header,  ///< no usable Content-Length: the body could not be found (skipped to the blank line)
+    bad_header,  ///< no usable Content-Length: the body could not be found (skipped to the blank
+                 ///< line)
     too_large,   ///< Content-Length beyond kMaxMessageBytes: the body was read and dropped
     end,         ///< the stream ended (or broke off inside a message)
   };

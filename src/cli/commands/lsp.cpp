@@ -1,10 +1,9 @@
 // `snnplan lsp`: the language server for rule files (src/lsp/server.hpp) on standard input and
 // output. It writes nothing but protocol messages to standard output.
 
-#include "lsp/server.hpp"
-
 #include "cli/command.hpp"
 #include "cli/flags.hpp"
+#include "lsp/server.hpp"
 
 namespace snnplan::cli {
 namespace {
@@ -17,7 +16,7 @@ struct LspFlags {
 ExitCode lsp(const LspFlags& f, const Streams& io) {
   // The protocol's exit code: 0 after shutdown, 1 when the client exits (or goes) without one.
   return lsp::run(io.in, io.out, lsp::ServerOptions{f.rule_roots}) == 0 ? ExitCode::ok
-                                                                         : ExitCode::rule_error;
+                                                                        : ExitCode::rule_error;
 }
 
 }  // namespace
