@@ -273,7 +273,7 @@ TEST_SUITE("checker") {
         {"explain", "--model", "m", "--world-size", "8", "--prefer", "fast", "--batch-size", "64"});
     CHECK(run.code == 1);
     CHECK(run.out.find("error: input 'prefer' = 'fast' is not one of the values its one_of allows "
-                       "(rules/snn_distributed.yaml:18:13)\n") != std::string::npos);
+                       "(rules/snn_distributed.yaml:19:13)\n") != std::string::npos);
   }
 }
 

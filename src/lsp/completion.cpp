@@ -189,7 +189,7 @@ class Candidates {
   }
   void types(bool with_rationale) {
     for (const std::string& name : syntax::type_names(with_rationale))
-      items_.push_back(item(name, kTypeParameter, messages::detail_type(), {}));
+      items_.push_back(item(name, kTypeParameter, messages::detail_type(), syntax::type_summary(name)));
   }
   // The values `one_of` allows for `name`, when it is an input that has one.
   bool values_of(const std::string& name) {
