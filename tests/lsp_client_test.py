@@ -343,6 +343,16 @@ def main():
         check(not any(n["method"] == "textDocument/publishDiagnostics" and n["params"]["uri"] == secret_uri
                       for n in c.notifications), "no diagnostics for a file outside the roots",
               c.notifications)
+        # A rule file inside the roots whose uses: leads out of them: the loader refuses it.
+        climbing = broken.replace("helper: helper.yaml", "helper: ../outside/secret.yaml")
+        climbing_uri = uri("climbing.yaml")
+        c.notify("textDocument/didOpen", {"textDocument": {
+            "uri": climbing_uri, "languageId": "yaml", "version": 1, "text": climbing}})
+        refused = c.diagnostics_for(climbing_uri)["diagnostics"]
+        check([(d["code"], d["range"]["start"]) for d in refused][:1] ==
+              [("uses", position_of(climbing, "../outside"))] and
+              "outside" in refused[0]["message"] and "secret.yaml" in refused[0]["message"],
+              "a uses: file outside the rule roots is refused, not read", refused)
         r = c.request("textDocument/definition", {"textDocument": {"uri": "file:///etc/passwd"},
                                                   "position": {"line": 0, "character": 0}})
         check(r.get("error", {}).get("code") == -32602, "a definition request for /etc/passwd is refused", r)
