@@ -19,7 +19,7 @@ import sys
 import tempfile
 
 SNNPLAN, FIXTURES = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-TIMEOUT_S = 30
+TIMEOUT_S = int(os.environ.get("SNNPLAN_LSP_TEST_TIMEOUT", "30"))
 failures = []
 checks = 0
 
