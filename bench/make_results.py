@@ -270,6 +270,27 @@ def issue21_rows(runs, batch, cache, cold, review, profile, review_ir=None):
     return rows
 
 
+def lsp_section(lsp):
+    """The Issue 33 target: the language server's diagnostics after a change, against `snnplan check`."""
+    out = ["\n## Issue 33: the language server\n",
+           "`bench/lsp_bench.cpp`: one `textDocument/didChange` of `rules/snn_distributed.yaml` (the text alternating with a "
+           "one-threshold edit) handled by `lsp::Server` in-process, from the JSON message to the `publishDiagnostics` "
+           "written, against `snnplan check -` of the same text in-process through the CLI (the baseline), in the same run.\n",
+           "| target (issue 33) | measured | |", "| --- | --- | --- |"]
+    target = "diagnostics for the default rule file within 50 ms of a change (`lsp/diagnostics_after_change/default_rules`)"
+    server = median_of(lsp, "lsp/diagnostics_after_change/default_rules") if lsp else None
+    check = median_of(lsp, "check/in_process/default_rules") if lsp else None
+    if server is None:
+        out.append(f"| {target} | {NOT_MEASURED} | — |")
+        return out
+    wall = median_of(lsp, "lsp/diagnostics_after_change/default_rules", "real_time")
+    measured = f"**{fmt_ms(server)}** CPU ({fmt_ms(wall)} wall)"
+    if check is not None:
+        measured += f"; `snnplan check` of the same text {fmt_ms(check)} ({fmt_ratio(server / check)})"
+    out.append(f"| {target} | {measured} | {'met' if server <= 50e6 else 'not met'} |")
+    return out
+
+
 def issue21_table(rows):
     out = ["| target (issue 21) | measured | |", "| --- | --- | --- |"]
     for target, measured, st in rows:
@@ -303,6 +324,7 @@ def main():
     ap.add_argument("--cache", help="cache_bench JSON")
     ap.add_argument("--cold", help="cold_start_bench JSON")
     ap.add_argument("--review", help="review_bench JSON")
+    ap.add_argument("--lsp", help="lsp_bench JSON")
     ap.add_argument("--review-ir", help="instructions per map cell and per diff (bench/run.sh, callgrind)")
     ap.add_argument("--load-start", default="", help="/proc/loadavg's first three fields at the start")
     ap.add_argument("--load-end", default="", help="the same at the end")
@@ -356,6 +378,8 @@ def main():
         replace_in_readme(args.readme, [
             f"Measured {date} on {model}, {cpus} cores; load average {load}; commit {commit or '?'}"
             f"{' plus uncommitted changes in src/include' if dirty else ''}. {judged}", ""] + table)
+
+    md.extend(lsp_section(load_optional(args.lsp)))
 
     # ---- per branch
     md.append("\n## Evaluation per branch (built-in rules)\n")

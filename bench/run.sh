@@ -7,7 +7,7 @@
 # MIN_TIME (seconds per benchmark run, default 0.2), LINES / RUNS / COLD_RUNS (see
 # batch_throughput.sh), PROFILE_CASE (default memory_fsdp2_tp), SKIP_BATCH=1, SKIP_PROFILE=1,
 # SKIP_CACHE=1 (cache_bench: loading 1,000- and 10,000-rule tables, ~20 s), SKIP_COLD=1
-# (cold_start_bench: 200 process pairs per command, ~15 s), SKIP_REVIEW=1 (review_bench: diff and
+# (cold_start_bench: 200 process pairs per command, ~15 s), SKIP_LSP=1 (lsp_bench: the language server, ~5 s), SKIP_REVIEW=1 (review_bench: diff and
 # 512 x 512 maps, 3 iterations of a few seconds each), SKIP_PYTHON=1 (python_speed.py, ~1 min).
 # Raw outputs go to $BUILD_DIR/bench-results/. Besides bench/results.md it rewrites the Issue 21
 # table of README.md (between the bench:issue21 markers).
@@ -25,7 +25,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 echo "== build ($build, Release)"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DSNNPLAN_BUILD_TESTS=OFF -DSNNPLAN_BUILD_BENCHMARKS=ON >/dev/null
 mkdir -p "$results"
-targets=(snnplan_exe engine_bench baseline_selfcheck profile_driver cache_bench cold_start_bench hello_static review_bench)
+targets=(snnplan_exe engine_bench baseline_selfcheck profile_driver cache_bench cold_start_bench hello_static review_bench lsp_bench)
 # snnplan-static exists when the static yaml-cpp does (top-level CMakeLists.txt); cold_start_bench
 # then also times it.
 if make -C "$build" help 2>/dev/null | grep '\.\.\. snnplan_static_exe$' >/dev/null; then targets+=(snnplan_static_exe); fi
@@ -80,6 +80,7 @@ run_bench() {
 cache_json=$(run_bench cache_bench SKIP_CACHE "loading large tables" '^(cache|yaml-cpp|builtin)/')
 cold_json=$(run_bench cold_start_bench SKIP_COLD "CLI against a static hello world" '^cold_start/')
 review_json=$(run_bench review_bench SKIP_REVIEW "diff, 512 x 512 maps" '^(diff|map)_')
+lsp_json=$(run_bench lsp_bench SKIP_LSP "language server: diagnostics after a change" '^(lsp|check)/')
 
 # Instructions per map cell and per diff (callgrind on the CLI): a 128 x 128 map less a 1 x 1 map
 # (start-up, loading and the region analysis of one cell), over the 16,383 cells between them.
@@ -121,7 +122,7 @@ fi
 load_end=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
 python3 "$root/bench/make_results.py" --root "$root" --bench "$results/engine_bench.json" \
   ${batch_json:+--batch "$batch_json"} ${profile_md:+--profile "$profile_md"} \
-  ${cache_json:+--cache "$cache_json"} ${cold_json:+--cold "$cold_json"} ${review_json:+--review "$review_json"} ${review_ir_json:+--review-ir "$review_ir_json"} \
+  ${cache_json:+--cache "$cache_json"} ${cold_json:+--cold "$cold_json"} ${review_json:+--review "$review_json"} ${lsp_json:+--lsp "$lsp_json"} ${review_ir_json:+--review-ir "$review_ir_json"} \
   ${python_speed_md:+--python-speed "$python_speed_md"} \
   --load-start "$load_start" --load-end "$load_end" --elapsed "$((SECONDS - started))" \
   --selfcheck "$selfcheck" --parity "$parity" --out "$root/bench/results.md" --readme "$root/README.md"

@@ -219,7 +219,7 @@ void add_rules_flag_rows(std::vector<Row>& rows, const std::vector<std::string>&
                   kMissing + ": error: cannot read rule file '" + kMissing +
                       "': No such file or directory\n"});
   rows.push_back({"--rules naming a file that is not a rule file", with(rest, {"--rules", kRuleTests}), kRulesUnusable,
-                  kRuleTests + ":3:1: error: unknown key 'tests' in the rule file\n" + kRuleTests +
+                  kRuleTests + ":4:1: error: unknown key 'tests' in the rule file\n" + kRuleTests +
                       ":1:1: error: missing required key 'snnplan' in the rule file (the format version, 1)\n"});
   add_common_rows(rows, base, "--rules", kRules, "FILE");
 }
@@ -826,10 +826,10 @@ std::vector<Row> top_level_rows() {
                    "subcommand's options follow it, as in snnplan recommend --model ...); did you mean '--version'?")},
       {"a misspelt subcommand gets a suggestion", {"recomend"}, kBadInput,
        usage_error("unknown subcommand 'recomend' (the subcommands are recommend, explain, microbatches, check, test, "
-                   "graph, plan, schema, diff, map, replay, completion, help); did you mean 'recommend'?")},
+                   "graph, plan, schema, diff, map, replay, lsp, completion, help); did you mean 'recommend'?")},
       {"an unknown subcommand", {"deploy", "--model", "x"}, kBadInput,
        usage_error("unknown subcommand 'deploy' (the subcommands are recommend, explain, microbatches, check, test, "
-                   "graph, plan, schema, diff, map, replay, completion, help); did you mean 'replay'?")},
+                   "graph, plan, schema, diff, map, replay, lsp, completion, help); did you mean 'replay'?")},
       {"an empty subcommand", {""}, kBadInput, "error: unknown subcommand ''"},
   };
 }

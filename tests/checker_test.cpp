@@ -273,7 +273,7 @@ TEST_SUITE("checker") {
         {"explain", "--model", "m", "--world-size", "8", "--prefer", "fast", "--batch-size", "64"});
     CHECK(run.code == 1);
     CHECK(run.out.find("error: input 'prefer' = 'fast' is not one of the values its one_of allows "
-                       "(rules/snn_distributed.yaml:18:13)\n") != std::string::npos);
+                       "(rules/snn_distributed.yaml:19:13)\n") != std::string::npos);
   }
 }
 
@@ -334,7 +334,7 @@ TEST_SUITE("checker") {
     CHECK(notes.size() == 8);
     CHECK(std::find(notes.begin(), notes.end(),
                     rules +
-                        ":94:13: note: rule 'tensor-parallel' partly overlaps earlier rule "
+                        ":95:13: note: rule 'tensor-parallel' partly overlaps earlier rule "
                         "'fsdp2-tp': for world_size=4, fsdp2_available=true, "
                         "tensor_parallel_available=true it matches, but 'fsdp2-tp' fires first "
                         "[overlapping-rule]") != notes.end());

@@ -2,9 +2,11 @@
 // rule files, machine-readable test reports, schemas; and the public API's to_json and Value.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -82,7 +84,7 @@ TEST_SUITE("cli conventions") {
 
     // Every subcommand --help lists, help and the completions know (they are set up after it).
     for (const char* command : {"recommend", "explain", "microbatches", "check", "test", "graph", "plan",
-                                "schema", "diff", "map", "replay", "completion", "help"}) {
+                                "schema", "diff", "map", "replay", "lsp", "completion", "help"}) {
       CAPTURE(command);
       CHECK(top.out.find(std::string("\n  ") + command + " ") != std::string::npos);
       const CliRun one = run_cli({"help", command});
@@ -195,6 +197,35 @@ TEST_SUITE("cli conventions") {
          at = run.out.find("<testcase ", at + 1))
       ++testcases;
     CHECK(testcases == 2);
+  }
+
+  TEST_CASE("every enum of the rule-file and rule-test schemas describes each of its values") {
+    for (const char* kind : {"rules", "tests"}) {
+      std::size_t enums = 0;
+      std::vector<std::string> undescribed;
+      std::function<void(const nlohmann::json&)> visit = [&](const nlohmann::json& node) {
+        if (node.is_object() && node.contains("enum")) {
+          ++enums;
+          const nlohmann::json& values = node["enum"];
+          const nlohmann::json descriptions = node.value("enumDescriptions", nlohmann::json::array());
+          for (std::size_t k = 0; k < values.size(); ++k)
+            if (k >= descriptions.size() || !descriptions[k].is_string() ||
+                descriptions[k].get<std::string>().empty())
+              undescribed.push_back(values[k].dump());
+        }
+        if (node.is_structured())
+          for (const auto& child : node) visit(child);
+      };
+      visit(nlohmann::json::parse(run_cli({"schema", kind}).out));
+      CHECK(undescribed.empty());
+      if (std::string(kind) == "rules") CHECK(enums == 2);  // the input and record field types
+    }
+    const nlohmann::json rules = nlohmann::json::parse(run_cli({"schema", "rules"}).out);
+    const nlohmann::json& type = rules["$defs"]["record_field"]["properties"]["type"];
+    const auto at = std::find(type["enum"].begin(), type["enum"].end(), "rationale");
+    REQUIRE(at != type["enum"].end());
+    CHECK(type["enumDescriptions"][static_cast<std::size_t>(at - type["enum"].begin())] ==
+          "the record field that collects the rationale lines of `because`");
   }
 
   TEST_CASE("schema prints the draft 2020-12 schemas; the record schema names the rules' fields") {

@@ -157,7 +157,7 @@ TEST_SUITE("table analysis") {
         "    - name: by-preference-capacity\n      when: {prefer: capacity}\n      next: capacity\n", "");
     const auto found = analysis_of(without_capacity);
     REQUIRE(found.size() == 1);
-    CHECK(found[0] == "test.yaml:57:3: warning: table 'recommend' has a gap: no rule matches world_size=2, prefer='capacity'");
+    CHECK(found[0] == "test.yaml:58:3: warning: table 'recommend' has a gap: no rule matches world_size=2, prefer='capacity'");
   }
 
   TEST_CASE("a gap of the default memory table is found through its callers once its catch-all is gone") {
@@ -169,7 +169,7 @@ TEST_SUITE("table analysis") {
     const auto found = analysis_of(text);
     REQUIRE(found.size() == 1);
     CHECK(found[0] ==
-          "test.yaml:89:3: warning: table 'memory' has a gap: no rule matches world_size=2, fsdp2_available=false, "
+          "test.yaml:90:3: warning: table 'memory' has a gap: no rule matches world_size=2, fsdp2_available=false, "
           "tensor_parallel_available=false");
   }
 

@@ -10,7 +10,8 @@ SNNPLAN_PACKAGES=(cmake make g++ pkg-config python3
   # setuptools nor wheel; the packaging test builds once with Debian's too), its typing tests
   python3-pip python3-setuptools python3-wheel python3-venv python3-build mypy
   python3-jsonschema python3-yaml pre-commit git python3-torch  # the schema, pre-commit hook and real-PyTorch probe tests
-  chromium)  # the decision map's screenshot test in headless Chromium
+  chromium  # the decision map's screenshot test in headless Chromium
+  neovim)  # the language server under a real client: headless Neovim's built-in LSP client
 # For the fuzzers (fuzz/run.sh): clang and its runtimes (libFuzzer, ASan, UBSan). The gcc
 # sanitizer runtimes of the asan/tsan presets come with g++.
 SNNPLAN_FUZZ_PACKAGES=(clang libclang-rt-14-dev)

@@ -345,6 +345,12 @@ RuleSet RuleSet::from_file(const std::string& path, const LoadOptions& options) 
   return built;
 }
 
+RuleSet RuleSetAccess::from_text_at(std::string_view text, const std::string& path,
+                                    const LoadOptions& options) {
+  const std::string directory = fs::path(path).parent_path().string();
+  return build_or_throw(text, path, directory.empty() ? "." : directory, options);
+}
+
 RuleSet RuleSetAccess::builtin(std::string_view file_name) {
   const std::optional<std::string_view> text = builtin_file(file_name);
   if (!text) throw std::invalid_argument("no built-in rule file " + std::string(file_name));

@@ -45,6 +45,12 @@ class RuleSetAccess {
   /// the invariants the table analysis proves marked (CompiledInvariant::proved), so that
   /// evaluating the built-in rules does not check again what holds for every input.
   [[nodiscard]] static std::string embedded_form(std::string_view file_name);
+  /// RuleSet::from_file for a file whose text the caller already holds (an editor's unsaved
+  /// buffer, for the language server): `path` names it in diagnostics, and its `uses:` are
+  /// found from its directory and refused outside it and options.rule_roots, as from_file
+  /// does. Never reads `path` itself, never uses the cache. Throws LoadError as from_file.
+  [[nodiscard]] static RuleSet from_text_at(std::string_view text, const std::string& path,
+                                            const LoadOptions& options);
 };
 
 }  // namespace snnplan

@@ -118,8 +118,8 @@ constexpr CommandRow kCommandRows[] = {
     {"test", setup_test, false},             {"graph", setup_graph, false},
     {"plan", setup_plan, false},             {"schema", setup_schema, false},
     {"diff", setup_diff, false},             {"map", setup_map, false},
-    {"replay", setup_replay, false},         {"completion", setup_completion, true},
-    {"help", setup_help, true},
+    {"replay", setup_replay, false},         {"lsp", setup_lsp, false},
+    {"completion", setup_completion, true},  {"help", setup_help, true},
 };
 constexpr bool whole_tree_rows_last() {
   bool seen = false;

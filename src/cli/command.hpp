@@ -64,5 +64,6 @@ Command setup_replay(CLI::App& app);
 Command setup_schema(CLI::App& app);
 Command setup_completion(CLI::App& app);
 Command setup_help(CLI::App& app);
+Command setup_lsp(CLI::App& app);
 
 }  // namespace snnplan::cli

@@ -390,7 +390,9 @@ std::optional<std::string> generated_tests(const RuleSet& rules, const std::stri
   if (!analyse::decision_regions(compiled, regions, why)) return std::nullopt;
   analyse::CoverageTracker tracker(compiled);
   if (!tracker.find_witnesses(why)) return std::nullopt;
-  std::string out = messages::generated_header(rules_name, boundaries) + "tests:\n";
+  // The installed `snnplan schema tests` (cmake/install-rules.cmake), where editors find it.
+  std::string out = messages::yaml_schema_comment(SNNPLAN_INSTALLED_SCHEMA_DIR "/tests.schema.json") +
+                    messages::generated_header(rules_name, boundaries) + "tests:\n";
   std::vector<Inputs> chosen;
   auto add = [&](const std::string& name, const Inputs& inputs) {
     if (std::find(chosen.begin(), chosen.end(), inputs) != chosen.end()) return;

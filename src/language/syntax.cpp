@@ -32,6 +32,16 @@ std::vector<std::string> type_names(bool with_rationale) {
   return names;
 }
 
+std::string type_summary(const std::string& name) {
+  const std::optional<TypeSpec> spec = parse_type(name);
+  if (!spec) return {};
+  if (spec->is_rationale) return "the record field that collects the rationale lines of `because`";
+  if (spec->kinds & kList)
+    return "accepts " + describe(spec->kinds) + ", a list whose items are " +
+           describe(spec->element_kinds);
+  return "accepts " + describe(spec->kinds);
+}
+
 std::optional<TypeSpec> parse_type(const std::string& text) {
   std::string name = text;
   TypeSpec spec;

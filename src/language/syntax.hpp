@@ -36,6 +36,9 @@ struct TypeSpec {
 std::optional<TypeSpec> parse_type(const std::string& text);
 /// Every name parse_type() accepts ("int", "list[string]?", ...), `rationale` when asked.
 std::vector<std::string> type_names(bool with_rationale);
+/// One line saying what values a type name (one of type_names(true)) admits, for the schema's
+/// enum descriptions and the language server's completion.
+std::string type_summary(const std::string& name);
 using detail::describe;
 
 // ---- expressions ---------------------------------------------------------------------------

@@ -97,6 +97,15 @@ json matchers_def() {
       {"type", "object"}, {"properties", std::move(properties)}, {"additionalProperties", false}};
 }
 
+// The type names with a description each, in `enumDescriptions` (as the YAML and JSON language
+// servers of editors read it; validators ignore the keyword), parallel to `enum`.
+json type_enum(bool with_rationale) {
+  const std::vector<std::string> names = syntax::type_names(with_rationale);
+  json descriptions = json::array();
+  for (const std::string& name : names) descriptions.push_back(syntax::type_summary(name));
+  return json{{"enum", names}, {"enumDescriptions", descriptions}};
+}
+
 json shape_schema(const KeyRow& row) {
   const std::string section = def_name(row.section);
   switch (row.shape) {
@@ -115,9 +124,9 @@ json shape_schema(const KeyRow& row) {
     case Shape::scalars:
       return array_of(ref("scalar"));
     case Shape::input_type:
-      return json{{"enum", syntax::type_names(false)}};
+      return type_enum(false);
     case Shape::field_type:
-      return json{{"enum", syntax::type_names(true)}};
+      return type_enum(true);
     case Shape::section:
       return ref(section);
     case Shape::sections:
