@@ -93,22 +93,12 @@ snnplan_error* plain_error(snnplan_status status, const char* message) noexcept 
   }
 }
 
-template <typename Load>
-snnplan_status load_rules(Load&& load, snnplan_rules** out_rules, snnplan_error** out_error) noexcept {
-  if (out_error) *out_error = nullptr;
-  if (!out_rules) {
-    if (out_error) *out_error = plain_error(SNNPLAN_INVALID_ARGUMENT, snnplan::messages::c_null_out_rules());
-    return SNNPLAN_INVALID_ARGUMENT;
-  }
-  *out_rules = nullptr;
+// Called inside a catch (...) of a call that makes a handle: the status and error of an
+// exception that is not the call's own (out of memory, or a bug).
+snnplan_status unexpected_failure(snnplan_error** out_error) noexcept {
   snnplan_status status = SNNPLAN_INTERNAL_ERROR;
   try {
-    // As the CLI and the Python module: $SNNPLAN_DECISION_LOG, when set, records every decision.
-    *out_rules = new snnplan_rules{snnplan::with_environment_log(load())};
-    return SNNPLAN_OK;
-  } catch (const snnplan::LoadError& e) {
-    if (out_error) *out_error = load_error(e);
-    return SNNPLAN_LOAD_ERROR;
+    throw;
   } catch (const std::bad_alloc&) {
     status = SNNPLAN_OUT_OF_MEMORY;
     if (out_error) *out_error = plain_error(status, snnplan::messages::c_out_of_memory());
@@ -118,6 +108,26 @@ snnplan_status load_rules(Load&& load, snnplan_rules** out_rules, snnplan_error*
     if (out_error) *out_error = plain_error(status, snnplan::messages::c_unknown_internal_error());
   }
   return status;
+}
+
+template <typename Load>
+snnplan_status load_rules(Load&& load, snnplan_rules** out_rules, snnplan_error** out_error) noexcept {
+  if (out_error) *out_error = nullptr;
+  if (!out_rules) {
+    if (out_error) *out_error = plain_error(SNNPLAN_INVALID_ARGUMENT, snnplan::messages::c_null_out_rules());
+    return SNNPLAN_INVALID_ARGUMENT;
+  }
+  *out_rules = nullptr;
+  try {
+    // As the CLI and the Python module: $SNNPLAN_DECISION_LOG, when set, records every decision.
+    *out_rules = new snnplan_rules{snnplan::with_environment_log(load())};
+    return SNNPLAN_OK;
+  } catch (const snnplan::LoadError& e) {
+    if (out_error) *out_error = load_error(e);
+    return SNNPLAN_LOAD_ERROR;
+  } catch (...) {
+    return unexpected_failure(out_error);
+  }
 }
 
 // A status and the JSON text that goes with it.
@@ -202,7 +212,6 @@ snnplan_status observed_rules(const snnplan_rules* rules, const char* log_path, 
     return SNNPLAN_INVALID_ARGUMENT;
   }
   *out_rules = nullptr;
-  snnplan_status status = SNNPLAN_INTERNAL_ERROR;
   try {
     auto options = log_options_from_json(options_json);
     if (auto* why = std::get_if<std::string>(&options)) {
@@ -218,15 +227,9 @@ snnplan_status observed_rules(const snnplan_rules* rules, const char* log_path, 
     }
     *out_rules = new snnplan_rules{observe(std::move(log))};
     return SNNPLAN_OK;
-  } catch (const std::bad_alloc&) {
-    status = SNNPLAN_OUT_OF_MEMORY;
-    if (out_error) *out_error = plain_error(status, snnplan::messages::c_out_of_memory());
-  } catch (const std::exception& e) {
-    if (out_error) *out_error = plain_error(status, e.what());
   } catch (...) {
-    if (out_error) *out_error = plain_error(status, snnplan::messages::c_unknown_internal_error());
+    return unexpected_failure(out_error);
   }
-  return status;
 }
 
 // A failed evaluation's status: the rules refused (RULE_ERROR) or the inputs do not fit.
