@@ -329,7 +329,8 @@ def main():
     ap.add_argument("--load-start", default="", help="/proc/loadavg's first three fields at the start")
     ap.add_argument("--load-end", default="", help="the same at the end")
     ap.add_argument("--elapsed", type=int, help="seconds bench/run.sh took")
-    ap.add_argument("--python-speed", help="the section bench/python_speed.py --markdown wrote")
+    ap.add_argument("--section", action="append", default=[],
+                    help="a section another script wrote (python_speed.py, dmn_scale.py --markdown), appended as it is")
     ap.add_argument("--readme", help="README.md whose Issue 21 table (between the markers) is replaced")
     args = ap.parse_args()
 
@@ -488,9 +489,10 @@ def main():
         md.append("\n## Profile (callgrind)\n")
         md.append(open(args.profile).read().rstrip())
 
-    if args.python_speed and os.path.exists(args.python_speed):
-        md.append("")
-        md.append(open(args.python_speed).read().rstrip())
+    for section in args.section:
+        if os.path.exists(section):
+            md.append("")
+            md.append(open(section).read().rstrip())
 
     open(args.out, "w").write("\n".join(md) + "\n")
 

@@ -4,6 +4,7 @@
 // of inputs finds no input whose answer changes outside the groups: its region is among the
 // regions of the group of its rule paths).
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -512,6 +513,39 @@ TEST_CASE(
   CHECK(mismatch.code == 3);
   CHECK(mismatch.err.find("the two rule files declare different inputs: only " +
                           other_inputs.path() + " has 'nodes'") != std::string::npos);
+}
+
+// Three inputs with 70 thresholds each: 71^3 combinations, more than the search walks.
+std::string table_beyond_the_search() {
+  std::string y =
+      "snnplan: 1\ninputs:\n  a: {type: int}\n  b: {type: int}\n  c: {type: int}\n"
+      "record:\n  mode: {type: string, default: none}\nstart: t\ntables:\n  t:\n";
+  for (int k = 0; k < 70; ++k)
+    y += fmt::format("    - {{name: r{0}, when: {{a: {{ge: {0}}}, b: {{ge: {1}}}, c: {{ge: {2}}}}}, "
+                     "set: {{mode: m{0}}}}}\n",
+                     k, 70 - k, (k * 37) % 70);
+  return y + "    - {name: rest, set: {mode: none}}\n";
+}
+
+TEST_CASE("a diff that stops before it reaches every input does not claim that nothing changes") {
+  const TempFile rules("beyond.yaml", table_beyond_the_search());
+  const auto text = run_cli({"diff", rules.path(), rules.path()});
+  CHECK(text.code == 1);  // no change found is no promise: a gate on the exit code must not pass
+  CHECK(text.out.rfind("no changes found, but the comparison stopped before it reached every "
+                       "input (below): changes are not ruled out\n",
+                       0) == 0);
+  CHECK(text.out.find("not decided: its conditions depend on more than 200000 combinations of "
+                      "input values\n") != std::string::npos);
+  const auto json = run_cli({"diff", rules.path(), rules.path(), "--format", "json"});
+  CHECK(json.code == 1);
+  const auto doc = nlohmann::json::parse(json.out);
+  CHECK(doc["changes"].empty());
+  CHECK(doc["complete"] == false);
+
+  const TempFile small("small.yaml", default_text());
+  const auto complete = run_cli({"diff", small.path(), small.path(), "--format", "json"});
+  CHECK(complete.code == 0);
+  CHECK(nlohmann::json::parse(complete.out)["complete"] == true);
 }
 
 }  // namespace

@@ -224,8 +224,10 @@ RuleDiff diff_rules(const detail::CompiledRules& old_rules, const detail::Compil
   } else {
     add_undecided_values(partition, out.undecided);
   }
-  if (walk != Walk::done)
+  if (walk != Walk::done) {
     out.undecided.push_back(why.empty() ? messages::analysis_too_many_points(kMaxPoints) : why);
+    out.complete = false;
+  }
   for (Group& g : groups) {
     for (FieldChange& f : g.change.fields) {
       f.old_value = g.fields[f.field].first;

@@ -52,6 +52,9 @@ struct RuleDiff {
   std::vector<ChangeGroup> changes;    // in order of first appearance in the search
   std::vector<std::string> undecided;  // "file:line:column: what" of each construct the
                                        // regions do not decide exactly, and of partial regions
+  // False when the search stopped before it reached every region (too many combinations of
+  // input values): then no change found does not mean no change.
+  bool complete = true;
 };
 
 /// The inputs a point of `partition` gives (left-out inputs absent).

@@ -56,14 +56,17 @@ std::string diff(const analyse::RuleDiff& d) {
                            {"witness", inputs_json(c.witness)},
                            {"region", c.region}});
   }
-  return pretty(json{{"changes", std::move(changes)}, {"undecided", d.undecided}});
+  return pretty(json{{"changes", std::move(changes)}, {"undecided", d.undecided}, {"complete", d.complete}});
 }
 }  // namespace json_format
 
 namespace text_format {
 std::string diff(const analyse::RuleDiff& d) {
   std::string out;
-  if (d.changes.empty()) out += "no changes: both rule files give every input the same answer\n";
+  if (d.changes.empty())
+    out += d.complete ? "no changes: both rule files give every input the same answer\n"
+                      : "no changes found, but the comparison stopped before it reached every "
+                        "input (below): changes are not ruled out\n";
   for (std::size_t k = 0; k < d.changes.size(); ++k) {
     const analyse::ChangeGroup& c = d.changes[k];
     out += fmt::format("change {} of {}\n", k + 1, d.changes.size());

@@ -51,7 +51,9 @@ ExitCode diff(const DiffFlags& f, const Streams& io) {
     throw UsageError{e.what()};
   }
   io.out << render::render_diff(result, format);
-  return result.changes.empty() ? ExitCode::ok : ExitCode::differences;
+  // A search that stopped short cannot promise "no change": a gate on the exit code must not
+  // pass an edit nobody compared.
+  return result.changes.empty() && result.complete ? ExitCode::ok : ExitCode::differences;
 }
 
 }  // namespace
@@ -60,7 +62,7 @@ Command setup_diff(CLI::App& app) {
   return make_command<DiffFlags>(
       app, "diff",
       "Which inputs get a different answer from NEW than from OLD, over every input; exit 1 "
-      "when any does.",
+      "when any does, or when the comparison stopped before it reached every input.",
       [](CLI::App& command, DiffFlags& f) {
         command
             .add_option("old", f.old_file, "the rule file before the edit ('-': standard input)")
