@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that the README and docs/ hold together (issue 31, point 5).
 
-  docs_test.py links SOURCE_DIR           every relative link and #anchor resolves
+  docs_test.py links SOURCE_DIR           every relative link and #anchor of the markdown files resolves
   docs_test.py readme SOURCE_DIR          the README keeps its two-command quick start and stays short
   docs_test.py cli SOURCE_DIR SNNPLAN     docs/cli.md has a row for every subcommand and no other
   docs_test.py journal SOURCE_DIR         bench/make_results.py carries bench/results.md's journal over
@@ -12,6 +12,7 @@ Each mode prints one line per problem and exits 1 when there is any.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -79,11 +80,19 @@ def link_targets(text: str):
 
 
 def documents(root: Path) -> list[Path]:
-    docs = [root / "README.md"] + sorted((root / "docs").glob("*.md"))
+    """README.md, docs/*.md, bench/results.md, then every other markdown file of the tree (not in
+    hidden folders or build trees, which hold a CMakeCache.txt)."""
+    first = [root / "README.md"] + sorted((root / "docs").glob("*.md"))
     results = root / "bench" / "results.md"
     if results.exists():
-        docs.append(results)
-    return docs
+        first.append(results)
+    others = []
+    for folder, subfolders, files in os.walk(root):
+        here = Path(folder)
+        subfolders[:] = sorted(s for s in subfolders
+                               if not s.startswith(".") and not (here / s / "CMakeCache.txt").exists())
+        others += [here / f for f in sorted(files) if f.endswith(".md") and here / f not in first]
+    return first + others
 
 
 def link_problems(root: Path, files: list[Path]) -> list[str]:
