@@ -5,11 +5,12 @@
                   [--cache cache_bench.json] [--cold cold_start_bench.json] [--review review_bench.json]
                   [--review-ir review_ir.json]
                   [--load-start "1 5 15"] [--load-end "1 5 15"] [--elapsed SECONDS]
-                  [--parity "parity: ..."] [--selfcheck "..."] --out bench/results.md [--readme README.md]
+                  [--parity "parity: ..."] [--selfcheck "..."] --out bench/results.md
 
 The "Issue 21 targets" table is computed from these outputs (a benchmark that was skipped gives
-"not measured") and, with --readme, also replaces the text between the markers
-<!-- bench:issue21:begin --> and <!-- bench:issue21:end --> in README.md.
+"not measured"). The journal of the file written before, between the markers
+<!-- bench:journal:begin --> and <!-- bench:journal:end --> (written by hand: earlier targets,
+experiments measured and reverted), is carried over to the end of the new file unchanged.
 
 All Google Benchmark times are CPU time (immune to other processes taking the CPU), the median
 over the repetitions. Engine/baseline ratios come from the ratio/CASE benchmarks, which time the
@@ -79,7 +80,7 @@ def fmt_ns(v):
 # ---- Issue 21 targets ------------------------------------------------------------------------
 # What stands in the way of a target that is not met, by row. {placeholders} are filled from this
 # run's measurements where they exist (profile.md, cache_bench); figures marked "earlier run" come
-# from callgrind runs recorded in the README's history, not from this run.
+# from callgrind runs recorded in the journal of bench/results.md, not from this run.
 OBSTACLES = {
     "views": "no single part dominates what is left: of {views} instructions per call ({source}), `let` "
              "values take ~24 %, binding the named inputs ~16 % (the baseline takes typed arguments by "
@@ -298,18 +299,21 @@ def issue21_table(rows):
     return out
 
 
-README_BEGIN = "<!-- bench:issue21:begin -->"
-README_END = "<!-- bench:issue21:end -->"
+JOURNAL_BEGIN = "<!-- bench:journal:begin -->"
+JOURNAL_END = "<!-- bench:journal:end -->"
 
 
-def replace_in_readme(path, lines):
-    text = open(path).read()
-    begin, end = text.find(README_BEGIN), text.find(README_END)
-    if begin < 0 or end < begin:
-        print(f"make_results: no {README_BEGIN} ... {README_END} markers in {path}; README not changed")
-        return
-    block = README_BEGIN + "\n" + "\n".join(lines) + "\n" + README_END
-    open(path, "w").write(text[:begin] + block + text[end + len(README_END):])
+def journal_of(path):
+    """The journal of the results file at `path` with its markers, or "" when it has none."""
+    try:
+        text = open(path, encoding="utf-8").read()
+    except OSError:
+        return ""
+    begin = text.find(JOURNAL_BEGIN)
+    end = text.find(JOURNAL_END, begin + 1) if begin >= 0 else -1
+    if begin < 0 or end < 0:
+        return ""
+    return text[begin:end + len(JOURNAL_END)]
 
 
 def main():
@@ -331,7 +335,6 @@ def main():
     ap.add_argument("--elapsed", type=int, help="seconds bench/run.sh took")
     ap.add_argument("--section", action="append", default=[],
                     help="a section another script wrote (python_speed.py, dmn_scale.py --markdown), appended as it is")
-    ap.add_argument("--readme", help="README.md whose Issue 21 table (between the markers) is replaced")
     args = ap.parse_args()
 
     context, runs = load_runs(args.bench)
@@ -375,10 +378,6 @@ def main():
     md.append("\n## Issue 21 targets\n")
     md.append(judged + " Computed by `bench/make_results.py` from the JSON outputs of this run.\n")
     md.extend(table)
-    if args.readme:
-        replace_in_readme(args.readme, [
-            f"Measured {date} on {model}, {cpus} cores; load average {load}; commit {commit or '?'}"
-            f"{' plus uncommitted changes in src/include' if dirty else ''}. {judged}", ""] + table)
 
     md.extend(lsp_section(load_optional(args.lsp)))
 
@@ -494,7 +493,10 @@ def main():
             md.append("")
             md.append(open(section).read().rstrip())
 
-    open(args.out, "w").write("\n".join(md) + "\n")
+    journal = journal_of(args.out)
+    if journal:
+        md.extend(["", journal])
+    open(args.out, "w", encoding="utf-8").write("\n".join(md) + "\n")
 
 
 if __name__ == "__main__":

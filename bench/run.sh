@@ -8,10 +8,10 @@
 # batch_throughput.sh), PROFILE_CASE (default memory_fsdp2_tp), SKIP_BATCH=1, SKIP_PROFILE=1,
 # SKIP_CACHE=1 (cache_bench: loading 1,000- and 10,000-rule tables, ~20 s), SKIP_COLD=1
 # (cold_start_bench: 200 process pairs per command, ~15 s), SKIP_LSP=1 (lsp_bench: the language server, ~5 s), SKIP_REVIEW=1 (review_bench: diff and
-# 512 x 512 maps, 3 iterations of a few seconds each), SKIP_PYTHON=1 (python_speed.py, ~1 min), SKIP_DMN=1 (dmn_scale.py: check and diff of
-# 500- to 5,000-rule tables, up to 2 min each).
-# Raw outputs go to $BUILD_DIR/bench-results/. Besides bench/results.md it rewrites the Issue 21
-# table of README.md (between the bench:issue21 markers).
+# 512 x 512 maps, 3 iterations of a few seconds each), SKIP_PYTHON=1 (python_speed.py, ~1 min),
+# SKIP_DMN=1 (dmn_scale.py: check and diff of 500- to 5,000-rule tables, up to 2 min each).
+# Raw outputs go to $BUILD_DIR/bench-results/. The journal of bench/results.md (between the
+# bench:journal markers, written by hand) is carried over.
 set -euo pipefail
 started=$SECONDS
 load_start=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
@@ -135,5 +135,5 @@ python3 "$root/bench/make_results.py" --root "$root" --bench "$results/engine_be
   ${cache_json:+--cache "$cache_json"} ${cold_json:+--cold "$cold_json"} ${review_json:+--review "$review_json"} ${lsp_json:+--lsp "$lsp_json"} ${review_ir_json:+--review-ir "$review_ir_json"} \
   ${python_speed_md:+--section "$python_speed_md"} ${dmn_md:+--section "$dmn_md"} \
   --load-start "$load_start" --load-end "$load_end" --elapsed "$((SECONDS - started))" \
-  --selfcheck "$selfcheck" --parity "$parity" --out "$root/bench/results.md" --readme "$root/README.md"
-echo "== wrote $root/bench/results.md and the Issue 21 table of README.md ($((SECONDS - started)) s)"
+  --selfcheck "$selfcheck" --parity "$parity" --out "$root/bench/results.md"
+echo "== wrote $root/bench/results.md ($((SECONDS - started)) s)"

@@ -1,5 +1,5 @@
 // The bad-input matrix (issue 7): every subcommand x every flag x bad values, JSON Lines batch
-// inputs, and the broken rule corpus, each row with the exit code and message that the README's
+// inputs, and the broken rule corpus, each row with the exit code and message that docs/cli.md's
 // "Errors and exit codes" section promises. Rows are generated per kind of flag (integer,
 // boolean, string, choice, path, ...); a failing row is named in the failure output.
 //
@@ -37,7 +37,7 @@ const std::string kDirectory = SNNPLAN_TEST_DATA;
 const std::string kMissing = "/nonexistent/snnplan/file.yaml";
 const fs::path kBrokenCorpus = fs::path(SNNPLAN_TEST_DATA) / "broken";
 
-// The exit codes of the README's table.
+// The exit codes of the table in docs/cli.md.
 constexpr int kOk = 0;
 constexpr int kRuleError = 1;
 constexpr int kBadInput = 2;

@@ -9,7 +9,7 @@ Skips (exit 77, which ctest reports as skipped) with a message when no chromium 
 so CI machines without it still pass. The screenshot must show the cells (several colours of
 the map's palette over the plot area, and its outlines) and the legend (a swatch of each
 colour, right of the plot); the DOM must hold the legend's entries and a cell's details once
-the page's own script has shown them. PNG_OUT, when given, keeps the screenshot (the README's
+the page's own script has shown them. PNG_OUT, when given, keeps the screenshot (docs/operators.md's
 picture is made this way).
 """
 

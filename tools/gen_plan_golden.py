@@ -20,7 +20,7 @@ tp_mesh_dim and dp_mesh_dim are properties, they follow the fields, as plan_pari
 Left out: requests whose topology holds a world size of 2^63 or more (their sizes' product or
 the world_size given) where upstream raises a later error (objective, features, mode, ...):
 snnplan answers those with its 64-bit error, as it does where upstream returns such a plan
-(README, "The distributed plan"). Their topology errors (exact big numbers) are kept.
+(docs/plan.md). Their topology errors (exact big numbers) are kept.
 """
 import argparse
 import json

@@ -129,7 +129,7 @@ def plan(*args, analysis=_MISSING, **kwargs):
 
 def _upstream_request(analysis, *, objective, topology, backend, batch_size, model_family=None, mode=None,
                       features=None, rules=None):
-    """Upstream's arguments as a `plan --batch` request (README: "The distributed plan")."""
+    """Upstream's arguments as a `plan --batch` request (docs/plan.md)."""
     roots = analysis.tensor_parallel_roots
     request = dict(objective=objective, backend=backend, batch_size=batch_size, model_family=model_family,
                    mode=mode, features=features, rules=rules, notes=list(analysis.notes),

@@ -1,6 +1,6 @@
 """The package as users install it, checked from outside the source tree:
 
-  1. the README's `pip install --no-build-isolation .` (plus --no-index: offline) in a clean
+  1. docs/embedding.md's `pip install --no-build-isolation .` (plus --no-index: offline) in a clean
      venv of each of: the python3 first on PATH (resolved, e.g. through a pyenv shim), the Python
      the module is built for, and Debian's /usr/bin/python3 when it is another interpreter with
      the venv module (that one with --system-site-packages, so with Debian's setuptools and
@@ -173,7 +173,7 @@ def interpreters(source, build_python):
         cases.append(("Debian's /usr/bin/python3, venv --system-site-packages", "/usr/bin/python3", False, True))
     seen, unique, failures = set(), [], []
     if not on_path:
-        failures.append("no python3 on PATH: the README's command needs one")
+        failures.append("no python3 on PATH: docs/embedding.md's command needs one")
     for label, python, required, system in cases:
         info = probe(python, source)
         if info is None:
@@ -215,7 +215,7 @@ def pip_install(number, case, scratch, source, build_dir, tree_suffix, version, 
         print(f"extension suffix {tree_suffix}: reusing the build tree {build_dir}")
     else:
         print(f"extension suffix {inside['suffix']}, the build tree's is {tree_suffix}: the backend builds its own tree")
-    # The README's command, plus --no-index: nothing may come from an index.
+    # docs/embedding.md's command, plus --no-index: nothing may come from an index.
     pip = run([venv / "bin" / "pip", "install", "--no-build-isolation", "--no-index", source], cwd=scratch, env=env)
     if pip.returncode != 0:
         failures.append(f"{label}: pip install --no-build-isolation --no-index exited {pip.returncode}")

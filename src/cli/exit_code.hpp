@@ -1,5 +1,5 @@
 #pragma once
-// The CLI's exit codes (a fixed contract; see the README's "Errors and exit codes") and the one
+// The CLI's exit codes (a fixed contract; see "Errors and exit codes" in docs/cli.md) and the one
 // place outcomes map to them. A command returns its exit code, or throws; app.cpp's dispatch
 // maps what it throws: UsageError and InputError -> bad_input, RuleError -> rule_error,
 // EvaluationFailed -> by its kind, LoadError -> rules_unusable, WriteFailed (cli/output.hpp)
@@ -24,7 +24,7 @@ enum class ExitCode : int {
   terminated = 143,    // SIGTERM: 128 + 15
 };
 
-/// What each exit code means, as `snnplan help --man` lists them (the README says the same).
+/// What each exit code means, as `snnplan help --man` lists them (docs/cli.md says the same).
 struct ExitCodeRow {
   ExitCode code;
   const char* meaning;

@@ -10,7 +10,7 @@
 
 namespace snnplan::cli {
 
-/// The longest batch input line taken (the README's "Limits"): 1 MiB, far beyond any real
+/// The longest batch input line taken ("Limits" in docs/cli.md): 1 MiB, far beyond any real
 /// request (~200 bytes) and small enough that a hostile line costs no more than that.
 inline constexpr std::size_t kMaxBatchLineBytes = 1 << 20;
 

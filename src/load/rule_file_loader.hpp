@@ -11,7 +11,7 @@
 
 namespace snnplan::load {
 
-/// Limits on hostile input (see the README's "Limits" section).
+/// Limits on hostile input (see "Limits" in docs/cli.md).
 inline constexpr std::size_t kMaxRuleFileBytes = 4 * 1024 * 1024;
 /// YAML nesting (mappings and lists inside each other), counted from the top-level mapping.
 inline constexpr int kMaxYamlDepth = 64;

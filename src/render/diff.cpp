@@ -1,5 +1,5 @@
 // `snnplan diff` output: the changed regions of two rule files (analyse/rule_diff.hpp) as
-// JSON (the shape DESIGN.md and the README fix) and as text for reviewers.
+// JSON (the shape DESIGN.md and docs/operators.md fix) and as text for reviewers.
 
 #include <fmt/format.h>
 
