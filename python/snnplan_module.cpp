@@ -29,6 +29,7 @@
 #include "snnplan/plan.hpp"
 #include "snnplan/recommendation.hpp"
 #include "snnplan/rule_set.hpp"
+#include "snnplan/rule_tests.hpp"
 #include "snnplan/version.hpp"
 
 namespace py = pybind11;
@@ -157,6 +158,8 @@ void translate_exception(std::exception_ptr p) {
     } catch (py::error_already_set& failure) {
       failure.restore();
     }
+  } catch (const snnplan::TestFileError& e) {  // a test file that cannot be read
+    PyErr_SetString(PyExc_OSError, e.what());
   } catch (const snnplan::PlanInputError& e) {  // upstream's own exception class
     PyErr_SetString(e.python() == snnplan::PlanInputError::Python::type_error ? PyExc_TypeError
                                                                               : PyExc_ValueError,
@@ -472,6 +475,28 @@ py::object plan(py::handle objective, py::handle topology, py::handle batch_size
   return to_python(*planned);
 }
 
+// snnplan.run_tests: the report as `snnplan test --format json` writes it, read by Python's
+// json module, so the dict and the CLI's JSON cannot differ.
+py::object run_tests(py::handle rules, py::handle tests, bool mutate) {
+  const snnplan::RuleSet& rule_set = rules_or(rules, snnplan::RuleSet::builtin());
+  py::object fsdecode = py::module_::import("os").attr("fsdecode");
+  // One path (str, bytes or os.PathLike), or an iterable of them -- not a str's characters.
+  const bool one = py::isinstance<py::str>(tests) || py::isinstance<py::bytes>(tests) ||
+                   py::hasattr(tests, "__fspath__");
+  const py::object all = one ? py::object(py::make_tuple(tests)) : py::reinterpret_borrow<py::object>(tests);
+  std::vector<std::string> paths;
+  for (py::handle path : py::iter(all)) paths.push_back(as_string(fsdecode(path), "tests"));
+  std::string json;
+  {
+    py::gil_scoped_release unlocked;
+    const snnplan::RuleTestReport report =
+        snnplan::run_rule_tests(rule_set, paths, snnplan::RuleTestOptions{.mutate = mutate});
+    if (!report.problems.empty()) throw snnplan::LoadError(report.problems);
+    json = snnplan::to_json(report);
+  }
+  return py::module_::import("json").attr("loads")(to_str(json));
+}
+
 // `python -m snnplan ...`: the command line itself, linked into the extension, so it is the
 // same version as the module and needs no program on PATH.
 int run_cli(const std::vector<std::string>& arguments) {
@@ -632,6 +657,19 @@ PYBIND11_MODULE(_snnplan, m) {
                                        constant_names.ptr(), publish_constants.ptr()))
       throw py::error_already_set();
   });
+  m.def("run_tests", &run_tests, py::arg("rules"), py::arg("tests"), py::kw_only(),
+        py::arg("mutate") = false,
+        "run_tests(rules, tests, *, mutate=False)\n--\n\n"
+        "Runs rule-test files (docs/testing.md) against rules (a RuleSet; None: the built-in "
+        "rules)\nas `snnplan test` does. tests: a path (str or os.PathLike) or an iterable of "
+        "them.\nmutate: also run the tests against every mutant of the rules (when they all "
+        "pass).\n\n"
+        "Returns the report as a dict, the object `snnplan test --format json` writes: 'passed',\n"
+        "'failed', 'tests' (name, file, line, column, tags, passed, differences), 'coverage' "
+        "(per\nkind: percent, covered, total, unreachable; rules; missing) and, after mutation "
+        "testing,\n'mutation'. A failed test is part of the report, not an exception.\n\n"
+        "Raises RuleLoadError (a ValueError) with every problem of the test files at its "
+        "position;\nOSError when a file cannot be read. Releases the GIL while the tests run.");
   m.def("_run_cli", &run_cli, py::arg("argv"),
         "_run_cli(argv)\n--\n\n"
         "Runs the snnplan command line in this process (python -m snnplan): argv without the\n"

@@ -1345,7 +1345,7 @@ TEST_SUITE("bad-input matrix: fixed bugs") {
 
   TEST_CASE(
       "a rule-test file reads numbers as rule files do: 08 is 8, and beyond 64 bits or a double is "
-      "refused (src/cli/rule_tests.cpp)") {
+      "refused (src/load/rule_tests.cpp)") {
     // Before: YAML::convert read 08 as the float 8.0 (an octal failure), an integer beyond 64
     // bits as a float and 1e400 as a string, so such tests failed for the wrong reason.
     const auto test_file = [](const std::string& world_size) {
@@ -1455,7 +1455,7 @@ tables:
 
   TEST_CASE(
       "test coverage counts only the tested file's rules, not same-named rules of a file it uses "
-      "(src/cli/rule_tests.cpp)") {
+      "(src/testing/rule_tests.cpp)") {
     // Both files have main/r1 and main/r2; the outer r1 needs model y, the test gives model x,
     // so only the inner file's r1 fires (through the call) and the outer file's r2.
     const TempFile inner("inner.yaml", R"(snnplan: 1
@@ -1504,7 +1504,7 @@ tables:
 
   TEST_CASE(
       "a test file with a repeated key is refused at the repeat, as rule files are "
-      "(src/cli/rule_tests.cpp)") {
+      "(src/load/rule_tests.cpp)") {
     const TempFile tests("repeated.test.yaml",
                          "tests:\n  - name: x\n    input: {model: vgg, world_size: 1, prefer: "
                          "speed, batch_size: 8, model: resnet}\n"
@@ -1517,7 +1517,7 @@ tables:
 
   TEST_CASE(
       "a test file with a second YAML document is refused instead of its tests being ignored "
-      "(src/cli/rule_tests.cpp)") {
+      "(src/load/rule_tests.cpp)") {
     const TempFile tests("two_documents.test.yaml",
                          "tests:\n  - name: x\n    input: {model: vgg, world_size: 1, prefer: "
                          "speed, batch_size: 8}\n"
@@ -1531,7 +1531,7 @@ tables:
                               "remove the '---' or '...' and what follows)\n"});
   }
 
-  TEST_CASE("a test file's expect_error must be a string, not a mapping (src/cli/rule_tests.cpp)") {
+  TEST_CASE("a test file's expect_error must be a string, not a mapping (src/load/rule_tests.cpp)") {
     const TempFile tests(
         "bad_expect_error.test.yaml",
         "tests:\n  - name: x\n    input: {model: vgg}\n    expect_error: {a: 1}\n");

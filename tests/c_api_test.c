@@ -249,6 +249,72 @@ static void test_rule_roots(void) {
   rmdir(base);
 }
 
+/* snnplan_run_tests: the report of `snnplan test --format json`, a failed test as
+ * SNNPLAN_RULE_ERROR, a bad test file as SNNPLAN_LOAD_ERROR at its position. */
+static void test_rule_tests(void) {
+  char base[] = "/tmp/snnplan_c_tests_XXXXXX";
+  CHECK(mkdtemp(base) != NULL);
+  char rules_path[128], good[128], failing[128], broken[128];
+  snprintf(rules_path, sizeof rules_path, "%s/rules.yaml", base);
+  snprintf(good, sizeof good, "%s/good.test.yaml", base);
+  snprintf(failing, sizeof failing, "%s/failing.test.yaml", base);
+  snprintf(broken, sizeof broken, "%s/broken.test.yaml", base);
+  write_text(rules_path,
+             "snnplan: 1\ninputs:\n  n: {type: int}\nrecord:\n  mode: {type: string, default: none}\n"
+             "start: main\ntables:\n  main:\n    - name: big\n      when: {n: {ge: 8}}\n"
+             "      set: {mode: big}\n    - name: small\n      set: {mode: small}\n");
+  write_text(good,
+             "tests:\n  - name: eight is big\n    input: {n: 8}\n    expect: {mode: big}\n"
+             "  - name: seven is small\n    input: {n: 7}\n    expect: {mode: small}\n");
+  write_text(failing, "tests:\n  - name: nine is small\n    input: {n: 9}\n    expect: {mode: small}\n");
+  write_text(broken, "tests:\n  - name: a typo\n    input: {m: 9}\n    expect: {mode: small}\n");
+  snnplan_rules* rules = NULL;
+  snnplan_error* error = NULL;
+  CHECK_STATUS(snnplan_rules_from_file(rules_path, &rules, &error), SNNPLAN_OK);
+  char* json = NULL;
+  const char* passing[] = {good};
+  CHECK_STATUS(snnplan_run_tests(rules, passing, 1, 0, &json, &error), SNNPLAN_OK);
+  CHECK(error == NULL);
+  CHECK(json != NULL && strstr(json, "{\n  \"passed\": 2,\n  \"failed\": 0,") == json);
+  CHECK(json != NULL && strstr(json, "\"rule\": {\n      \"percent\": 100.0,") != NULL);
+  CHECK(json != NULL && strstr(json, "\"mutation\"") == NULL);
+  snnplan_string_free(json);
+  CHECK_STATUS(snnplan_run_tests(rules, passing, 1, 1, &json, &error), SNNPLAN_OK);
+  CHECK(json != NULL && strstr(json, "\"mutation\": {\n    \"mutants\": ") != NULL);
+  snnplan_string_free(json);
+  const char* both[] = {good, failing};
+  CHECK_STATUS(snnplan_run_tests(rules, both, 2, 0, &json, &error), SNNPLAN_RULE_ERROR);
+  CHECK(json != NULL && strstr(json, "{\n  \"passed\": 2,\n  \"failed\": 1,") == json);
+  CHECK(json != NULL && strstr(json, "\"what\": \"mode\",\n          \"expected\": \"small\",\n"
+                                     "          \"got\": \"big\"") != NULL);
+  snnplan_string_free(json);
+  const char* bad[] = {broken};
+  CHECK_STATUS(snnplan_run_tests(rules, bad, 1, 0, &json, &error), SNNPLAN_LOAD_ERROR);
+  CHECK(json == NULL);
+  CHECK(error != NULL);
+  CHECK_STR(snnplan_error_file(error), broken);
+  CHECK(snnplan_error_line(error) == 3 && snnplan_error_column(error) == 13);
+  CHECK(strstr(snnplan_error_message(error), "'m'") != NULL);
+  snnplan_error_free(error);
+  error = NULL;
+  const char* missing[] = {"/nonexistent/snnplan.test.yaml"};
+  CHECK_STATUS(snnplan_run_tests(rules, missing, 1, 0, &json, &error), SNNPLAN_LOAD_ERROR);
+  CHECK(error != NULL &&
+        strstr(snnplan_error_text(error), "/nonexistent/snnplan.test.yaml") != NULL);
+  snnplan_error_free(error);
+  error = NULL;
+  CHECK_STATUS(snnplan_run_tests(NULL, passing, 1, 0, &json, &error), SNNPLAN_INVALID_ARGUMENT);
+  CHECK_STATUS(snnplan_run_tests(rules, NULL, 1, 0, &json, &error), SNNPLAN_INVALID_ARGUMENT);
+  CHECK_STATUS(snnplan_run_tests(rules, passing, 1, 0, NULL, &error), SNNPLAN_INVALID_ARGUMENT);
+  CHECK(json == NULL && error == NULL);
+  snnplan_rules_free(rules);
+  remove(rules_path);
+  remove(good);
+  remove(failing);
+  remove(broken);
+  rmdir(base);
+}
+
 static void test_load_errors(const char* rules_dir) {
   snnplan_rules* rules = (snnplan_rules*)1;
   snnplan_error* error = NULL;
@@ -674,6 +740,7 @@ int main(int argc, char** argv) {
   test_from_file(rules_dir);
   test_load_errors(rules_dir);
   test_rule_roots();
+  test_rule_tests();
   test_microbatches();
   test_plan(rules_dir);
   test_threads();

@@ -261,6 +261,48 @@ std::vector<std::string> include_violations(const Architecture& arch,
   return violations;
 }
 
+/// The folders of src/ that may include yaml-cpp: the loader reads YAML with it, the renderer
+/// writes YAML with it. Every other stage reads YAML through load/ (issue 31), so one reader
+/// decides what a YAML text means and where its errors are.
+const std::set<std::string> kYamlCppFolders = {"load", "render"};
+
+/// Every include of a yaml-cpp header by a file of src/ outside kYamlCppFolders, directly or
+/// through a header of src/ that includes one (render/yaml_scalars.hpp), so that yaml-cpp's
+/// types cannot leak out through a header of the two folders either.
+std::vector<std::string> yaml_cpp_violations(const std::vector<SourceFile>& files) {
+  const auto yaml_cpp_includes = [](const SourceFile& file) {
+    std::vector<std::string> targets;
+    std::istringstream lines(file.text);
+    for (std::string line; std::getline(lines, line);) {
+      bool quoted = false;
+      std::string target = include_target(line, quoted);
+      if (target.starts_with("yaml-cpp/")) targets.push_back(std::move(target));
+    }
+    return targets;
+  };
+  std::set<std::string> yaml_headers;  // "render/yaml_scalars.hpp": as src/ includes it
+  for (const auto& file : files)
+    if (file.path.ends_with(".hpp") && !yaml_cpp_includes(file).empty())
+      yaml_headers.insert(file.path.substr(std::string_view("src/").size()));
+  std::vector<std::string> violations;
+  for (const auto& file : files) {
+    if (kYamlCppFolders.contains(folder_of_file(file.path))) continue;
+    for (const std::string& target : yaml_cpp_includes(file))
+      violations.push_back(file.path + ": includes <" + target +
+                           ">; only src/load/ and src/render/ use yaml-cpp (read YAML through "
+                           "load/)");
+    std::istringstream lines(file.text);
+    for (std::string line; std::getline(lines, line);) {
+      bool quoted = false;
+      const std::string target = include_target(line, quoted);
+      if (quoted && yaml_headers.contains(target))
+        violations.push_back(file.path + ": includes \"" + target +
+                             "\", which includes yaml-cpp; only src/load/ and src/render/ may");
+    }
+  }
+  return violations;
+}
+
 /// Folders of src/ without a layer, and files directly under src/ (which belong to none).
 std::vector<std::string> structure_problems(const Architecture& arch, const Tree& tree) {
   std::vector<std::string> problems;
@@ -516,6 +558,27 @@ TEST_SUITE("architecture") {
     const Architecture arch = read_architecture();
     REQUIRE(arch.problems.empty());
     check_none(header_table_problems(arch, read_tree(kSourceDir).public_headers));
+  }
+
+  TEST_CASE("yaml-cpp included outside load and render is reported, in load and render not") {
+    CHECK(yaml_cpp_violations(
+              {{"src/lsp/actions.cpp", "#include <yaml-cpp/yaml.h>\n#include \"render/flow_yaml.hpp\"\n"},
+               {"src/testing/report.cpp", "#include \"render/yaml_scalars.hpp\"\n"},
+               {"src/core/messages.hpp", "// yaml-cpp's text\n"},
+               {"src/load/yaml_document.hpp", "#include <yaml-cpp/mark.h>\n"},
+               {"src/render/yaml_scalars.hpp", "#include \"yaml-cpp/emitter.h\"\n"},
+               {"src/render/yaml.cpp", "#include \"render/yaml_scalars.hpp\"\n"}}) ==
+          std::vector<std::string>{
+              "src/lsp/actions.cpp: includes <yaml-cpp/yaml.h>; only src/load/ and src/render/ use "
+              "yaml-cpp (read YAML through load/)",
+              "src/testing/report.cpp: includes \"render/yaml_scalars.hpp\", which includes "
+              "yaml-cpp; only src/load/ and src/render/ may"});
+  }
+
+  TEST_CASE("no file in src outside load and render includes yaml-cpp, directly or not") {
+    const Tree tree = read_tree(kSourceDir);
+    REQUIRE(tree.files.size() > 10);
+    check_none(yaml_cpp_violations(tree.files));
   }
 
   TEST_CASE("no file in src includes a folder above its own layer") {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/rule_tests.hpp"
+#include "load/rule_tests.hpp"
 #include "cli_runner.hpp"
 #include "uses_files.hpp"
 #include "load/keys.hpp"
@@ -720,7 +720,7 @@ TEST_SUITE("loader: key table") {
     CHECK(unknown == 5);
 
     std::vector<snnplan::Diagnostic> problems;
-    (void)snnplan::cli::load_rule_tests("tests:\n  - name: a\n    input: {}\n    expect: {}\n    bogus: 1\nextra: 1\n",
+    (void)snnplan::load::load_rule_tests("tests:\n  - name: a\n    input: {}\n    expect: {}\n    bogus: 1\nextra: 1\n",
                                         "t.yaml", problems);
     REQUIRE(problems.size() == 2);
     CHECK(problems[0].message == "unknown key 'extra' in a test file; allowed: tests");

@@ -266,6 +266,26 @@ SNNPLAN_C_API snnplan_status snnplan_pipeline_microbatches(int64_t batch_size, i
                                                            int64_t* out_microbatches,
                                                            char** out_message) SNNPLAN_NOEXCEPT;
 
+/* ---- rule tests -------------------------------------------------------------------- */
+
+/* Runs the rule-test files test_paths[0..count) against the rules, as `snnplan test` does
+ * (docs/testing.md); with `mutate` non-zero also mutation testing (when every test passes),
+ * on one thread per core.
+ *   SNNPLAN_OK          every test passed;
+ *   SNNPLAN_RULE_ERROR  a test failed;
+ * for both, *out_json receives the report (free with snnplan_string_free) as
+ * `snnplan test --format json` writes it: {"passed", "failed", "tests", "coverage"[, "mutation"]}.
+ *   SNNPLAN_LOAD_ERROR  a test file cannot be read or has errors: *out_json is NULL and, when
+ *                       out_error is not NULL, *out_error holds every problem at its
+ *                       file:line:column (free with snnplan_error_free).
+ * NULL `rules` or `out_json`, or a NULL `test_paths` (or item) with count > 0, give
+ * SNNPLAN_INVALID_ARGUMENT. *out_error is NULL unless the status is SNNPLAN_LOAD_ERROR,
+ * SNNPLAN_OUT_OF_MEMORY or SNNPLAN_INTERNAL_ERROR (then it says why, when it could be made).
+ * Thread-safe: the rules are only read. */
+SNNPLAN_C_API snnplan_status snnplan_run_tests(const snnplan_rules* rules, const char* const* test_paths,
+                                               size_t count, int mutate, char** out_json,
+                                               snnplan_error** out_error) SNNPLAN_NOEXCEPT;
+
 /* ---- load errors ------------------------------------------------------------------- */
 /* All accessors accept NULL (returning "" or 0), and the strings they return are owned by
  * the error: valid until snnplan_error_free. An error is immutable, so reading one from

@@ -11,6 +11,7 @@
 #include "snnplan/plan.hpp"
 #include "snnplan/recommendation.hpp"
 #include "snnplan/rule_set.hpp"
+#include "snnplan/rule_tests.hpp"
 #include "snnplan/source_location.hpp"
 #include "snnplan/value.hpp"
 #include "snnplan/version.hpp"

@@ -11,6 +11,8 @@ SNN_DISTRIBUTED_PREFERENCES and the four *_AVAILABLE constants as the reference 
 from PyTorch with the reference's four imports, lazily (import snnplan imports no PyTorch; the
 first read of a constant, availability() or a call leaving an availability argument at None
 does); availability() returns the four probed values.
+run_tests() runs rule-test files against a RuleSet, as `snnplan test` does, and returns its
+JSON report as a dict (docs/testing.md).
 plan() gives the full distributed plan, as `snnplan plan` does, as a frozen SNNDistributedPlan;
 it takes SpikingJelly's own plan() call too (snnplan/_plan.py), with SNNDistributedTopology and
 DistributedFeatureSet as upstream has them. The value classes and the exception are plain Python
@@ -26,7 +28,7 @@ file on live calls (snnplan replay reads the logs).
 """
 from ._types import Diagnostic, InputInfo, RuleLoadError, SNNDistributedRecommendation
 from ._plan import DistributedFeatureSet, SNNDistributedPlan, SNNDistributedTopology, plan
-from ._snnplan import RULE_FORMAT_VERSION, DecisionLog, RuleSet, __version__
+from ._snnplan import RULE_FORMAT_VERSION, DecisionLog, RuleSet, __version__, run_tests
 from ._drop_in import (SNN_DISTRIBUTED_PREFERENCES, TorchAvailability, availability, recommend_snn_distributed_strategy,
                        recommended_pipeline_microbatches)
 from . import _drop_in
@@ -41,12 +43,13 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-for _public in (RuleSet, DecisionLog, plan, recommend_snn_distributed_strategy, recommended_pipeline_microbatches, availability,
+for _public in (RuleSet, DecisionLog, plan, run_tests, recommend_snn_distributed_strategy, recommended_pipeline_microbatches, availability,
                 TorchAvailability):
     _public.__module__ = __name__
 del _public
 
-__all__ = ("recommend_snn_distributed_strategy", "recommended_pipeline_microbatches", "plan", "RuleSet", "DecisionLog",
+__all__ = ("recommend_snn_distributed_strategy", "recommended_pipeline_microbatches", "plan", "run_tests", "RuleSet",
+           "DecisionLog",
            "RuleLoadError", "SNNDistributedRecommendation", "SNNDistributedPlan", "SNNDistributedTopology",
            "DistributedFeatureSet", "Diagnostic", "InputInfo", "SNN_DISTRIBUTED_PREFERENCES", "availability",
            "TorchAvailability",

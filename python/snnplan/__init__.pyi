@@ -14,7 +14,8 @@ PIPELINING_AVAILABLE: bool
 FSDP2_AVAILABLE: bool
 TENSOR_PARALLEL_AVAILABLE: bool
 
-__all__ = ("recommend_snn_distributed_strategy", "recommended_pipeline_microbatches", "plan", "RuleSet", "DecisionLog",
+__all__ = ("recommend_snn_distributed_strategy", "recommended_pipeline_microbatches", "plan", "run_tests", "RuleSet",
+           "DecisionLog",
            "RuleLoadError", "SNNDistributedRecommendation", "SNNDistributedPlan", "SNNDistributedTopology",
            "DistributedFeatureSet", "Diagnostic", "InputInfo", "SNN_DISTRIBUTED_PREFERENCES", "availability",
            "TorchAvailability",
@@ -176,3 +177,5 @@ def plan(objective: str, topology: Union[str, Mapping[str, int]], batch_size: in
          backend: str = ..., model_family: str = ..., mode: Optional[str] = ..., tp_roots: Optional[Sequence[str]] = ...,
          tp_candidates: bool = ..., features: Union[None, Mapping[str, bool], DistributedFeatureSet] = ...,
          notes: Optional[Sequence[str]] = ..., rules: Optional[RuleSet] = ...) -> SNNDistributedPlan: ...
+# Rule tests (docs/testing.md): the report `snnplan test --format json` writes, as a dict.
+def run_tests(rules: Optional[RuleSet], tests: Union[_Path, Iterable[_Path]], *, mutate: bool = ...) -> Dict[str, Any]: ...

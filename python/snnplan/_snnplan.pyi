@@ -1,6 +1,7 @@
 # The compiled extension (python/snnplan_module.cpp, python/drop_in.cpp). Its public names are
 # re-exported by the package (see __init__.pyi); the underscored ones are the package's own.
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+import os
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import DistributedFeatureSet, SNNDistributedPlan, SNNDistributedRecommendation
 from . import DecisionLog as DecisionLog
@@ -19,6 +20,9 @@ def plan(objective: str, topology: Union[str, Mapping[str, int]], batch_size: in
          backend: str = ..., model_family: str = ..., mode: Optional[str] = ..., tp_roots: Optional[Sequence[str]] = ...,
          tp_candidates: bool = ..., features: Union[None, Mapping[str, bool], DistributedFeatureSet] = ...,
          notes: Optional[Sequence[str]] = ..., rules: Optional[RuleSet] = ...) -> SNNDistributedPlan: ...
+
+def run_tests(rules: Optional[RuleSet], tests: Union[str, "os.PathLike[str]", Iterable[Union[str, "os.PathLike[str]"]]], *,
+              mutate: bool = ...) -> Dict[str, Any]: ...
 
 def topology_fields(world_size: Any, dims: Mapping[str, Any]) -> Tuple[str, ...]: ...
 def topology_from_mapping(dims: Any, world_size: Any = ...) -> Tuple[int, Dict[str, int]]: ...

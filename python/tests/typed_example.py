@@ -3,6 +3,7 @@ file (against the package's stubs) and then runs it, so the stubs and the module
 typed caller writes. Exits 0 when every check holds."""
 import dataclasses
 import os
+import pathlib
 import sys
 import types
 import tempfile
@@ -82,6 +83,19 @@ def rule_sets() -> None:
     check(RULE_FORMAT_VERSION >= 1 and isinstance(snnplan.__version__, str), "versions")
 
 
+def rule_tests() -> None:
+    rules = RuleSet.from_string("snnplan: 1\ninputs: {x: {type: int}}\nrecord: {y: {type: int, init: = x}}\n"
+                                "start: t\ntables: {t: [{name: r, set: {}}]}\n", name="small.yaml")
+    with tempfile.TemporaryDirectory() as scratch:
+        path = os.path.join(scratch, "small.test.yaml")
+        with open(path, "w", encoding="utf-8") as out:
+            out.write("tests:\n  - name: y is x\n    input: {x: 3}\n    expect: {y: 3}\n")
+        report: Dict[str, Any] = snnplan.run_tests(rules, path, mutate=False)
+        check(report["passed"] == 1 and report["failed"] == 0, "run_tests")
+        again: Dict[str, Any] = snnplan.run_tests(rules, [pathlib.Path(path)], mutate=True)
+        check(again["coverage"]["rule"]["percent"] == 100.0 and "mutation" in again, "run_tests with a list of paths")
+
+
 def one_decision() -> None:
     # snnplan.torch outside a process group (none here): the local answers.
     flags = (True, True, True, True)
@@ -123,6 +137,7 @@ if __name__ == "__main__":
     recommendations()
     plans()
     rule_sets()
+    rule_tests()
     one_decision()
     decision_records()
     sys.exit(0)

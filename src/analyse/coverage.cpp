@@ -147,26 +147,6 @@ const char* to_string(GoalKind kind) {
   return "?";
 }
 
-std::size_t Coverage::total(GoalKind kind) const {
-  return static_cast<std::size_t>(std::count_if(
-      goals.begin(), goals.end(), [&](const Goal& g) { return g.kind == kind && !g.unreachable; }));
-}
-
-std::size_t Coverage::unreachable(GoalKind kind) const {
-  return static_cast<std::size_t>(std::count_if(
-      goals.begin(), goals.end(), [&](const Goal& g) { return g.kind == kind && g.unreachable; }));
-}
-
-std::size_t Coverage::covered(GoalKind kind) const {
-  return static_cast<std::size_t>(std::count_if(
-      goals.begin(), goals.end(), [&](const Goal& g) { return g.kind == kind && g.cases > 0; }));
-}
-
-double Coverage::percent(GoalKind kind) const {
-  const std::size_t all = total(kind);
-  return all == 0 ? 100.0 : 100.0 * static_cast<double>(covered(kind)) / static_cast<double>(all);
-}
-
 struct CoverageTracker::State {
   // One matcher's goals: its two outcomes, and its boundary when it compares integers.
   struct MatcherGoals {

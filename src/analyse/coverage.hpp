@@ -53,13 +53,7 @@ struct Goal {
 /// Every goal of a rule file, with how often it was covered.
 struct Coverage {
   std::vector<Goal> goals;  // rules in file order, then conditions, then boundaries
-
-  /// Goals of that kind, unreachable ones left out.
-  [[nodiscard]] std::size_t total(GoalKind kind) const;
-  [[nodiscard]] std::size_t covered(GoalKind kind) const;
-  [[nodiscard]] std::size_t unreachable(GoalKind kind) const;
-  /// covered / total, 100 when there is no goal of that kind.
-  [[nodiscard]] double percent(GoalKind kind) const;
+  // Their counts and percentages are snnplan::TestCoverage's (include/snnplan/rule_tests.hpp).
 };
 
 /// Records what evaluations of one rule file cover. Rules are counted by where they are

@@ -23,6 +23,7 @@
 #include "snnplan/microbatches.hpp"
 #include "snnplan/plan.hpp"
 #include "snnplan/rule_set.hpp"
+#include "snnplan/rule_tests.hpp"
 #include "snnplan/version.hpp"
 
 struct snnplan_rules {
@@ -361,6 +362,33 @@ snnplan_status snnplan_decide(const snnplan_rules* rules, const char* json_input
 
 snnplan_status snnplan_plan_rules_builtin(snnplan_rules** out_rules) noexcept {
   return load_rules([] { return snnplan::plan_rules(); }, out_rules, nullptr);
+}
+
+snnplan_status snnplan_run_tests(const snnplan_rules* rules, const char* const* test_paths, size_t count,
+                                 int mutate, char** out_json, snnplan_error** out_error) noexcept {
+  if (out_error) *out_error = nullptr;
+  if (!out_json) return SNNPLAN_INVALID_ARGUMENT;
+  *out_json = nullptr;
+  if (!rules || (count > 0 && !test_paths)) return SNNPLAN_INVALID_ARGUMENT;
+  for (size_t k = 0; k < count; ++k)
+    if (!test_paths[k]) return SNNPLAN_INVALID_ARGUMENT;
+  try {
+    const std::vector<std::string> paths(test_paths, test_paths + count);
+    const snnplan::RuleTestReport report =
+        snnplan::run_rule_tests(rules->rules, paths, snnplan::RuleTestOptions{.mutate = mutate != 0});
+    if (!report.problems.empty()) {
+      if (out_error) *out_error = load_error(snnplan::LoadError(report.problems));
+      return SNNPLAN_LOAD_ERROR;
+    }
+    *out_json = copy_string(snnplan::to_json(report));
+    if (!*out_json) return SNNPLAN_OUT_OF_MEMORY;
+    return report.failed == 0 ? SNNPLAN_OK : SNNPLAN_RULE_ERROR;
+  } catch (const snnplan::TestFileError& e) {
+    if (out_error) *out_error = plain_error(SNNPLAN_LOAD_ERROR, e.what());
+    return SNNPLAN_LOAD_ERROR;
+  } catch (...) {
+    return unexpected_failure(out_error);
+  }
 }
 
 snnplan_status snnplan_plan(const snnplan_rules* rules, const char* json_input, char** out_json) noexcept {

@@ -1,6 +1,6 @@
 #pragma once
 // The keys of rule files and rule-test files, defined once: one row per key of each kind of
-// mapping, with the shape of its value. The loaders (rule_file_loader.cpp, cli/rule_tests.cpp)
+// mapping, with the shape of its value. The loaders (rule_file_loader.cpp, rule_tests.cpp)
 // take their known keys from these rows, and `snnplan schema` builds the JSON Schema from the
 // same rows (render/schema.cpp), so the schema cannot say other than the loader does. A test
 // (tests/schema_test.py) holds them to it: every key or type error the loader reports in the

@@ -1,18 +1,16 @@
 // Code actions (the checker's own fixes: the name a "did you mean" suggests, an `allow:` for a
 // warning) and code lenses (the decision for input.yaml beside the rule file, with its trace).
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "core/diagnostic_codes.hpp"
-#include "load/literals.hpp"
+#include "load/yaml_values.hpp"
 #include "lsp/features.hpp"
 #include "lsp/messages.hpp"
-#include "render/yaml_scalars.hpp"
+#include "render/flow_yaml.hpp"
 #include "request/json_inputs.hpp"
 #include "snnplan/explain.hpp"
 
@@ -134,38 +132,6 @@ Json code_actions(const Document& document, const std::string& uri, const Range&
 
 namespace {
 
-// A YAML node as JSON, scalars read as rule files read literals (so `8` is an int, `true` a
-// bool and '8' a string), for the same conversion to inputs that JSON input goes through.
-Json yaml_to_json(const YAML::Node& node, int depth) {
-  if (depth > 16) throw YAML::Exception(node.Mark(), "nested too deeply");
-  switch (node.Type()) {
-    case YAML::NodeType::Sequence: {
-      Json list = Json::array();
-      for (const auto& item : node) list.push_back(yaml_to_json(item, depth + 1));
-      return list;
-    }
-    case YAML::NodeType::Map: {
-      Json object = Json::object();
-      for (const auto& entry : node)
-        object[entry.first.Scalar()] = yaml_to_json(entry.second, depth + 1);
-      return object;
-    }
-    case YAML::NodeType::Scalar: {
-      if (node.Tag() != "?") return node.Scalar();  // quoted: a string
-      const auto literal = read_plain_scalar(node.Scalar());
-      const Value* v = std::get_if<Value>(&literal);
-      if (!v || v->is_string()) return node.Scalar();
-      if (v->is_null()) return nullptr;
-      if (v->is_bool()) return v->as_bool();
-      if (v->is_int()) return v->as_int();
-      if (v->is_float()) return v->as_float();
-      return node.Scalar();
-    }
-    default:
-      return nullptr;
-  }
-}
-
 struct InputFile {
   std::string name;  // as the lens shows it: input.yaml or input.json
   std::variant<Inputs, std::string> inputs;
@@ -186,17 +152,17 @@ std::optional<InputFile> read_input_file(const Document& document, const RuleRoo
     std::ifstream in(path, std::ios::binary);
     std::stringstream buffer;
     buffer << in.rdbuf();
-    try {
-      const YAML::Node root = YAML::Load(buffer.str());  // JSON is YAML too
-      const Json object = yaml_to_json(root, 0);
-      if (!object.is_object()) {
-        out.inputs = messages::lens_inputs_not_mapping();
-        return out;
-      }
-      out.inputs = request::inputs_from_json(object, *document.rules());
-    } catch (const YAML::Exception& e) {
-      out.inputs = e.what();
+    auto read = load::yaml_to_json(buffer.str());  // JSON is YAML too
+    if (auto* why = std::get_if<std::string>(&read)) {
+      out.inputs = std::move(*why);
+      return out;
     }
+    const Json& object = std::get<Json>(read);
+    if (!object.is_object()) {
+      out.inputs = messages::lens_inputs_not_mapping();
+      return out;
+    }
+    out.inputs = request::inputs_from_json(object, *document.rules());
     return out;
   }
   return std::nullopt;

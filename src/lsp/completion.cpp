@@ -11,7 +11,7 @@
 #include "load/keys.hpp"
 #include "lsp/features.hpp"
 #include "lsp/messages.hpp"
-#include "render/yaml_scalars.hpp"
+#include "render/flow_yaml.hpp"
 
 namespace snnplan::lsp {
 namespace {

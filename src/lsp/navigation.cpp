@@ -6,7 +6,7 @@
 #include "language/builtins.hpp"
 #include "lsp/features.hpp"
 #include "lsp/messages.hpp"
-#include "render/yaml_scalars.hpp"
+#include "render/flow_yaml.hpp"
 
 namespace snnplan::lsp {
 namespace fs = std::filesystem;

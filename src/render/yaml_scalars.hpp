@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "render/flow_yaml.hpp"  // flow_yaml, written with these scalars
 #include "snnplan/value.hpp"
 
 namespace snnplan::render {
@@ -22,9 +23,5 @@ void emit_float(YAML::Emitter& out, double value);
 /// Any value: lists of numbers and booleans in flow style, others in block style unless
 /// `always_flow`.
 void emit_value(YAML::Emitter& out, const Value& value, bool always_flow);
-
-/// `value` as one line of YAML in flow style, as a rule-test file would write it: `dp`,
-/// `"8"` (a string that would read as a number), `[4, 2]`, `null`.
-std::string flow_yaml(const Value& value);
 
 }  // namespace snnplan::render

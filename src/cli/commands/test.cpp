@@ -1,26 +1,21 @@
 // `snnplan test RULES TESTFILE...`: rule tests in YAML with rule, condition and boundary
-// coverage (cli/rule_tests.hpp, analyse/coverage.hpp).
+// coverage, a front end over snnplan::run_rule_tests (include/snnplan/rule_tests.hpp) and the
+// reports of testing/report.hpp.
 
 #include <fmt/format.h>
 
 #include <array>
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <memory>
 #include <optional>
 #include <ostream>
-#include <sstream>
 
 #include "cli/command.hpp"
 #include "cli/flags.hpp"
-#include "cli/mutation_tests.hpp"
 #include "cli/rule_files.hpp"
-#include "cli/rule_tests.hpp"
-#include "cli/test_report.hpp"
 #include "core/messages.hpp"
 #include "load/literals.hpp"
+#include "snnplan/rule_tests.hpp"
+#include "testing/report.hpp"
+#include "testing/rule_tests.hpp"
 
 namespace snnplan::cli {
 namespace {
@@ -39,7 +34,7 @@ struct TestFlags {
 };
 
 // The minimum percentage of each coverage kind --min-coverage asks for (none: no minimum).
-using Minimums = std::array<std::optional<double>, std::size(analyse::kGoalKinds)>;
+using Minimums = std::array<std::optional<double>, std::size(kCoverageKinds)>;
 
 // "100" is the minimum rule coverage; "rule=100,boundary=90" names the kinds. std::nullopt
 // when the text is neither (percentages are read as every float flag is, 0 to 100).
@@ -65,34 +60,12 @@ std::optional<Minimums> read_minimums(const std::string& text) {
     const std::string kind = item.substr(0, eq);
     const auto value = percentage(item.substr(eq + 1));
     std::size_t k = 0;
-    while (k < out.size() && kind != analyse::to_string(analyse::kGoalKinds[k])) ++k;
+    while (k < out.size() && kind != to_string(kCoverageKinds[k])) ++k;
     if (k == out.size() || !value || out[k]) return std::nullopt;
     out[k] = value;
     start = end + 1;
   }
   return out;
-}
-
-// The cases of every test file; a file that cannot be read is a UsageError, problems in one
-// are diagnostics (all files are read before any is reported).
-std::vector<RuleTestCase> read_cases(const std::vector<std::string>& files,
-                                     std::vector<Diagnostic>& problems) {
-  std::vector<RuleTestCase> cases;
-  for (const std::string& path : files) {
-    std::error_code ignored;
-    if (std::filesystem::is_directory(path, ignored))
-      throw UsageError{messages::cannot_read_tests(path, "it is a directory")};
-    errno = 0;
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-      throw UsageError{
-          messages::cannot_read_tests(path, errno ? std::strerror(errno) : "cannot open it")};
-    std::stringstream text;
-    text << in.rdbuf();
-    auto loaded = load_rule_tests(text.str(), path, problems);
-    cases.insert(cases.end(), loaded.begin(), loaded.end());
-  }
-  return cases;
 }
 
 ExitCode test(const TestFlags& f, const Streams& io) {
@@ -104,7 +77,7 @@ ExitCode test(const TestFlags& f, const Streams& io) {
                  LoadOptions{.rule_roots = f.rule_roots});  // the file named, even '' (no fallback)
   if (f.generate) {
     std::string why;
-    const auto text = generated_tests(rules, f.rules, f.boundaries, why);
+    const auto text = testing::generated_tests(rules, f.rules, f.boundaries, why);
     if (!text) {
       io.err << "error: " << messages::cannot_generate(why) << '\n';
       return ExitCode::rule_error;
@@ -112,26 +85,25 @@ ExitCode test(const TestFlags& f, const Streams& io) {
     io.out << *text;
     return ExitCode::ok;
   }
-  std::vector<Diagnostic> problems;
-  const std::vector<RuleTestCase> cases = read_cases(f.files, problems);
-  if (problems.empty()) check_rule_tests(rules, cases, problems);
-  if (!problems.empty()) {
-    for (const Diagnostic& d : problems) io.err << format(d) << '\n';
+  RuleTestReport report;
+  try {
+    report = run_rule_tests(rules, f.files, RuleTestOptions{.mutate = f.mutate});
+  } catch (const TestFileError& e) {
+    throw UsageError{e.what()};
+  }
+  if (!report.problems.empty()) {
+    for (const Diagnostic& d : report.problems) io.err << format(d) << '\n';
     return ExitCode::bad_input;
   }
   const Minimums minimums = f.min_coverage.empty() ? Minimums{} : *read_minimums(f.min_coverage);
-  const RuleTestReport report = run_rule_tests(rules, cases);
-  // Mutants are told apart by failing tests, so the tests must pass on the rules themselves.
-  std::optional<MutationReport> mutation;
-  if (f.mutate && report.failed == 0) mutation = run_mutation_tests(rules, cases);
-  const MutationReport* mutated = mutation ? &*mutation : nullptr;
+  const std::optional<MutationResults>& mutation = report.mutation;
   if (f.format == "json") {
-    io.out << json_test_report(report, mutated);
+    io.out << to_json(report);
   } else if (f.format == "junit") {
-    io.out << junit_test_report(report, f.rules, mutated);
+    io.out << testing::junit_test_report(report, f.rules);
   } else {
-    io.out << text_test_report(report, f.show_coverage);
-    if (mutation) io.out << text_mutation_report(*mutation);
+    io.out << testing::text_test_report(report, f.show_coverage);
+    if (mutation) io.out << testing::text_mutation_report(*mutation);
   }
   if (report.failed > 0) {
     if (f.mutate) io.err << "error: " << messages::mutation_needs_passing_tests() << '\n';
@@ -143,10 +115,10 @@ ExitCode test(const TestFlags& f, const Streams& io) {
     code = ExitCode::rule_error;
   }
   for (std::size_t k = 0; k < minimums.size(); ++k) {
-    const analyse::GoalKind kind = analyse::kGoalKinds[k];
+    const CoverageKind kind = kCoverageKinds[k];
     if (minimums[k] && report.coverage.percent(kind) + 1e-9 < *minimums[k]) {
       io.err << "error: "
-             << messages::coverage_kind_below(analyse::to_string(kind),
+             << messages::coverage_kind_below(to_string(kind),
                                               report.coverage.percent(kind), *minimums[k])
              << '\n';
       code = ExitCode::rule_error;
@@ -181,7 +153,8 @@ Command setup_test(CLI::App& app) {
                         "rule=100,condition=100,boundary=90")
             ->check(minimums)
             ->type_name("[KIND=]PERCENT");
-        add_choice_option(command, "--format", f.format, "report format", test_report_formats());
+        add_choice_option(command, "--format", f.format, "report format",
+                          testing::test_report_formats());
         CLI::Option* mutate = command.add_flag(
             "--mutate", f.mutate,
             "run the tests against mutants of the rules and report the ones no test kills");

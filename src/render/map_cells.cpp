@@ -1,0 +1,152 @@
+#include "render/map_cells.hpp"
+
+#include <map>
+#include <memory>
+#include <unordered_map>
+
+#include "analyse/partition.hpp"
+#include "api/rule_set_access.hpp"
+#include "core/messages.hpp"
+#include "core/runtime_value.hpp"
+#include "render/json.hpp"
+#include "snnplan/evaluation.hpp"
+#include "snnplan/explain.hpp"
+
+namespace snnplan::render {
+namespace {
+
+// What a cell is coloured by: "mode" and any record field by its value, "rule" by the path.
+std::string colour_key(const std::string& color_by, const MapAnswer& a) {
+  if (a.error) return messages::map_error_key();  // one legend entry; each cell has its message
+  if (color_by == "rule") {
+    std::string path;
+    for (const std::string& r : a.rules) path += (path.empty() ? "" : " > ") + r;
+    return path;
+  }
+  const Value* v = a.record->find(color_by);
+  if (!v) return "null";
+  return v->is_string() ? v->as_string() : json_line(to_json(*v));
+}
+
+std::string path_key(const std::vector<std::string>& rules) {
+  std::string key;
+  for (const std::string& r : rules) key += r + '\x1f';
+  return key;
+}
+
+// One rule file over the grid: per cell, the index of its distinct answer.
+class CellEvaluator {
+ public:
+  explicit CellEvaluator(const RuleSet& rules)
+      : rules_(rules),
+        compiled_(RuleSetAccess::compiled(rules)),
+        files_{&compiled_},
+        partition_(files_, {}),
+        exact_(partition_.undecided().empty()),
+        values_(compiled_.inputs.size()),
+        omitted_(new bool[compiled_.inputs.size()]()) {}
+
+  // The answer's index for `inputs` (which give every input the map sets).
+  std::uint32_t evaluate(const Inputs& inputs) {
+    const bool ok = rules_.evaluate(inputs, evaluation_);
+    std::vector<std::string> path;
+    if (exact_) {
+      store_.reset();
+      for (std::size_t k = 0; k < compiled_.inputs.size(); ++k)
+        values_[k] = compiled_.inputs[k].default_value.value_or(detail::RValue{});
+      for (const auto& [name, value] : inputs)
+        values_[static_cast<std::size_t>(compiled_.input_slots.at(name))] =
+            detail::from_public(value, store_);
+      const analyse::RegionKey region =
+          partition_.region_of({values_, {omitted_.get(), values_.size()}});
+      auto it = paths_.find(region);
+      if (it == paths_.end())
+        it = paths_.emplace(region, fired_rule_path(rules_.explain(inputs).steps)).first;
+      path = it->second;
+    } else {
+      path = fired_rule_path(rules_.explain(inputs).steps);
+    }
+    key_ = path_key(path);
+    if (ok)
+      append_json_line(key_, evaluation_);
+    else
+      key_ += "error:" + evaluation_.error().message;
+    auto [it, fresh] = ids_.try_emplace(key_, static_cast<std::uint32_t>(answers_.size()));
+    if (fresh) {
+      MapAnswer a;
+      a.rules = std::move(path);
+      if (ok)
+        a.record = evaluation_.to_record();
+      else
+        a.error = evaluation_.error().message;
+      answers_.push_back(std::move(a));
+    }
+    return it->second;
+  }
+  [[nodiscard]] const std::vector<MapAnswer>& answers() const { return answers_; }
+
+ private:
+  const RuleSet& rules_;
+  const detail::CompiledRules& compiled_;
+  const detail::CompiledRules* files_[1];
+  analyse::Partition partition_;
+  bool exact_;
+  Evaluation evaluation_;
+  detail::ValueStore store_;
+  std::vector<detail::RValue> values_;
+  std::unique_ptr<bool[]> omitted_;
+  std::map<analyse::RegionKey, std::vector<std::string>> paths_;
+  std::unordered_map<std::string, std::uint32_t> ids_;
+  std::vector<MapAnswer> answers_;
+  std::string key_;
+};
+
+}  // namespace
+
+void evaluate_map(DecisionMap& m, const std::vector<RuleSet>& files) {
+  const bool diff = m.diff;
+  const std::size_t cells = m.x.values.size() * m.y.values.size();
+  std::vector<std::unique_ptr<CellEvaluator>> evaluators;
+  for (const RuleSet& file : files) evaluators.push_back(std::make_unique<CellEvaluator>(file));
+  Inputs inputs = m.fixed;
+  inputs.emplace_back(m.x.name, Value());
+  inputs.emplace_back(m.y.name, Value());
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> outcome_of;  // (old, new) ids
+  m.cells.reserve(cells);
+  for (const Value& y : m.y.values) {
+    inputs[inputs.size() - 1].second = y;
+    for (const Value& x : m.x.values) {
+      inputs[inputs.size() - 2].second = x;
+      const std::uint32_t now = evaluators.back()->evaluate(inputs);
+      const std::uint32_t was = diff ? evaluators.front()->evaluate(inputs) : now;
+      auto [it, fresh] =
+          outcome_of.try_emplace({was, now}, static_cast<std::uint32_t>(m.outcomes.size()));
+      if (fresh) {
+        MapOutcome o;
+        o.answer = evaluators.back()->answers()[now];
+        const std::string key = colour_key(m.color_by, o.answer);
+        o.colour_key = key;
+        o.outline_key = path_key(o.answer.rules);
+        if (diff) {
+          const MapAnswer& old_answer = evaluators.front()->answers()[was];
+          const std::string old_key = colour_key(m.color_by, old_answer);
+          const bool same =
+              old_answer.error == o.answer.error &&
+              (!old_answer.record || (old_answer.record->names() == o.answer.record->names() &&
+                                      old_answer.record->values() == o.answer.record->values()));
+          o.outline_key = path_key(old_answer.rules) + "->" + o.outline_key;
+          if (same) {
+            o.colour_key = messages::map_unchanged_key();
+          } else {
+            o.previous = old_answer;
+            o.colour_key = old_key == key ? messages::map_changed_key(key) : old_key + " -> " + key;
+          }
+        }
+        m.outcomes.push_back(std::move(o));
+      }
+      m.cells.push_back(it->second);
+    }
+  }
+}
+
+}  // namespace snnplan::render
