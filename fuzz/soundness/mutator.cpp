@@ -200,18 +200,24 @@ class Mutator {
     return out;
   }
 
+  // A random expression of `kind`, or nullptr when the file has none.
+  Expr* any_of_kind(ExprKind kind) {
+    auto found = exprs_where([kind](const ExprSite& s) { return s.expr->kind == kind; });
+    return found.empty() ? nullptr : any(found)->expr;
+  }
+
   Mutation retype_literal() {
-    auto found = exprs_where([](const ExprSite& s) { return s.expr->kind == ExprKind::literal; });
-    if (found.empty()) return {};
-    Expr& e = *any(found)->expr;
+    Expr* site = any_of_kind(ExprKind::literal);
+    if (!site) return {};
+    Expr& e = *site;
     e = literal_of_any_kind(e.location);
     return {"retype-literal", fmt::format("literal at {}:{}", e.location.line, e.location.column)};
   }
 
   Mutation conditional_branch() {
-    auto found = exprs_where([](const ExprSite& s) { return s.expr->kind == ExprKind::conditional; });
-    if (found.empty()) return {};
-    Expr& e = *any(found)->expr;
+    Expr* site = any_of_kind(ExprKind::conditional);
+    if (!site) return {};
+    Expr& e = *site;
     const std::string at = fmt::format("conditional at {}:{}", e.location.line, e.location.column);
     switch (pick(5)) {
       case 0: { Expr then = e.children[1]; e = std::move(then); return {"branch-then", at}; }
@@ -226,17 +232,17 @@ class Mutator {
   }
 
   Mutation misspell_name() {
-    auto found = exprs_where([](const ExprSite& s) { return s.expr->kind == ExprKind::name; });
-    if (found.empty()) return {};
-    Expr& e = *any(found)->expr;
+    Expr* site = any_of_kind(ExprKind::name);
+    if (!site) return {};
+    Expr& e = *site;
     e.name = other_name(e.name, sites_.facts);
     return {"rename-fact", e.name};
   }
 
   Mutation change_member() {
-    auto found = exprs_where([](const ExprSite& s) { return s.expr->kind == ExprKind::member; });
-    if (found.empty()) return {};
-    Expr& e = *any(found)->expr;
+    Expr* site = any_of_kind(ExprKind::member);
+    if (!site) return {};
+    Expr& e = *site;
     e.name = other_name(e.name, sites_.field_names);
     return {"rename-member", e.name};
   }
@@ -268,9 +274,9 @@ class Mutator {
   }
 
   Mutation change_builtin() {
-    auto found = exprs_where([](const ExprSite& s) { return s.expr->kind == ExprKind::call; });
-    if (found.empty()) return {};
-    Expr& e = *any(found)->expr;
+    Expr* site = any_of_kind(ExprKind::call);
+    if (!site) return {};
+    Expr& e = *site;
     switch (pick(3)) {
       case 0:
         if (e.children.size() < 2) return {};
@@ -289,9 +295,9 @@ class Mutator {
   }
 
   Mutation change_list() {
-    auto found = exprs_where([](const ExprSite& s) { return s.expr->kind == ExprKind::list; });
-    if (found.empty()) return {};
-    Expr& e = *any(found)->expr;
+    Expr* site = any_of_kind(ExprKind::list);
+    if (!site) return {};
+    Expr& e = *site;
     if (!e.children.empty() && coin()) {
       e.children.erase(e.children.begin() + static_cast<std::ptrdiff_t>(pick(e.children.size())));
       return {"drop-list-item", ""};

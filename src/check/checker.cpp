@@ -441,7 +441,6 @@ class Checker {
     return check_parts(e, type, what);
   }
 
-  // `part` names `e` when it is a part of the value reported as `what` (empty: the value).
   // A part that has no parts of its own and only partly fits -- an input that may be null, a
   // builtin that may return null -- cannot be decided without inputs: a `type-unproven`
   // warning says so rather than passing it.
@@ -505,7 +504,7 @@ class Checker {
     const KindSet outside = k & ~type.kinds;
     const bool elements_unproven = (type.kinds & kList) && type.element_kinds != kAny &&
                                    (declared_items(file_, e, record_of_) & ~type.element_kinds);
-    if (outside || elements_unproven) {
+    if ((outside && k != kAny) || elements_unproven) {
       const std::string expected = describe(type.kinds);
       const std::string got = outside ? describe(outside) : messages::list_holding(describe(declared_items(file_, e, record_of_)));
       report(Severity::warning, e.location, "type-unproven",
@@ -519,14 +518,14 @@ class Checker {
   // of its kinds are not, its parts are checked (an error at a part that cannot fit, a warning
   // where the checker cannot tell).
   void require(const Expr& e, KindSet k, KindSet accepted, const std::string& what) {
-    if ((k & accepted) && (k & ~accepted)) check_parts(e, TypeSpec{accepted, kAny, false}, what);
+    if (k != kAny && (k & accepted) && (k & ~accepted)) check_parts(e, TypeSpec{accepted, kAny, false}, what);
   }
 
   // Two operands an ordering (`<`, `ge`) or `+` takes whatever their values: both numbers, or
-  // both strings (for `+`, also both lists).
+  // both strings (for `+`, also both lists). kAny: a problem reported already (unknown name).
   void warn_unless_surely(const Expr& at, const char* op, KindSet l, KindSet r, bool lists) {
     const auto within = [](KindSet k, KindSet of) { return k && !(k & ~of); };
-    const bool sure = (within(l, kNumeric) && within(r, kNumeric)) || (within(l, kString) && within(r, kString)) ||
+    const bool sure = l == kAny || r == kAny || (within(l, kNumeric) && within(r, kNumeric)) || (within(l, kString) && within(r, kString)) ||
                       (lists && within(l, kList) && within(r, kList));
     if (!sure)
       report(Severity::warning, at.location, "type-unproven",
@@ -684,6 +683,7 @@ class Checker {
         : e.op == Op::logical_or ? narrowed(non_null_when(e.children[0], false), [&] { return infer(e.children[1]); })
                                  : infer(e.children[1]);
     const char* op = spelling(e.op);
+    if ((l == kAny || r == kAny) && !is_comparison(e.op) && e.op != Op::logical_and && e.op != Op::logical_or) return kAny;  // reported
     switch (e.op) {
       case Op::add: {
         KindSet result = (l & r) & (kString | kList);
