@@ -165,7 +165,7 @@ class PipelineRun {
       stack_.push_back(file_name);
       for (const syntax::Use& use : loaded.file.uses) {
         if (auto rules = build_used(use, directory, diagnostics)) {
-          used_schemas[use.name.value] = schema_of(*rules);
+          used_schemas[use.name.value] = RuleSetAccess::used_schema(*rules);
           used[use.name.value] = std::move(rules);
         }
       }
@@ -280,17 +280,6 @@ class PipelineRun {
     return rules;
   }
 
-  static check::UsedRules schema_of(const detail::CompiledRules& rules) {
-    check::UsedRules schema;
-    for (const auto& input : rules.inputs) {
-      schema.inputs[input.name] = input.type.kinds;
-      if (!input.default_value) schema.required_inputs.insert(input.name);
-      if (!input.one_of.empty()) schema.restrictions[input.name] = {&input.one_of, input.lower};
-    }
-    for (const auto& field : rules.fields) schema.fields.emplace_back(field.name, field.type.kinds);
-    return schema;
-  }
-
   LoadOptions options_;
   RuleRoots roots_;
   std::vector<SourceText>& sources_;
@@ -343,6 +332,21 @@ RuleSet RuleSet::from_file(const std::string& path, const LoadOptions& options) 
   if (!cache.empty())
     api::write_cached(cache, source, path, options.analyse_tables, RuleSetAccess::compiled(built));
   return built;
+}
+
+check::UsedRules RuleSetAccess::used_schema(const detail::CompiledRules& rules) {
+  check::UsedRules schema;
+  for (const auto& input : rules.inputs) {
+    schema.inputs[input.name] = input.type.kinds;
+    if (!input.default_value) schema.required_inputs.insert(input.name);
+    if (!input.one_of.empty()) schema.restrictions[input.name] = {&input.one_of, input.lower};
+  }
+  for (const auto& field : rules.fields) {
+    schema.fields.emplace_back(field.name, field.type.kinds);
+    const syntax::KindSet items = field.type.is_rationale ? syntax::KindSet{syntax::kString} : field.type.element_kinds;
+    if (items != syntax::kAny) schema.field_items[field.name] = items;
+  }
+  return schema;
 }
 
 RuleSet RuleSetAccess::from_text_at(std::string_view text, const std::string& path,

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "check/checker.hpp"
 #include "compile/compiled_rules.hpp"
 #include "core/runtime_value.hpp"
 #include "snnplan/evaluation.hpp"
@@ -49,6 +50,10 @@ class RuleSetAccess {
   /// buffer, for the language server): `path` names it in diagnostics, and its `uses:` are
   /// found from its directory and refused outside it and options.rule_roots, as from_file
   /// does. Never reads `path` itself, never uses the cache. Throws LoadError as from_file.
+  /// What the checker knows of compiled rules that another file names in `uses` (their
+  /// inputs, required inputs, allowed values and record fields); views into `rules`, which
+  /// must outlive the result. The pipeline's own way, and the soundness campaign's.
+  [[nodiscard]] static check::UsedRules used_schema(const detail::CompiledRules& rules);
   [[nodiscard]] static RuleSet from_text_at(std::string_view text, const std::string& path,
                                             const LoadOptions& options);
 };

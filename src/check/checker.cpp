@@ -7,7 +7,10 @@
 #include <string>
 #include <tuple>
 
+#include "check/declarations.hpp"
 #include "check/dependency_graph.hpp"
+#include "check/narrowing.hpp"
+#include "check/overwritten_sets.hpp"
 #include "core/messages.hpp"
 #include "language/builtins.hpp"
 #include "language/operations.hpp"
@@ -33,13 +36,6 @@ bool comparable_for_equality(KindSet a, KindSet b) {
 }
 bool orderable(KindSet a, KindSet b) {
   return ((a & kNumeric) && (b & kNumeric)) || ((a & kString) && (b & kString));
-}
-
-// Collects the names an expression reads (facts), for the let dependency graph and for
-// "never used" warnings.
-void names_used(const Expr& e, std::set<std::string>& out) {
-  if (e.kind == ExprKind::name) out.insert(e.name);
-  for (const Expr& child : e.children) names_used(child, out);
 }
 
 class Checker {
@@ -79,8 +75,14 @@ class Checker {
   }
 
   void declare_facts() {
+    const std::set<std::string> maybe_null = inputs_that_may_be_null(file_);
     for (const InputDecl& input : file_.inputs) {
-      facts_[input.name.value] = input.type.value.kinds;
+      // A null input means "not given": the default applies, and an input without one is
+      // missing. So a nullable input is null only where its default is, or where a fallback
+      // may pass null on.
+      facts_[input.name.value] = maybe_null.count(input.name.value)
+                                     ? input.type.value.kinds
+                                     : input.type.value.kinds & ~KindSet{kNull};
       declared_at_[input.name.value] = input.name.location;
       if (input.default_value &&
           check_value(*input.default_value, input.type.value,
@@ -126,6 +128,11 @@ class Checker {
     // Input error templates may use any fact.
     for (const InputDecl& input : file_.inputs)
       if (input.error) check_template(*input.error);
+  }
+
+  template <typename Body>
+  auto narrowed(const std::set<std::string>& names, Body body) {
+    return with_non_null(facts_, names, body);
   }
 
   void check_lets() {
@@ -280,7 +287,7 @@ class Checker {
             "table-cycle", messages::table_cycle(path));
     }
     else {
-      warn_overwritten_sets(table_index);
+      for (Diagnostic& d : overwritten_sets(file_, table_index)) report(d.severity, d.location, d.code.c_str(), std::move(d.message));
       if (start >= 0) {
         // Deeper nesting than the evaluator allows fails every evaluation that goes that way.
         if (const std::vector<int> path = longest_path_from(calls, start); path.size() > syntax::kMaxTableCallDepth + 1u) {
@@ -302,55 +309,6 @@ class Checker {
     }
   }
 
-  // A `set` whose value no record keeps: the rule's fallback replaces the field (it is not in
-  // keep), or every rule of the table its `next` reaches sets it again, directly or further on.
-  // Only called when table calls have no cycle.
-  void warn_overwritten_sets(const std::map<std::string, int>& table_index) {
-    auto table_of = [&](const Located<std::string>& name) -> const Table* {
-      const auto it = table_index.find(name.value);
-      return it == table_index.end() ? nullptr : &file_.tables[static_cast<std::size_t>(it->second)];
-    };
-    for (const Table& table : file_.tables)
-      for (const Rule& rule : table.rules)
-        for (const Assignment& a : rule.set) {
-          if (rule.fallback && replaces(*rule.fallback, a.target.value)) {
-            report(Severity::warning, a.target.location, "overwritten-set",
-                   messages::overwritten_by_fallback(a.target.value, rule.name.value,
-                                                     rule.fallback->table.value));
-          } else if (const Table* next = rule.next ? table_of(*rule.next) : nullptr;
-                     next && always_sets(*next, a.target.value, table_of)) {
-            report(Severity::warning, a.target.location, "overwritten-set",
-                   messages::overwritten_by_next(a.target.value, rule.name.value, next->name.value));
-          }
-        }
-  }
-
-  static bool replaces(const Fallback& fallback, const std::string& field) {
-    return std::none_of(fallback.keep.begin(), fallback.keep.end(),
-                        [&](const Located<std::string>& k) { return k.value == field; });
-  }
-
-  // Whether every rule of `table` that can fire (up to its first catch-all) and returns a record
-  // sets `field` again: in its `set`, by its fallback, or in the table its `next` reaches. A
-  // rule with `error` returns no record, but at least one rule must set the field.
-  template <typename TableOf>
-  bool always_sets(const Table& table, const std::string& field, const TableOf& table_of) {
-    bool sets = false;
-    for (const Rule& rule : table.rules) {
-      const bool here =
-          std::any_of(rule.set.begin(), rule.set.end(),
-                      [&](const Assignment& a) { return a.target.value == field; }) ||
-          (rule.fallback && replaces(*rule.fallback, field));
-      const Table* next = rule.next ? table_of(*rule.next) : nullptr;
-      if (here || (next && always_sets(*next, field, table_of)))
-        sets = true;
-      else if (!rule.error)
-        return false;
-      if (rule.when.empty()) break;
-    }
-    return sets;
-  }
-
   // `ensure`: conditions and values over the facts and the record's fields (a field's name
   // means the field there, even where an input has the same name).
   void check_invariants() {
@@ -365,7 +323,7 @@ class Checker {
         error(invariant.name.location, "duplicate-name",
               messages::duplicate_name("invariant", invariant.name.value, to_string(it->second)));
       check_when(invariant.when);
-      const KindSet k = infer(invariant.require);
+      const KindSet k = narrowed(non_null_under(invariant.when), [&] { return infer(invariant.require); });
       if (!(k & kBool))
         error(invariant.require.location, "type-mismatch",
               messages::type_mismatch(
@@ -378,6 +336,11 @@ class Checker {
 
   void check_rule(const Rule& rule) {
     check_when(rule.when);
+    // The actions run only where `when` holds: typed under what it proves.
+    narrowed(non_null_under(rule.when), [&] { check_actions(rule); });
+  }
+
+  void check_actions(const Rule& rule) {
     for (const Assignment& a : rule.set) check_field_assignment(a);
     for (const Template& t : rule.because) check_template(t);
     if (!rule.because.empty() && std::none_of(file_.fields.begin(), file_.fields.end(),
@@ -434,6 +397,8 @@ class Checker {
       } else if (!comparable(operand)) {
         error(m.operand.location, "type-mismatch",
               messages::incomparable(info.name, describe(fact), describe(operand)));
+      } else if (info.orders) {
+        warn_unless_surely(m.operand, info.name, fact, operand, false);
       }
     }
   }
@@ -476,7 +441,11 @@ class Checker {
     return check_parts(e, type, what);
   }
 
-  bool check_parts(const Expr& e, const TypeSpec& type, const std::string& what) {
+  // A part that has no parts of its own and only partly fits -- an input that may be null, a
+  // builtin that may return null -- cannot be decided without inputs: a `type-unproven`
+  // warning says so rather than passing it.
+  bool check_parts(const Expr& e, const TypeSpec& type, const std::string& what,
+                   const std::string& part_name = {}) {
     bool ok = true;
     auto part = [&](const Expr& p, const TypeSpec& expected, const std::string& place,
                     const std::string& name) {
@@ -485,27 +454,83 @@ class Checker {
         error(p.location, "type-mismatch",
               messages::part_type_mismatch(place, describe(expected.kinds), name, describe(k)));
         ok = false;
-      } else if (!check_parts(p, expected, place)) {
+      } else if (!check_parts(p, expected, place, name)) {
         ok = false;
       }
     };
     if (e.kind == ExprKind::conditional) {
-      part(e.children[1], type, what, messages::branch_after('?'));
-      part(e.children[2], type, what, messages::branch_after(':'));
-    } else if (e.kind == ExprKind::call) {
+      const Expr& condition = e.children[0];
+      narrowed(non_null_when(condition, true), [&] { part(e.children[1], type, what, messages::branch_after('?')); });
+      narrowed(non_null_when(condition, false), [&] { part(e.children[2], type, what, messages::branch_after(':')); });
+      return ok;
+    }
+    if (e.kind == ExprKind::call) {
       const language::BuiltinInfo* sig = language::find_builtin(e.name);
       if (sig && sig->result_from_arguments && e.children.size() >= sig->min_args &&
-          e.children.size() <= sig->max_args)
+          e.children.size() <= sig->max_args) {
         for (std::size_t k = 0; k < e.children.size(); ++k)
           part(e.children[k], type, what,
                e.name == "try" ? messages::try_argument(k + 1) : messages::builtin_argument(k + 1, e.name));
-    } else if (e.kind == ExprKind::list && (type.kinds & kList) && type.element_kinds != kAny) {
-      const TypeSpec item{type.element_kinds, kAny, false};
-      const std::string items = messages::items_of(what);
-      for (std::size_t k = 0; k < e.children.size(); ++k)
-        part(e.children[k], item, items, messages::list_item(k + 1));
+        return ok;
+      }
+      // repeat(item, n) into a list[int]: the item is an int.
+      if (const auto from = static_cast<std::size_t>(sig ? sig->items_from_argument : -1); from < e.children.size() && (type.kinds & kList) && type.element_kinds != kAny)
+        return part(e.children[from], TypeSpec{type.element_kinds, kAny, false}, messages::items_of(what), messages::builtin_argument(from + 1, e.name)), ok;
+    }
+    if (e.kind == ExprKind::list && (type.kinds & kList)) {
+      if (type.element_kinds != kAny) {
+        const TypeSpec item{type.element_kinds, kAny, false};
+        const std::string items = messages::items_of(what);
+        for (std::size_t k = 0; k < e.children.size(); ++k)
+          part(e.children[k], item, items, messages::list_item(k + 1));
+      }
+      return ok;
+    }
+    // A list's items are typed only where it is written: through `+`, and into a derived value.
+    const bool typed_items = (type.kinds & kList) && type.element_kinds != kAny && (kinds_of(e) & kList);
+    if (typed_items && e.kind == ExprKind::binary && e.op == Op::add) {
+      part(e.children[0], type, what, messages::left_operand("+"));
+      part(e.children[1], type, what, messages::right_operand("+"));
+      return ok;
+    }
+    if (const LetDecl* let = e.kind == ExprKind::name ? derived_value(file_, e.name) : nullptr;
+        let && !let->call && ((kinds_of(e) & ~type.kinds) || typed_items) && descending_.insert(e.name).second) {
+      // Reported where the derived value is written: its `? 0 :` is the mistake, not the reader.
+      part(let->expr, type, what, messages::derived_value_part(e.name));
+      descending_.erase(e.name);
+      return ok;
+    }
+    const KindSet k = kinds_of(e);
+    const KindSet outside = k & ~type.kinds;
+    const bool elements_unproven = (type.kinds & kList) && type.element_kinds != kAny &&
+                                   (declared_items(file_, e, record_of_) & ~type.element_kinds);
+    if ((outside && k != kAny) || elements_unproven) {
+      const std::string expected = describe(type.kinds);
+      const std::string got = outside ? describe(outside) : messages::list_holding(describe(declared_items(file_, e, record_of_)));
+      report(Severity::warning, e.location, "type-unproven",
+             part_name.empty() ? messages::type_unproven(what, expected, got)
+                               : messages::part_type_unproven(what, expected, part_name, got));
     }
     return ok;
+  }
+
+  // `e`, of kinds `k` that meet `accepted`, as an operand that must be `accepted`: where some
+  // of its kinds are not, its parts are checked (an error at a part that cannot fit, a warning
+  // where the checker cannot tell).
+  void require(const Expr& e, KindSet k, KindSet accepted, const std::string& what) {
+    if (k != kAny && (k & accepted) && (k & ~accepted)) check_parts(e, TypeSpec{accepted, kAny, false}, what);
+  }
+
+  // Two operands an ordering (`<`, `ge`) or `+` takes whatever their values: both numbers, or
+  // both strings (for `+`, also both lists). kAny: a problem reported already (unknown name).
+  void warn_unless_surely(const Expr& at, const char* op, KindSet l, KindSet r, bool lists) {
+    const auto within = [](KindSet k, KindSet of) { return k && !(k & ~of); };
+    const bool sure = l == kAny || r == kAny || (within(l, kNumeric) && within(r, kNumeric)) || (within(l, kString) && within(r, kString)) ||
+                      (lists && within(l, kList) && within(r, kList));
+    if (!sure)
+      report(Severity::warning, at.location, "type-unproven",
+             messages::type_unproven(messages::operands_of(op), messages::operand_pairs(lists),
+                                     messages::kinds_and(describe(l), describe(r))));
   }
 
   // The kinds of an expression whose problems are reported already.
@@ -608,16 +633,22 @@ class Checker {
         const KindSet k = infer(e.children[0]);
         if (e.op == Op::negate) {
           if (!(k & kNumeric)) error(e.location, "type-mismatch", messages::type_mismatch("the operand of unary '-'", "int or float", describe(k)));
+          else require(e.children[0], k, kNumeric, "the operand of unary '-'");
           return k & kNumeric ? (k & kNumeric) : kAny;
         }
         if (!(k & kBool)) error(e.location, "type-mismatch", messages::type_mismatch("the operand of '!'", "bool", describe(k)));
+        else require(e.children[0], k, kBool, "the operand of '!'");
         return kBool;
       }
       case ExprKind::binary: return infer_binary(e);
       case ExprKind::conditional: {
         const KindSet c = infer(e.children[0]);
         if (!(c & kBool)) error(e.children[0].location, "type-mismatch", messages::type_mismatch("the condition of '?:'", "bool", describe(c)));
-        return infer(e.children[1]) | infer(e.children[2]);
+        else require(e.children[0], c, kBool, "the condition of '?:'");
+        // Each branch is typed under what the condition proves where that branch is computed.
+        const KindSet then = narrowed(non_null_when(e.children[0], true), [&] { return infer(e.children[1]); });
+        const KindSet otherwise = narrowed(non_null_when(e.children[0], false), [&] { return infer(e.children[2]); });
+        return then | otherwise;
       }
       case ExprKind::call: return infer_call(e);
       case ExprKind::member: return infer_member(e);
@@ -646,8 +677,13 @@ class Checker {
 
   KindSet infer_binary(const Expr& e) {
     const KindSet l = infer(e.children[0]);
-    const KindSet r = infer(e.children[1]);
+    // `a && b` computes b only where a holds, `a || b` only where it fails.
+    const KindSet r =
+        e.op == Op::logical_and   ? narrowed(non_null_when(e.children[0], true), [&] { return infer(e.children[1]); })
+        : e.op == Op::logical_or ? narrowed(non_null_when(e.children[0], false), [&] { return infer(e.children[1]); })
+                                 : infer(e.children[1]);
     const char* op = spelling(e.op);
+    if ((l == kAny || r == kAny) && !is_comparison(e.op) && e.op != Op::logical_and && e.op != Op::logical_or) return kAny;  // reported
     switch (e.op) {
       case Op::add: {
         KindSet result = (l & r) & (kString | kList);
@@ -656,6 +692,7 @@ class Checker {
           error(e.location, "type-mismatch", messages::operand_kinds("+", describe(l), describe(r)));
           return kAny;
         }
+        warn_unless_surely(e, "+", l, r, true);
         return result;
       }
       case Op::subtract: case Op::multiply: case Op::divide: case Op::modulo:
@@ -663,16 +700,22 @@ class Checker {
           error(e.location, "type-mismatch", messages::operand_kinds(op, describe(l), describe(r)));
           return kAny;
         }
+        require(e.children[0], l, kNumeric, messages::left_operand(op));
+        require(e.children[1], r, kNumeric, messages::right_operand(op));
         return (l | r) & kNumeric;
       case Op::equal: case Op::not_equal:
         if (!comparable_for_equality(l, r)) error(e.location, "type-mismatch", messages::incomparable(op, describe(l), describe(r)));
         return kBool;
       case Op::less: case Op::less_equal: case Op::greater: case Op::greater_equal:
         if (!orderable(l, r)) error(e.location, "type-mismatch", messages::incomparable(op, describe(l), describe(r)));
+        else warn_unless_surely(e, op, l, r, false);
         return kBool;
       case Op::logical_and: case Op::logical_or:
-        if (!(l & kBool)) error(e.children[0].location, "type-mismatch", messages::type_mismatch(fmt::format("the left operand of '{}'", op), "bool", describe(l)));
-        if (!(r & kBool)) error(e.children[1].location, "type-mismatch", messages::type_mismatch(fmt::format("the right operand of '{}'", op), "bool", describe(r)));
+        if (!(l & kBool)) error(e.children[0].location, "type-mismatch", messages::type_mismatch(messages::left_operand(op), "bool", describe(l)));
+        else require(e.children[0], l, kBool, messages::left_operand(op));
+        if (!(r & kBool)) error(e.children[1].location, "type-mismatch", messages::type_mismatch(messages::right_operand(op), "bool", describe(r)));
+        else if (e.op == Op::logical_and) narrowed(non_null_when(e.children[0], true), [&] { require(e.children[1], r, kBool, messages::right_operand(op)); });
+        else narrowed(non_null_when(e.children[0], false), [&] { require(e.children[1], r, kBool, messages::right_operand(op)); });
         return kBool;
       default: return kAny;
     }
@@ -706,6 +749,12 @@ class Checker {
                     messages::builtin_argument(k + 1, sig->name));
       all |= args[k];
     }
+    // contains(text, item) needs a string item when the text is a string (a list takes any).
+    if (e.name == "contains" && args.size() == 2 && (args[0] & kString) && (args[1] & ~kString)) {
+      const bool surely = args[0] == kString && !(args[1] & kString);
+      report(surely ? Severity::error : Severity::warning, e.children[1].location, surely ? "type-mismatch" : "type-unproven",
+             (surely ? messages::type_mismatch : messages::type_unproven)(messages::builtin_argument(2, e.name), "string", describe(args[1] & ~kString)));
+    }
     if (sig->result_from_arguments && (all & sig->result)) return all & sig->result;
     return sig->result;
   }
@@ -717,33 +766,17 @@ class Checker {
   std::map<std::string, SourceLocation> declared_at_;
   std::set<std::string> used_;
   std::vector<Diagnostic> out_;
-  int quiet_ = 0;  // > 0: infer() is asked for kinds only, its problems are reported already
+  int quiet_ = 0;
+  std::set<std::string> descending_;  // derived values whose parts check_parts is checking  // > 0: infer() is asked for kinds only, its problems are reported already
   detail::ValueStore store_;  // literals compared with one_of as the evaluator compares them
   std::map<std::string, std::vector<detail::RValue>> one_of_values_;
 
- public:
-  static DependencyGraph let_graph(const RuleFile& file) {
-    std::map<std::string, int> index;
-    for (std::size_t k = 0; k < file.lets.size(); ++k) index.emplace(file.lets[k].name.value, static_cast<int>(k));
-    DependencyGraph graph{static_cast<int>(file.lets.size()), {}};
-    for (std::size_t k = 0; k < file.lets.size(); ++k) {
-      std::set<std::string> used;
-      if (file.lets[k].call) {
-        for (const Assignment& a : file.lets[k].call->with) names_used(a.value, used);
-      } else {
-        names_used(file.lets[k].expr, used);
-      }
-      for (const std::string& name : used)
-        if (auto it = index.find(name); it != index.end()) graph.edges.emplace_back(static_cast<int>(k), it->second);
-    }
-    return graph;
-  }
 };
 
 }  // namespace
 
 std::optional<std::vector<int>> let_order(const RuleFile& file) {
-  return dependencies_first(Checker::let_graph(file));
+  return dependencies_first(let_graph(file));
 }
 
 void sort_by_position(std::vector<Diagnostic>& diagnostics) {

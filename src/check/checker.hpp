@@ -22,6 +22,8 @@ struct UsedRules {
   std::map<std::string, syntax::KindSet> inputs;
   std::set<std::string> required_inputs;
   std::vector<std::pair<std::string, syntax::KindSet>> fields;
+  /// The kinds of the items of its list fields (`list[int]`: int; the rationale: string).
+  std::map<std::string, syntax::KindSet> field_items;
   /// Inputs with one_of: the values allowed (views into the used rule set's compiled rules,
   /// which outlive the check) and whether the input is lower-cased first.
   struct Restriction {

@@ -1,5 +1,9 @@
 #include "check/dependency_graph.hpp"
 
+#include <map>
+#include <set>
+#include <string>
+
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/depth_first_search.hpp>
@@ -97,6 +101,32 @@ std::vector<bool> reachable_from(const DependencyGraph& graph, int start) {
   marker.seen = &seen;
   boost::breadth_first_search(g, static_cast<Vertex>(start), boost::visitor(marker));
   return seen;
+}
+
+namespace {
+
+void names_used(const syntax::Expr& e, std::set<std::string>& out) {
+  if (e.kind == syntax::ExprKind::name) out.insert(e.name);
+  for (const syntax::Expr& child : e.children) names_used(child, out);
+}
+
+}  // namespace
+
+DependencyGraph let_graph(const syntax::RuleFile& file) {
+  std::map<std::string, int> index;
+  for (std::size_t k = 0; k < file.lets.size(); ++k) index.emplace(file.lets[k].name.value, static_cast<int>(k));
+  DependencyGraph graph{static_cast<int>(file.lets.size()), {}};
+  for (std::size_t k = 0; k < file.lets.size(); ++k) {
+    std::set<std::string> used;
+    if (file.lets[k].call) {
+      for (const syntax::Assignment& a : file.lets[k].call->with) names_used(a.value, used);
+    } else {
+      names_used(file.lets[k].expr, used);
+    }
+    for (const std::string& name : used)
+      if (auto it = index.find(name); it != index.end()) graph.edges.emplace_back(static_cast<int>(k), it->second);
+  }
+  return graph;
 }
 
 }  // namespace snnplan::check

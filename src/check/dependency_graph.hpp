@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "language/syntax.hpp"
+
 namespace snnplan::check {
 
 /// Directed graph over vertices 0..n-1; an edge (a, b) means "a uses b".
@@ -29,5 +31,9 @@ std::vector<int> longest_path_from(const DependencyGraph& graph, int start);
 
 /// reachable[v] is true when v can be reached from `start` (start included).
 std::vector<bool> reachable_from(const DependencyGraph& graph, int start);
+
+/// The graph of `file`'s derived values: an edge from each to every derived value it reads
+/// (in its expression, or in its call's `with` values).
+DependencyGraph let_graph(const syntax::RuleFile& file);
 
 }  // namespace snnplan::check

@@ -254,6 +254,37 @@ inline std::string part_type_mismatch(std::string_view what, std::string_view ex
                                       std::string_view part, std::string_view got) {
   return fmt::format("{} must be {}, but {} is {}", what, expected, part, got);
 }
+/// A value (or a part of one) whose kinds only partly fit its place: the checker cannot
+/// prove that no input gives it a kind the place refuses (a `type-unproven` warning).
+inline std::string type_unproven(std::string_view what, std::string_view expected,
+                                 std::string_view got) {
+  return fmt::format(
+      "{} must be {}, but it may be {}, which the checker cannot rule out: evaluation fails for "
+      "inputs where it is not {}",
+      what, expected, got, expected);
+}
+inline std::string part_type_unproven(std::string_view what, std::string_view expected,
+                                      std::string_view part, std::string_view got) {
+  return fmt::format(
+      "{} must be {}, but {} may be {}, which the checker cannot rule out: evaluation fails for "
+      "inputs where it is not {}",
+      what, expected, part, got, expected);
+}
+inline std::string operands_of(std::string_view op) { return fmt::format("the operands of '{}'", op); }
+inline std::string left_operand(std::string_view op) { return fmt::format("the left operand of '{}'", op); }
+inline std::string right_operand(std::string_view op) { return fmt::format("the right operand of '{}'", op); }
+/// What an ordering (and `+`, with lists) takes whatever the values are.
+inline std::string operand_pairs(bool lists) {
+  return lists ? "two numbers, two strings or two lists" : "two numbers or two strings";
+}
+inline std::string kinds_and(std::string_view left, std::string_view right) {
+  return fmt::format("{} and {}", left, right);
+}
+inline std::string list_holding(std::string_view items) { return fmt::format("a list holding {}", items); }
+/// The value of derived value `name`, as the part of a value that is reported.
+inline std::string derived_value_part(std::string_view name) {
+  return fmt::format("derived value '{}'", name);
+}
 inline std::string branch_after(char separator) {
   return fmt::format("the value after '{}'", separator);
 }

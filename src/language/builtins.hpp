@@ -118,6 +118,9 @@ struct BuiltinInfo {
   BuiltinAnalysis analysis;
   const char* signature;  ///< for docs/rules.md: "starts_with(text, prefix) -> bool"
   const char* summary;
+  /// The items of the list it returns are the value of this argument (repeat's item), so a
+  /// list's item type is checked there; -1 for none.
+  int items_from_argument;
 
   /// What argument k (from 0) must be.
   [[nodiscard]] constexpr const BuiltinParameter& parameter(std::size_t k) const { return parameters[k < 2 ? k : 1]; }
