@@ -172,7 +172,10 @@ RValue random_value(const analyse::InputDomain& d, std::mt19937_64& random, deta
       else if (d.item_kinds & detail::kBool) items.emplace_back(pick(2) == 0);
       else items.emplace_back(pick(2) == 0 ? "dp" : (pick(2) == 0 ? "tp" : "pp"));
     }
-    return detail::from_public(Value(items), store);
+    // from_public() views the Value's strings; copy() moves them into the store, which
+    // outlives the evaluations of this mutant (the temporary Value does not).
+    const Value list(std::move(items));
+    return store.copy(detail::from_public(list, store));
   }
   if (d.kinds & detail::kString) return store.string(pick(2) == 0 ? "spikformer_x" : "m");
   if (d.kinds & detail::kFloat) return detail::from_public(Value(0.25 * static_cast<double>(pick(9))), store);
