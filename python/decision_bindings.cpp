@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/messages.hpp"
+#include "messages.hpp"
 #include "decisions/record_json.hpp"
 #include "snnplan/decision_log.hpp"
 

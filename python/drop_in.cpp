@@ -19,7 +19,10 @@
 
 #include "api/rule_set_access.hpp"
 #include "compile/compiled_rules.hpp"
+#include "api/messages.hpp"
 #include "core/messages.hpp"
+#include "evaluate/messages.hpp"
+#include "messages.hpp"
 #include "core/runtime_value.hpp"
 #include "evaluate/evaluator.hpp"
 #include "language/microbatches.hpp"

@@ -19,7 +19,7 @@
 #include "cli/interrupt.hpp"
 #include "cli/lines.hpp"
 #include "cli/output.hpp"
-#include "core/messages.hpp"
+#include "messages.hpp"
 #include "decision_bindings.hpp"
 #include "drop_in.hpp"
 #include "request/plan_request.hpp"

@@ -17,7 +17,7 @@
 #include "api/rule_set_access.hpp"
 #include "check/checker.hpp"
 #include "compile/compiler.hpp"
-#include "core/messages.hpp"
+#include "language/messages.hpp"
 #include "evaluate/evaluator.hpp"
 #include "load/rule_file_loader.hpp"
 #include "soundness/mutator.hpp"

@@ -14,7 +14,7 @@
 #include "analyse/model.hpp"
 #include "analyse/search.hpp"
 #include "analyse/shapes.hpp"
-#include "core/messages.hpp"
+#include "analyse/messages.hpp"
 #include "evaluate/evaluator.hpp"
 
 namespace snnplan::analyse {

@@ -4,7 +4,7 @@
 #include <functional>
 #include <memory>
 
-#include "core/messages.hpp"
+#include "analyse/messages.hpp"
 #include "evaluate/evaluator.hpp"
 
 namespace snnplan::analyse {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "analyse/search.hpp"
+#include "analyse/messages.hpp"
 #include "core/messages.hpp"
 #include "evaluate/evaluator.hpp"
 #include "snnplan/explain.hpp"

@@ -7,7 +7,7 @@
 
 #include "analyse/domains.hpp"
 #include "analyse/shapes.hpp"
-#include "core/messages.hpp"
+#include "analyse/messages.hpp"
 #include "evaluate/evaluator.hpp"
 
 namespace snnplan::analyse {

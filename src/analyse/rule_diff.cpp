@@ -7,7 +7,7 @@
 #include <set>
 #include <tuple>
 
-#include "core/messages.hpp"
+#include "analyse/messages.hpp"
 #include "evaluate/evaluator.hpp"
 
 namespace snnplan::analyse {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "core/messages.hpp"
+#include "analyse/messages.hpp"
 
 namespace snnplan::analyse {
 namespace {

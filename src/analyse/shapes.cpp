@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analyse/messages.hpp"
 #include "core/messages.hpp"
 #include "language/builtins.hpp"
 #include "language/matchers.hpp"

@@ -90,6 +90,7 @@
 #include "analyse/model.hpp"
 #include "analyse/search.hpp"
 #include "analyse/shapes.hpp"
+#include "analyse/messages.hpp"
 #include "core/messages.hpp"
 #include "evaluate/evaluator.hpp"
 

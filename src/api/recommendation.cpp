@@ -1,7 +1,7 @@
 #include "snnplan/recommendation.hpp"
 
 #include "snnplan/evaluation.hpp"
-#include "core/messages.hpp"
+#include "api/messages.hpp"
 
 namespace snnplan {
 namespace {

@@ -13,7 +13,7 @@
 #include <variant>
 #include <vector>
 
-#include "core/messages.hpp"
+#include "capi/messages.hpp"
 #include "decisions/record_json.hpp"
 #include "render/json.hpp"
 #include "request/json_inputs.hpp"

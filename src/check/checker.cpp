@@ -11,7 +11,9 @@
 #include "check/dependency_graph.hpp"
 #include "check/narrowing.hpp"
 #include "check/overwritten_sets.hpp"
+#include "check/messages.hpp"
 #include "core/messages.hpp"
+#include "language/messages.hpp"
 #include "language/builtins.hpp"
 #include "language/operations.hpp"
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "check/messages.hpp"
 #include "core/messages.hpp"
 
 namespace snnplan::check {

@@ -16,6 +16,7 @@
 #include "cli/interrupt.hpp"
 #include "cli/output.hpp"
 #include "cli/rule_files.hpp"
+#include "cli/messages.hpp"
 #include "core/messages.hpp"
 #include "snnplan/diagnostic.hpp"
 #include "snnplan/recommendation.hpp"

@@ -19,7 +19,7 @@
 #include "cli/lines.hpp"
 #include "cli/output.hpp"
 #include "api/rule_set_access.hpp"
-#include "core/messages.hpp"
+#include "cli/messages.hpp"
 #include "render/json.hpp"
 #include "request/json_inputs.hpp"
 #include "request/json_slots.hpp"

@@ -14,7 +14,7 @@
 
 #include "cli/exit_code.hpp"
 #include "cli/torch_probe.hpp"
-#include "core/messages.hpp"
+#include "cli/messages.hpp"
 #include "snnplan/explain.hpp"
 #include "snnplan/live_rule_set.hpp"
 #include "snnplan/rule_set.hpp"

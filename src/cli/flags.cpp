@@ -7,7 +7,8 @@
 #include <stdexcept>
 
 #include "cli/batch.hpp"
-#include "core/messages.hpp"
+#include "cli/messages.hpp"
+#include "render/messages.hpp"
 
 namespace snnplan::cli {
 namespace {

@@ -7,6 +7,7 @@
 #include "api/rule_set_access.hpp"
 #include "cli/flags.hpp"
 #include "cli/rule_files.hpp"
+#include "cli/messages.hpp"
 #include "core/messages.hpp"
 #include "load/literals.hpp"
 

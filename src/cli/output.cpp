@@ -8,7 +8,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "core/messages.hpp"
+#include "cli/messages.hpp"
 
 namespace snnplan::cli {
 

@@ -13,7 +13,7 @@
 #include <string_view>
 
 #include "cli/exit_code.hpp"
-#include "core/messages.hpp"
+#include "cli/messages.hpp"
 
 extern char** environ;
 

@@ -19,7 +19,7 @@ struct DiagnosticCodeInfo {
   /// by `allow:` or dropped by `check --ignore`: an error means the rules cannot be used.
   Severity severity;
   std::string_view summary;  ///< what the finding means, one line
-  std::string (*example)();  ///< an example message, written by messages.hpp's function
+  std::string (*example)();  ///< an example message, written by core/messages.hpp's function
 };
 
 /// Every code, errors first, then warnings, then notes; alphabetical within each.

@@ -10,7 +10,7 @@
 #include <iostream>
 #include <system_error>
 
-#include "core/messages.hpp"
+#include "decisions/messages.hpp"
 #include "decisions/record_json.hpp"
 
 namespace snnplan {

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "api/rule_set_access.hpp"
-#include "core/messages.hpp"
+#include "decisions/messages.hpp"
 #include "decisions/record_json.hpp"
 #include "render/json.hpp"
 #include "request/json_inputs.hpp"

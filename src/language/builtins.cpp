@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "core/messages.hpp"
+#include "language/messages.hpp"
 #include "language/microbatches.hpp"
 #include "language/operations.hpp"
 #include "language/python_repr.hpp"

@@ -2,7 +2,7 @@
 
 #include <array>
 
-#include "core/messages.hpp"
+#include "language/messages.hpp"
 #include "language/operations.hpp"
 
 namespace snnplan::language {

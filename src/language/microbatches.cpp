@@ -3,7 +3,7 @@
 #include <limits>
 
 #include "snnplan/microbatches.hpp"
-#include "core/messages.hpp"
+#include "language/messages.hpp"
 
 namespace snnplan::language {
 

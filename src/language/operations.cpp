@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/messages.hpp"
+#include "language/messages.hpp"
 
 namespace snnplan::language {
 

@@ -10,7 +10,7 @@
 #include <iterator>
 #include <string_view>
 
-#include "core/messages.hpp"
+#include "language/messages.hpp"
 #include "language/operations.hpp"
 
 namespace snnplan::language {

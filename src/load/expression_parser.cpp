@@ -10,6 +10,7 @@
 
 #include "load/literals.hpp"
 #include "core/messages.hpp"
+#include "load/messages.hpp"
 
 namespace snnplan::load {
 namespace {

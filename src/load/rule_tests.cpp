@@ -4,6 +4,7 @@
 #include <variant>
 
 #include "core/messages.hpp"
+#include "load/messages.hpp"
 #include "load/keys.hpp"
 #include "load/literals.hpp"
 #include "load/rule_file_loader.hpp"

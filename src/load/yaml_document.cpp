@@ -1,6 +1,6 @@
 #include "load/yaml_document.hpp"
 
-#include "core/messages.hpp"
+#include "load/messages.hpp"
 
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/parser.h>

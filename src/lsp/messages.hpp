@@ -1,7 +1,7 @@
 #pragma once
 // Every text the language server shows (hovers, code lenses, code actions, protocol errors),
 // in one place, so wording stays consistent and the tests can assert it exactly. The
-// diagnostics themselves keep the checker's texts (core/messages.hpp): the server shows what
+// diagnostics themselves keep the stages' texts (check/messages.hpp, ...): the server shows what
 // `snnplan check` prints.
 
 #include <fmt/format.h>

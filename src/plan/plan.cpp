@@ -5,7 +5,7 @@
 #include "snnplan/plan.hpp"
 
 #include "api/rule_set_access.hpp"
-#include "core/messages.hpp"
+#include "api/messages.hpp"
 
 namespace snnplan {
 namespace {

@@ -12,7 +12,7 @@
 #include <tuple>
 
 #include "api/rule_set_access.hpp"
-#include "core/messages.hpp"
+#include "plan/messages.hpp"
 #include "language/python_repr.hpp"
 #include "plan/exact_integer.hpp"
 #include "snnplan/plan.hpp"

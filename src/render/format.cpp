@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "core/messages.hpp"
+#include "render/messages.hpp"
 
 namespace snnplan::render {
 namespace {

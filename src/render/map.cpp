@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <map>
 
-#include "core/messages.hpp"
+#include "render/messages.hpp"
 #include "render/format.hpp"
 #include "render/json.hpp"
 #include "render/xml.hpp"

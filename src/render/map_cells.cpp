@@ -6,7 +6,7 @@
 
 #include "analyse/partition.hpp"
 #include "api/rule_set_access.hpp"
-#include "core/messages.hpp"
+#include "render/messages.hpp"
 #include "core/runtime_value.hpp"
 #include "render/json.hpp"
 #include "snnplan/evaluation.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/messages.hpp"
+#include "request/messages.hpp"
 
 namespace snnplan::request {
 

@@ -8,6 +8,9 @@
 #include <vector>
 
 #include "core/messages.hpp"
+#include "evaluate/messages.hpp"
+#include "plan/messages.hpp"
+#include "request/messages.hpp"
 #include "render/json.hpp"
 #include "request/json_inputs.hpp"
 

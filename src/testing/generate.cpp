@@ -4,7 +4,7 @@
 
 #include "analyse/coverage.hpp"
 #include "api/rule_set_access.hpp"
-#include "core/messages.hpp"
+#include "testing/messages.hpp"
 #include "render/flow_yaml.hpp"
 #include "snnplan/explain.hpp"
 #include "testing/rule_tests.hpp"

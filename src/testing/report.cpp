@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "core/messages.hpp"
+#include "testing/messages.hpp"
 #include "render/json.hpp"
 #include "render/xml.hpp"
 #include "render/flow_yaml.hpp"

@@ -8,6 +8,8 @@
 #include "api/rule_set_access.hpp"
 #include "compile/compiled_rules.hpp"
 #include "core/messages.hpp"
+#include "evaluate/messages.hpp"
+#include "testing/messages.hpp"
 #include "core/runtime_value.hpp"
 #include "render/flow_yaml.hpp"
 #include "testing/mutation_tests.hpp"

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/messages.hpp"
+#include "testing/messages.hpp"
 #include "load/rule_tests.hpp"
 #include "snnplan/rule_tests.hpp"
 #include "testing/rule_tests.hpp"

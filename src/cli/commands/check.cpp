@@ -20,6 +20,7 @@
 #include "cli/flags.hpp"
 #include "cli/rule_files.hpp"
 #include "core/diagnostic_codes.hpp"
+#include "cli/messages.hpp"
 #include "core/messages.hpp"
 #include "render/format.hpp"
 

@@ -13,7 +13,7 @@
 #include "cli/flags.hpp"
 #include "cli/input_flags.hpp"
 #include "cli/rule_files.hpp"
-#include "core/messages.hpp"
+#include "cli/messages.hpp"
 #include "render/format.hpp"
 
 namespace snnplan::cli {

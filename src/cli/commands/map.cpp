@@ -12,7 +12,7 @@
 #include "cli/flags.hpp"
 #include "cli/input_flags.hpp"
 #include "cli/rule_files.hpp"
-#include "core/messages.hpp"
+#include "cli/messages.hpp"
 #include "core/runtime_value.hpp"
 #include "render/format.hpp"
 #include "render/map_cells.hpp"

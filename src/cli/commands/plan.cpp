@@ -11,7 +11,7 @@
 #include "snnplan/decision_log.hpp"
 #include "cli/flags.hpp"
 #include "cli/rule_files.hpp"
-#include "core/messages.hpp"
+#include "cli/messages.hpp"
 #include "render/format.hpp"
 #include "request/plan_request.hpp"
 

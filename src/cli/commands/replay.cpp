@@ -10,7 +10,7 @@
 #include "cli/command.hpp"
 #include "cli/flags.hpp"
 #include "cli/rule_files.hpp"
-#include "core/messages.hpp"
+#include "cli/messages.hpp"
 #include "decisions/replay.hpp"
 
 namespace snnplan::cli {

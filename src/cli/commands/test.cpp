@@ -11,7 +11,7 @@
 #include "cli/command.hpp"
 #include "cli/flags.hpp"
 #include "cli/rule_files.hpp"
-#include "core/messages.hpp"
+#include "cli/messages.hpp"
 #include "load/literals.hpp"
 #include "snnplan/rule_tests.hpp"
 #include "testing/report.hpp"

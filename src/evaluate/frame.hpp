@@ -1,0 +1,127 @@
+#pragma once
+// The state of one evaluation (private to evaluate/): the record under construction and the
+// frame of facts by slot. Everything here is inline: the evaluator touches it on every rule.
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string_view>
+
+#include "compile/compiled_rules.hpp"
+#include "core/messages.hpp"
+#include "language/operations.hpp"
+
+namespace snnplan::evaluate::internal {
+
+using detail::CompiledRules;
+using detail::RValue;
+using language::rule_failure;
+
+// The record under construction: field values, and rationale lines as views (of the rule
+// set's constant text, or of text rendered into the evaluation's store).
+struct WorkingRecord {
+  // The lines in the store, grown by doubling (the store frees nothing before its reset, so
+  // a grown array simply leaves the old one behind).
+  class Lines {
+   public:
+    explicit Lines(detail::ValueStore& store) : store_(store) {}
+    void push_back(std::string_view line) {
+      if (size_ == capacity_) grow();
+      data_[size_++] = line;
+    }
+    void append(const Lines& other) {
+      for (std::string_view line : other) push_back(line);
+    }
+    [[nodiscard]] std::size_t size() const { return size_; }
+    [[nodiscard]] std::string_view operator[](std::size_t k) const { return data_[k]; }
+    [[nodiscard]] const std::string_view* begin() const { return data_; }
+    [[nodiscard]] const std::string_view* end() const { return data_ + size_; }
+
+   private:
+    [[gnu::noinline]] void grow() {
+      const std::size_t capacity = capacity_ == 0 ? 8 : 2 * capacity_;
+      auto* grown = static_cast<std::string_view*>(
+          store_.allocate_bytes(capacity * sizeof(std::string_view), alignof(std::string_view)));
+      std::uninitialized_copy(data_, data_ + size_, grown);
+      data_ = grown;
+      capacity_ = capacity;
+    }
+    detail::ValueStore& store_;
+    std::string_view* data_ = nullptr;
+    std::size_t size_ = 0;
+    std::size_t capacity_ = 0;
+  };
+
+  explicit WorkingRecord(detail::ValueStore& store) : rationale(store) {}
+  // Field k's new value; the views convert only fields written (and those past 64).
+  void write(std::size_t k, const RValue& value) {
+    fields[k] = value;
+    if (k < 64) written |= std::uint64_t{1} << k;
+  }
+  RValue* fields = nullptr;
+  std::uint64_t written = 0;  // bit k: field k (k < 64) no longer holds its default
+  Lines rationale;
+};
+
+// Facts of one evaluation by slot: inputs bound up front, `let` values computed on first use.
+class Frame {
+ public:
+  /// `field_slots`: room for the record's fields too, for the invariants to read.
+  Frame(const CompiledRules& rules, detail::ValueStore& store, bool field_slots)
+      : Frame(rules, store, field_slots ? rules.frame_slots() : rules.slot_count()) {}
+
+  void set_input(int slot, const RValue& value) {
+    values_[slot] = value;
+    state_[slot] = kReady;
+  }
+  // A frame with the same inputs and no derived values computed (for fallback, which checks
+  // no invariants).
+  Frame with_inputs_only(detail::ValueStore& store) const {
+    Frame copy(*rules_, store, false);
+    for (std::size_t k = 0; k < rules_->inputs.size(); ++k)
+      copy.set_input(static_cast<int>(k), values_[k]);
+    return copy;
+  }
+
+  /// The input slots, for a binder to write the inputs in place; inputs_bound() then marks
+  /// the first `count` ready.
+  RValue* input_values() { return values_; }
+  void inputs_bound(std::size_t count) { std::memset(state_, kReady, count); }
+
+  [[nodiscard]] bool ready(int slot) const { return state_[slot] == kReady; }
+  [[nodiscard]] const RValue& value(int slot) const { return values_[slot]; }
+
+  // `compute(let_index)` produces a derived value the first time it is needed.
+  template <typename Compute>
+  const RValue& get(int slot, Compute&& compute) {
+    if (state_[slot] == kReady) return values_[slot];
+    // Derived values are computed on first use, after what they use (so in dependency
+    // order); the checker refuses cycles, this guard only protects against misuse.
+    if (state_[slot] == kComputing) rule_failure(messages::let_cycle(rules_->slot_name(slot)));
+    state_[slot] = kComputing;
+    try {
+      values_[slot] = compute(static_cast<std::size_t>(slot) - rules_->inputs.size());
+    } catch (...) {
+      state_[slot] = kPending;  // a failed computation may be asked again (rule-index fallback)
+      throw;
+    }
+    state_[slot] = kReady;
+    return values_[slot];
+  }
+
+ private:
+  Frame(const CompiledRules& rules, detail::ValueStore& store, std::size_t slots)
+      : rules_(&rules),
+        values_(store.values(slots)),
+        state_(static_cast<std::uint8_t*>(store.allocate_bytes(slots + 1, 1))) {
+    // Only the states start known: a value is written (set_input, get) before it is read.
+    std::memset(state_, kPending, slots);
+  }
+
+  enum : std::uint8_t { kPending, kComputing, kReady };
+  const CompiledRules* rules_;
+  RValue* values_;
+  std::uint8_t* state_;
+};
+
+}  // namespace snnplan::evaluate::internal
