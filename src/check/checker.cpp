@@ -12,8 +12,6 @@
 #include "check/narrowing.hpp"
 #include "check/overwritten_sets.hpp"
 #include "check/messages.hpp"
-#include "core/messages.hpp"
-#include "language/messages.hpp"
 #include "language/builtins.hpp"
 #include "language/operations.hpp"
 

@@ -1,13 +1,18 @@
 #pragma once
 // The texts of the checker (check/): names, types and the parts of values they report, in one
 // place; tests assert them exactly. Texts of check's diagnostics that the diagnostic-code table
-// shows as examples are in core/messages.hpp.
+// shows as examples are in core/messages.hpp, and the language's texts the checker reports too
+// (operands and builtin arguments) in language/messages.hpp: this header includes both, so one
+// include gives a file of check/ every text it writes.
 
 #include <fmt/format.h>
 
 #include <cstddef>
 #include <string>
 #include <string_view>
+
+#include "core/messages.hpp"
+#include "language/messages.hpp"
 
 namespace snnplan::messages {
 // ---- names and types -----------------------------------------------------------------------

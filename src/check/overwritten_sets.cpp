@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "check/messages.hpp"
-#include "core/messages.hpp"
 
 namespace snnplan::check {
 
