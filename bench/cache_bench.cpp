@@ -5,6 +5,9 @@
 //   cache/first/N       the same with LoadOptions::use_cache into an empty cache: all of the
 //                       above plus writing the compiled form
 //   cache/second/N      the same file again: the compiled form read back from the cache
+//   cache/read/N        the baseline of cache/second/N, in the same run: only reading the rule
+//                       file and its cache file into memory (what a load from the cache cannot
+//                       do without), with nothing decoded
 //   yaml-cpp/events/N   yaml-cpp's own event parser over the same text with a handler that does
 //                       nothing: the floor of any loader built on yaml-cpp (its scanner)
 //   yaml-cpp/nodes/N    YAML::Load of the same text: yaml-cpp's node tree, what the loader reads
@@ -28,6 +31,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "api/rule_set_access.hpp"
 #include "compile/serialized_rules.hpp"
@@ -107,6 +111,25 @@ void second_load(benchmark::State& state, int n) {
     state.counters["cache_bytes"] += static_cast<double>(entry.file_size());
 }
 
+std::size_t read_whole_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes(fs::file_size(path), '\0');
+  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  return static_cast<std::size_t>(in.gcount());
+}
+
+void read_only(benchmark::State& state, int n) {
+  const std::string path = rule_file(n);
+  static_cast<void>(snnplan::RuleSet::from_file(path, snnplan::LoadOptions{.use_cache = true}));
+  std::vector<fs::path> cached;
+  for (const auto& entry : fs::directory_iterator(g_home + "/cache/snnplan")) cached.push_back(entry.path());
+  for (auto _ : state) {
+    std::size_t bytes = read_whole_file(path);
+    for (const fs::path& file : cached) bytes += read_whole_file(file);
+    benchmark::DoNotOptimize(bytes);
+  }
+}
+
 void builtin_yaml(benchmark::State& state) {
   for (auto _ : state)
     benchmark::DoNotOptimize(snnplan::RuleSet::from_string(snnplan::RuleSet::builtin_text(), "rules/snn_distributed.yaml"));
@@ -133,6 +156,7 @@ int main(int argc, char** argv) {
     benchmark::RegisterBenchmark(("yaml-cpp/nodes/" + s).c_str(), yaml_cpp_nodes, n)->Unit(benchmark::kMillisecond)->Iterations(iterations);
     benchmark::RegisterBenchmark(("cache/first/" + s).c_str(), first_load, n)->Unit(benchmark::kMillisecond)->Iterations(iterations);
     benchmark::RegisterBenchmark(("cache/second/" + s).c_str(), second_load, n)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("cache/read/" + s).c_str(), read_only, n)->Unit(benchmark::kMillisecond);
   }
   benchmark::RegisterBenchmark("builtin/yaml", builtin_yaml)->Unit(benchmark::kMicrosecond);
   benchmark::RegisterBenchmark("builtin/compiled", builtin_compiled)->Unit(benchmark::kMicrosecond);

@@ -413,6 +413,31 @@ TEST_SUITE("cache") {
     }
   }
 
+  TEST_CASE("a cache file truncated in place, at a page boundary or inside a page, is mapped, refused and rebuilt") {
+    // The cache is read through a read-only mapping of the file: a file cut short in place must
+    // be refused from its size alone, never read past its end (beyond the last page a read would
+    // be a SIGBUS, inside it zeros).
+    TemporaryCacheHome cache;
+    const std::string file = copy_rule_file(std::string(SNNPLAN_RULES_DIR) + "/snn_distributed.yaml", cache.home(),
+                                            "rules.yaml");
+    const snnplan::LoadOptions options{.use_cache = true};
+    const RuleSet reference = RuleSet::from_file(file, snnplan::LoadOptions{});
+    static_cast<void>(RuleSet::from_file(file, options));
+    REQUIRE(cache.cached().size() == 1);
+    const std::string path = cache.cached().at(0).string();
+    const std::string good = read_text(path);
+    REQUIRE(good.size() > 3 * 4096);
+    for (const std::size_t size : {std::size_t{4096}, std::size_t{2 * 4096}, std::size_t{2 * 4096 + 1},
+                                   good.size() - 1, good.size() / 2, std::size_t{1}}) {
+      CAPTURE(size);
+      write_text(path, good);
+      std::filesystem::resize_file(path, size);
+      const RuleSet loaded = RuleSet::from_file(file, options);
+      check_same_answers(loaded, reference, recommend_inputs(101, 10));
+      CHECK(read_text(path) == good);
+    }
+  }
+
   TEST_CASE("--no-cache and SNNPLAN_NO_CACHE write nothing to the cache") {
     TemporaryCacheHome cache;
     const std::string file = copy_rule_file(std::string(SNNPLAN_RULES_DIR) + "/snn_distributed.yaml", cache.home(),

@@ -489,6 +489,7 @@ class RulesReader {
   detail::CompiledTemplate text() {
     detail::CompiledTemplate t;
     const std::size_t pieces = in_.count();
+    t.pieces.reserve(pieces);  // one allocation per template, not one per growth
     for (std::size_t k = 0; k < pieces; ++k) {
       detail::CompiledTemplate::Piece piece;
       piece.text = r_->constants.keep(in_.view());
@@ -531,6 +532,7 @@ class RulesReader {
     r.set = assignments();
     for (const auto& a : r.set) field_targets_.push_back(a.target);
     const std::size_t because = in_.count();
+    r.because.reserve(because);
     for (std::size_t k = 0; k < because; ++k) r.because.push_back(text());
     if (in_.boolean()) r.error = text();
     r.next = in_.i32();
