@@ -13,6 +13,7 @@
 #include "language/matchers.hpp"
 #include "language/operations.hpp"
 #include "language/python_repr.hpp"
+#include "language/syntax.hpp"
 #include "language/reference.hpp"
 #include "snnplan/snnplan.hpp"
 
@@ -20,6 +21,7 @@ namespace {
 
 using snnplan::detail::RValue;
 namespace language = snnplan::language;
+namespace syntax = snnplan::syntax;
 
 std::string python_repr(const RValue& value,
                         language::Brackets brackets = language::Brackets::list) {
@@ -52,6 +54,41 @@ TEST_SUITE("language") {
     }
     CHECK(language::find_matcher("greater") == nullptr);
     CHECK(language::matchers().size() == 8);
+  }
+
+  TEST_CASE("each matcher's row says how coverage, mutation and the exclusion proof treat it") {
+    using syntax::Op;
+    using language::MatchOp;
+    using language::Pins;
+    // The rows against what coverage.cpp, mutants.cpp and exclusion.cpp did by hand before the
+    // rows said it: a boundary and thresholds for the six comparisons, the ordering mutant
+    // between ge/gt and le/lt, equality (no failure) for eq, ne and the list matchers, and the
+    // values eq and one_of: [x] pin.
+    const struct {
+      MatchOp op;
+      std::optional<Op> compares_as;
+      std::optional<MatchOp> neighbour;
+      bool by_equality;
+      Pins pins;
+    } expected[] = {
+        {MatchOp::eq, Op::equal, std::nullopt, true, Pins::operand},
+        {MatchOp::ne, Op::not_equal, std::nullopt, true, Pins::nothing},
+        {MatchOp::lt, Op::less, MatchOp::le, false, Pins::nothing},
+        {MatchOp::le, Op::less_equal, MatchOp::lt, false, Pins::nothing},
+        {MatchOp::gt, Op::greater, MatchOp::ge, false, Pins::nothing},
+        {MatchOp::ge, Op::greater_equal, MatchOp::gt, false, Pins::nothing},
+        {MatchOp::one_of, std::nullopt, std::nullopt, true, Pins::only_item},
+        {MatchOp::not_one_of, std::nullopt, std::nullopt, true, Pins::nothing},
+    };
+    REQUIRE(std::size(expected) == language::matchers().size());
+    for (const auto& e : expected) {
+      const language::MatcherInfo& info = language::matcher(e.op);
+      CAPTURE(info.name);
+      CHECK(info.compares_as == e.compares_as);
+      CHECK(info.ordering_neighbour == e.neighbour);
+      CHECK(info.by_equality == e.by_equality);
+      CHECK(info.pins == e.pins);
+    }
   }
 
   TEST_CASE("matchers decide integers alike on their fast and general paths") {

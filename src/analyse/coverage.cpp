@@ -10,10 +10,7 @@
 #include <map>
 #include <set>
 
-#include "analyse/domains.hpp"
-#include "analyse/model.hpp"
-#include "analyse/search.hpp"
-#include "analyse/shapes.hpp"
+#include "analyse/input_space.hpp"
 #include "analyse/messages.hpp"
 #include "evaluate/evaluator.hpp"
 
@@ -26,25 +23,6 @@ using detail::CompiledRules;
 using detail::Node;
 using syntax::ExprKind;
 using syntax::Op;
-
-std::optional<Op> comparison_of(syntax::MatchOp op) {
-  switch (op) {
-    case syntax::MatchOp::eq:
-      return Op::equal;
-    case syntax::MatchOp::ne:
-      return Op::not_equal;
-    case syntax::MatchOp::lt:
-      return Op::less;
-    case syntax::MatchOp::le:
-      return Op::less_equal;
-    case syntax::MatchOp::gt:
-      return Op::greater;
-    case syntax::MatchOp::ge:
-      return Op::greater_equal;
-    default:
-      return std::nullopt;
-  }
-}
 
 // left - right at the boundary: the first value on the side where the comparison holds (for
 // == and != the value where they flip).
@@ -289,7 +267,7 @@ struct CoverageTracker::State {
         for (std::size_t k = 0; k < rule.when.size(); ++k) {
           const CompiledMatcher& m = rule.when[k];
           MatcherGoals& goals = tables[t][r].matchers[k];
-          const auto op = comparison_of(m.op);
+          const std::optional<Op> op = m.info->compares_as;
           if (op && integer_slot(m.slot) && integer_valued(m.operand)) {
             goals.comparison = op;
             const std::string text = m.fact + " " + m.info->symbol + " " + text_of(m.operand);
@@ -499,32 +477,11 @@ bool decision_regions(const CompiledRules& rules, std::vector<Region>& out, std:
 bool for_each_representative(const CompiledRules& rules,
                              const std::function<bool(const Inputs&)>& visit, std::string& why,
                              bool* exact) {
-  Model model(rules);
-  Shapes shapes(model);
-  evaluate::Probe probe(rules);
-  Facts all;
-  for (TableModel& table : model.tables)
-    for (RuleModel& rule : table.rules) {
-      for (const CompiledMatcher& matcher : rule.rule->when)
-        rule.facts.merge(shapes.matcher(matcher));
-      all.merge(rule.facts);
-      for (const auto& assignment : rule.rule->set)
-        all.merge(shapes.expression(assignment.value), false);
-    }
-  for (std::size_t k = 0; k < rules.lets.size(); ++k)
-    if (k >= rules.calls.size() || !rules.calls[k])
-      all.merge(shapes.expression(rules.lets[k]), false);
-  resolve_overrides(model, shapes, probe);
-  finish_inputs(model);
-  const SourceLocation where = rules.tables.empty()
-                                   ? SourceLocation{}
-                                   : rules.tables[static_cast<std::size_t>(rules.start)].location;
-  const Space space = make_space(model, all, where);
-  if (exact) *exact = all.issues.empty() && space.issues.empty();
+  const InputSpace space(rules, SpaceRequest{Gather::conditions_and_values, {}, {}});
+  if (exact) *exact = space.exact();
   std::vector<bool> enumerated(rules.inputs.size(), false);
-  for (int v : space.vars) enumerated[static_cast<std::size_t>(v)] = true;
-  const Walk walk = enumerate(
-      model, space,
+  for (int v : space.space().vars) enumerated[static_cast<std::size_t>(v)] = true;
+  const Walk walk = space.enumerate(
       [&](const std::vector<RValue>& point) {
         Inputs inputs;
         for (std::size_t k = 0; k < point.size(); ++k) {

@@ -14,7 +14,6 @@ using detail::CompiledRules;
 using detail::Node;
 using detail::RValue;
 using syntax::ExprKind;
-using syntax::MatchOp;
 using syntax::Op;
 
 // Input slots and the constant each must equal.
@@ -24,9 +23,10 @@ bool is_input(const CompiledRules& rules, int slot) {
   return slot >= 0 && static_cast<std::size_t>(slot) < rules.inputs.size();
 }
 
-bool is_equality(MatchOp op) {
-  return op == MatchOp::eq || op == MatchOp::ne || op == MatchOp::one_of ||
-         op == MatchOp::not_one_of;
+// Whether the operand has the shape the matcher's row needs (a list for one_of): with it, a
+// matcher decided by equality cannot fail.
+bool operand_fits(const CompiledMatcher& m, const RValue& operand) {
+  return m.info->operand != language::OperandShape::list || operand.kind == RValue::Kind::list;
 }
 
 // A constant operand: a literal (constant lists are folded into literals at compile time).
@@ -36,9 +36,8 @@ bool is_constant(const Node& n) { return n.kind == ExprKind::literal; }
 // compares any two values; a constant list operand is what one_of needs).
 bool never_fails(const CompiledRules& rules, const CompiledRule& rule) {
   for (const CompiledMatcher& m : rule.when)
-    if (!is_input(rules, m.slot) || !is_equality(m.op) || !is_constant(m.operand) ||
-        ((m.op == MatchOp::one_of || m.op == MatchOp::not_one_of) &&
-         m.operand.constant.kind != RValue::Kind::list))
+    if (!is_input(rules, m.slot) || !m.info->by_equality || !is_constant(m.operand) ||
+        !operand_fits(m, m.operand.constant))
       return false;
   return true;
 }
@@ -48,10 +47,18 @@ Pins pins_of(const CompiledRules& rules, const CompiledRule& rule) {
   Pins pins;
   for (const CompiledMatcher& m : rule.when) {
     if (!is_input(rules, m.slot) || !is_constant(m.operand)) continue;
-    if (m.op == MatchOp::eq) pins.emplace(m.slot, m.operand.constant);
-    if (m.op == MatchOp::one_of && m.operand.constant.kind == RValue::Kind::list &&
-        m.operand.constant.list().size() == 1)
-      pins.emplace(m.slot, m.operand.constant.list()[0]);
+    const RValue& operand = m.operand.constant;
+    switch (m.info->pins) {
+      case language::Pins::operand:
+        pins.emplace(m.slot, operand);
+        break;
+      case language::Pins::only_item:
+        if (operand.kind == RValue::Kind::list && operand.list().size() == 1)
+          pins.emplace(m.slot, operand.list()[0]);
+        break;
+      case language::Pins::nothing:
+        break;
+    }
   }
   return pins;
 }
@@ -108,16 +115,14 @@ std::optional<RValue> fold(const CompiledRules& rules, const Node& n, const Pins
 // failure: each folds, and one is false.
 bool false_under(const CompiledRules& rules, const CompiledRule& rule, const Pins& pins) {
   for (const CompiledMatcher& m : rule.when) {
-    if (!is_equality(m.op)) return false;
+    if (!m.info->by_equality) return false;
     Node fact;
     fact.kind = ExprKind::name;
     fact.slot = m.slot;
     const auto value = fold(rules, fact, pins);
     const auto operand = fold(rules, m.operand, pins);
     if (!value || !operand) return false;
-    if ((m.op == MatchOp::one_of || m.op == MatchOp::not_one_of) &&
-        operand->kind != RValue::Kind::list)
-      return false;
+    if (!operand_fits(m, *operand)) return false;
     if (!m.info->holds(*value, *operand, m.location)) return true;
   }
   return false;

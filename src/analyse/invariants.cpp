@@ -105,8 +105,9 @@ class InvariantFacts {
       facts_.merge(shapes_.matcher(m));
       return;
     }
-    const bool null_test =
-        (m.op == syntax::MatchOp::eq || m.op == syntax::MatchOp::ne) && is_null_literal(m.operand);
+    const bool null_test = m.info->by_equality &&
+                           m.info->operand == language::OperandShape::value &&
+                           is_null_literal(m.operand);
     read(m.slot, !null_test);
     if (reads_inputs(m.operand)) unsupported(m.operand.location);
   }

@@ -45,21 +45,6 @@ constexpr bool rows_in_enum_order() {
 }
 static_assert(rows_in_enum_order(), "one row per MutationOperator, in enum order");
 
-std::optional<MatchOp> ordering_neighbour(MatchOp op) {
-  switch (op) {
-    case MatchOp::ge:
-      return MatchOp::gt;
-    case MatchOp::gt:
-      return MatchOp::ge;
-    case MatchOp::le:
-      return MatchOp::lt;
-    case MatchOp::lt:
-      return MatchOp::le;
-    default:
-      return std::nullopt;
-  }
-}
-
 std::optional<Op> ordering_neighbour(Op op) {
   switch (op) {
     case Op::greater_equal:
@@ -130,8 +115,7 @@ class Finder {
     for (std::size_t k = 0; k < rule.when.size(); ++k) {
       const auto& m = rule.when[k];
       const std::string text = m.fact + " " + m.info->name + " ";
-      const bool compares = m.op == MatchOp::eq || m.op == MatchOp::ne || ordering_neighbour(m.op);
-      if (compares && integer_literal(m.operand)) {
+      if (m.info->compares_as && integer_literal(m.operand)) {
         const detail::Wide v = m.operand.constant.i;
         for (const int delta : {1, -1})
           add(delta > 0 ? MutationOperator::threshold_up : MutationOperator::threshold_down,
@@ -141,7 +125,7 @@ class Finder {
                 c.tables[t].rules[r].when[k].operand.constant.i += delta;
               });
       }
-      if (const auto other = ordering_neighbour(m.op)) {
+      if (const std::optional<MatchOp> other = m.info->ordering_neighbour) {
         const language::MatcherInfo* info = &language::matcher(*other);
         add(MutationOperator::ordering, m.location, who,
             text + m.text + " -> " + m.fact + " " + info->name + " " + m.text,

@@ -20,62 +20,6 @@ constexpr std::size_t kMaxHullRegions = 256;
 constexpr const char* kPrefixes =
     "prefixes:";  // a string none of the constants: the prefixes it has
 
-// What the conditions of one file depend on: every rule that can fire, in every table, and
-// the fallbacks' `with` values (resolved as the table analysis resolves them). The values
-// rules set that are beyond the regions go to `values` (slots of this file).
-Facts conditions_of(Model& m, std::vector<Issue>& undecided,
-                    std::vector<Partition::UndecidedValue>& values) {
-  Shapes shapes(m);
-  evaluate::Probe probe(m.rules);
-  Facts facts;
-  for (TableModel& table : m.tables)
-    for (std::size_t k = 0; k < table.active; ++k) {
-      const detail::CompiledRule& rule = *table.rules[k].rule;
-      for (const detail::CompiledMatcher& matcher : rule.when) facts.merge(shapes.matcher(matcher));
-      for (const detail::CompiledAssignment& assignment : rule.set) {
-        const Facts value = shapes.expression(assignment.value);
-        if (value.issues.empty()) continue;
-        values.push_back(Partition::UndecidedValue{table.table->name + "/" + rule.name,
-                                                   {value.deps.begin(), value.deps.end()},
-                                                   value.issues.front()});
-      }
-    }
-  resolve_overrides(m, shapes, probe);
-  for (const TableModel& table : m.tables)
-    for (const RuleModel& rule : table.rules)
-      for (const Override& o : rule.with)
-        if (!o.value && o.possible)
-          undecided.push_back(
-              Issue{rule.rule->location,
-                    messages::analysis_fallback_expression(
-                        rule.rule->name, m.inputs[static_cast<std::size_t>(o.input)].name)});
-  return facts;
-}
-
-TermP remap(const TermP& t, const std::vector<int>& slot) {
-  if (!t) return t;
-  auto copy = std::make_shared<Term>(*t);
-  if (copy->kind == Term::Kind::var) copy->var = slot[static_cast<std::size_t>(copy->var)];
-  copy->a = remap(t->a, slot);
-  copy->b = remap(t->b, slot);
-  return copy;
-}
-
-// Facts of another file, its input slots renamed to the first file's.
-Facts remapped(const Facts& facts, const std::vector<int>& slot) {
-  Facts out;
-  for (int v : facts.deps) out.deps.insert(slot[static_cast<std::size_t>(v)]);
-  for (const auto& [key, atom] : facts.atoms) {
-    Atom a = atom;
-    a.term = remap(atom.term, slot);
-    for (int& v : a.sampled) v = slot[static_cast<std::size_t>(v)];
-    for (int& v : a.params) v = slot[static_cast<std::size_t>(v)];
-    out.atoms.emplace(term_key(*a.term), std::move(a));
-  }
-  out.issues = facts.issues;
-  return out;
-}
-
 // The term as the rule language would write it, names for inputs.
 std::string term_text(const Term& t, const Model& m, bool nested = false) {
   switch (t.kind) {
@@ -95,88 +39,11 @@ std::string term_text(const Term& t, const Model& m, bool nested = false) {
 }  // namespace
 
 Partition::Partition(std::span<const detail::CompiledRules* const> files,
-                     const std::vector<FixedInput>& fixed) {
-  model_ = std::make_unique<Model>(*files[0]);
-  for (std::size_t f = 1; f < files.size(); ++f)
-    others_.push_back(std::make_unique<Model>(*files[f]));
-  // A fixed input is an input with one allowed value: enumerated, never sampled. Its value
-  // is taken as the evaluator takes it (type checked, lowered), or refused.
-  auto fix = [&](Model& m) {
-    evaluate::Probe probe(m.rules);
-    for (const FixedInput& held : fixed) {
-      const auto slot = m.rules.input_slots.find(held.name);
-      if (slot == m.rules.input_slots.end())
-        throw std::invalid_argument(messages::diff_unknown_input(held.name));
-      InputDomain& in = m.inputs[static_cast<std::size_t>(slot->second)];
-      detail::ValueStore scratch;
-      const std::optional<RValue> value =
-          probe.normalised(slot->second, detail::from_public(held.value, scratch));
-      if (!value)
-        throw std::invalid_argument(
-            messages::diff_input_refused(held.name, messages::diff_wrong_kind()));
-      if (in.has_one_of && std::none_of(in.options.begin(), in.options.end(),
-                                        [&](const RValue& o) { return values_equal(o, *value); }))
-        throw std::invalid_argument(
-            messages::diff_input_refused(held.name, messages::diff_not_allowed()));
-      in.has_one_of = true;
-      in.sampled = false;
-      in.issue.reset();
-      in.options = {m.strings.copy(*value)};
-    }
-  };
-  fix(*model_);
-  for (auto& other : others_) fix(*other);
-
-  facts_ = conditions_of(*model_, undecided_, undecided_values_);
-  for (auto& other : others_) {
-    std::vector<int> slot;
-    for (const InputDomain& in : other->inputs) {
-      const auto it = model_->rules.input_slots.find(in.name);
-      slot.push_back(it == model_->rules.input_slots.end() ? -1 : it->second);
-    }
-    if (std::count(slot.begin(), slot.end(), -1)) continue;  // the caller compares input names
-    std::vector<UndecidedValue> values;
-    const Facts facts = conditions_of(*other, undecided_, values);
-    facts_.merge(remapped(facts, slot));
-    for (UndecidedValue& v : values) {
-      for (int& input : v.inputs) input = slot[static_cast<std::size_t>(input)];
-      undecided_values_.push_back(std::move(v));
-    }
-    // What the other file compares its inputs with splits the first file's domains too.
-    for (std::size_t k = 0; k < slot.size(); ++k) {
-      const InputDomain& from = other->inputs[k];
-      InputDomain& to = model_->inputs[static_cast<std::size_t>(slot[k])];
-      for (const std::string& c : from.constants) to.constants.insert(c);
-      for (const std::string& p : from.prefixes) to.prefixes.insert(p);
-      to.item_ints.insert(from.item_ints.begin(), from.item_ints.end());
-      to.counts.insert(from.counts.begin(), from.counts.end());
-      to.list_tested = to.list_tested || from.list_tested;
-      to.null_possible = to.null_possible || from.null_possible;
-      if (to.has_one_of && from.has_one_of)
-        for (const RValue& option : from.options)
-          if (std::none_of(to.options.begin(), to.options.end(),
-                           [&](const RValue& o) { return values_equal(o, option); }))
-            to.options.push_back(model_->strings.copy(option));
-      if (to.has_one_of != from.has_one_of)
-        for (const RValue& option : (to.has_one_of ? to.options : from.options))
-          if (option.kind == RValue::Kind::string) to.constants.insert(std::string(option.s()));
-    }
-  }
-  finish_inputs(*model_);
-  space_ = make_space(*model_, facts_, SourceLocation{model_->rules.file_name, 0, 0});
-  for (const Issue& issue : facts_.issues) undecided_.push_back(issue);
-  for (const Issue& issue : space_.issues) undecided_.push_back(issue);
-  // Each construct once, in the order found.
-  std::vector<Issue> unique;
-  for (const Issue& issue : undecided_)
-    if (std::none_of(unique.begin(), unique.end(), [&](const Issue& u) {
-          return u.what == issue.what && u.location.line == issue.location.line &&
-                 u.location.column == issue.location.column &&
-                 u.location.file == issue.location.file;
-        }))
-      unique.push_back(issue);
-  undecided_ = std::move(unique);
-
+                     const std::vector<FixedInput>& fixed)
+    : space_(files, SpaceRequest{Gather::decision_conditions, fixed, {}}),
+      undecided_(space_.undecided()) {
+  const Model& model = space_.model();
+  const Space& space = space_.space();
   // Leaving an input out differs from giving a value where the files' defaults differ.
   for (std::size_t k = 0; k < files[0]->inputs.size(); ++k) {
     const std::optional<RValue>& mine = files[0]->inputs[k].default_value;
@@ -195,20 +62,20 @@ Partition::Partition(std::span<const detail::CompiledRules* const> files,
       defaults_differ_.push_back(static_cast<int>(k));
   }
   if (defaults_differ_.size() > kMaxOmitted) {
-    undecided_.push_back(Issue{SourceLocation{model_->rules.file_name, 0, 0},
+    undecided_.push_back(Issue{SourceLocation{model.rules.file_name, 0, 0},
                                messages::diff_too_many_defaults(kMaxOmitted)});
     defaults_differ_.resize(kMaxOmitted);
   }
 
-  for (int v : space_.finite)
+  for (int v : space.finite)
     coordinates_.push_back(Coordinate{Coordinate::Kind::input, v, nullptr});
-  for (const Component& comp : space_.comps) {
+  for (const Component& comp : space.comps) {
     for (const Atom* atom : comp.atoms)
       coordinates_.push_back(Coordinate{Coordinate::Kind::atom, -1, atom});
     for (int v : comp.vars) coordinates_.push_back(Coordinate{Coordinate::Kind::state, v, nullptr});
   }
   for (int v : defaults_differ_)
-    if (std::find(space_.vars.begin(), space_.vars.end(), v) == space_.vars.end())
+    if (std::find(space.vars.begin(), space.vars.end(), v) == space.vars.end())
       coordinates_.push_back(Coordinate{Coordinate::Kind::input, v, nullptr});  // given or not
 }
 
@@ -216,14 +83,14 @@ Partition::~Partition() = default;
 
 Walk Partition::for_each_point(const std::function<bool(const Point&)>& visit,
                                std::string& why) const {
-  std::unique_ptr<bool[]> omitted(new bool[model_->inputs.size()]());
-  return enumerate(
-      *model_, space_,
+  const std::size_t inputs = space_.model().inputs.size();
+  std::unique_ptr<bool[]> omitted(new bool[inputs]());
+  return space_.enumerate(
       [&](const std::vector<RValue>& values) {
         for (unsigned mask = 0; mask < (1u << defaults_differ_.size()); ++mask) {
           for (std::size_t k = 0; k < defaults_differ_.size(); ++k)
             omitted[static_cast<std::size_t>(defaults_differ_[k])] = (mask >> k) & 1u;
-          if (!visit(Point{values, {omitted.get(), model_->inputs.size()}})) return false;
+          if (!visit(Point{values, {omitted.get(), inputs}})) return false;
         }
         return true;
       },
@@ -248,9 +115,9 @@ std::string Partition::label(const Coordinate& c, const Point& p) const {
       break;
   }
   if (p.omitted[static_cast<std::size_t>(c.input)]) return kOmitted;
-  if (std::find(space_.vars.begin(), space_.vars.end(), c.input) == space_.vars.end())
-    return kGiven;
-  const InputDomain& in = model_->inputs[static_cast<std::size_t>(c.input)];
+  const std::vector<int>& enumerated = space_.space().vars;
+  if (std::find(enumerated.begin(), enumerated.end(), c.input) == enumerated.end()) return kGiven;
+  const InputDomain& in = model().inputs[static_cast<std::size_t>(c.input)];
   const RValue& value = point[static_cast<std::size_t>(c.input)];
   if (value.kind != RValue::Kind::string || in.has_one_of) return detail::repr(value);
   const std::string text(value.s());
@@ -285,16 +152,16 @@ std::string Partition::condition(const Coordinate& c, const std::set<std::string
     const Term& t = *c.atom->term;
     if (const auto op = kOperators.find(signs); op != kOperators.end()) {
       if (t.kind == Term::Kind::operation && t.op == syntax::Op::subtract)
-        alternatives.push_back(term_text(*t.a, *model_) + " " + op->second + " " +
-                               (t.b ? term_text(*t.b, *model_) : detail::wide_to_string(t.c)));
+        alternatives.push_back(term_text(*t.a, model()) + " " + op->second + " " +
+                               (t.b ? term_text(*t.b, model()) : detail::wide_to_string(t.c)));
       else
-        alternatives.push_back(term_text(t, *model_) + " " + op->second + " 0");
+        alternatives.push_back(term_text(t, model()) + " " + op->second + " 0");
     }
     if (classes.count("n") || classes.count("!"))
-      alternatives.push_back(messages::diff_condition_not_computable(term_text(t, *model_)));
+      alternatives.push_back(messages::diff_condition_not_computable(term_text(t, model())));
     return alternatives.size() == 1 ? alternatives[0] : "(" + joined(alternatives, " || ") + ")";
   }
-  const InputDomain& in = model_->inputs[static_cast<std::size_t>(c.input)];
+  const InputDomain& in = model().inputs[static_cast<std::size_t>(c.input)];
   std::vector<std::string> values;
   for (const std::string& cls : classes) {
     if (cls == kOmitted) {

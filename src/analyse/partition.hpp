@@ -5,7 +5,8 @@
 // search): a region is a class of each enumerated input (a bool, an allowed value, a compared
 // string constant, a tested prefix, "any other string") and a sign of each integer condition
 // of the sampled int inputs. For `snnplan diff` (two files: the regions of both, refined
-// together) and for whatever else needs a point in every region (generated rule tests).
+// together) and `snnplan map`. The space the regions split is input_space.hpp's, gathered
+// with Gather::decision_conditions.
 //
 // The regions are exact under the same subset table_analysis.cpp describes; where a
 // condition is beyond it, undecided() says so (the points are then samples, not one per
@@ -20,10 +21,10 @@
 #include <utility>
 #include <vector>
 
+#include "analyse/input_space.hpp"
 #include "analyse/model.hpp"
 #include "analyse/search.hpp"
 #include "compile/compiled_rules.hpp"
-#include "snnplan/value.hpp"
 
 namespace snnplan::analyse {
 
@@ -34,12 +35,6 @@ using RegionKey = std::vector<std::string>;
 /// Inputs whose defaults differ between the files that are also tried left out, at most
 /// (each doubles the points).
 inline constexpr std::size_t kMaxOmitted = 4;
-
-/// An input held at one value: the regions (and points) of that slice only.
-struct FixedInput {
-  std::string name;
-  Value value;
-};
 
 class Partition {
  public:
@@ -73,19 +68,12 @@ class Partition {
   /// Constructs beyond what the regions decide exactly, each once.
   [[nodiscard]] const std::vector<Issue>& undecided() const { return undecided_; }
 
-  /// A value a rule sets that the regions do not decide (it calls an opaque builtin, say):
-  /// it may change at some inputs of a region and not at others, so callers sample the
-  /// inputs it reads densely where the rule fires.
-  struct UndecidedValue {
-    std::string rule;         // "table/rule", as fired_rule_path() names it
-    std::vector<int> inputs;  // the inputs it reads (first file's slots)
-    Issue issue;
-  };
+  /// The values rules set that the regions do not decide (input_space.hpp).
   [[nodiscard]] const std::vector<UndecidedValue>& undecided_values() const {
-    return undecided_values_;
+    return space_.undecided_values();
   }
   /// The first file's model (input names, domains).
-  [[nodiscard]] const Model& model() const { return *model_; }
+  [[nodiscard]] const Model& model() const { return space_.model(); }
 
  private:
   // What a region's class is taken of: an enumerated input (its value's class), the sign of
@@ -102,14 +90,10 @@ class Partition {
   [[nodiscard]] std::string condition(const Coordinate& c,
                                       const std::set<std::string>& classes) const;
 
-  std::unique_ptr<Model> model_;
-  std::vector<std::unique_ptr<Model>> others_;
-  Facts facts_;
-  Space space_;
+  InputSpace space_;
   std::vector<Coordinate> coordinates_;
   std::vector<int> defaults_differ_;  // inputs whose default is not the same in every file
   std::vector<Issue> undecided_;
-  std::vector<UndecidedValue> undecided_values_;
   mutable std::optional<std::set<RegionKey>> all_regions_;  // every region, found on first use
 };
 

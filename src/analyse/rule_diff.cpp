@@ -56,7 +56,7 @@ constexpr std::size_t kMaxDenseInputs = 2;
 // Each rule's undecided value once, where the first file has it.
 void add_undecided_values(const Partition& partition, std::vector<std::string>& out) {
   std::set<std::pair<std::string, std::string>> seen;
-  for (const Partition::UndecidedValue& v : partition.undecided_values())
+  for (const UndecidedValue& v : partition.undecided_values())
     if (seen.emplace(v.rule, v.issue.what).second)
       out.push_back(
           located(Issue{v.issue.location, messages::diff_dense_values(v.rule, v.issue.what)}));
@@ -124,7 +124,7 @@ RuleDiff diff_rules(const detail::CompiledRules& old_rules, const detail::Compil
   std::set<RegionKey> changed, unchanged;  // regions with a point that changes / that does not
   // Rules whose set values the regions do not decide, and the inputs those values read.
   std::map<std::string, std::vector<int>> undecided_rules;
-  for (const Partition::UndecidedValue& v : partition.undecided_values()) {
+  for (const UndecidedValue& v : partition.undecided_values()) {
     auto& inputs = undecided_rules[v.rule];
     inputs.insert(inputs.end(), v.inputs.begin(), v.inputs.end());
   }

@@ -1,7 +1,8 @@
 // Static analysis of each table's rules over the declared input domains: shadowed rules,
 // gaps, and notes where the analysis cannot decide. This file is the driver; the pieces:
-// model.hpp (what is analysed), shapes.cpp (what conditions depend on), domains.cpp (the
-// values tried per input), search.cpp (sampling and enumeration), terms.cpp (integer terms).
+// input_space.cpp (the space, built as every driver builds it), model.hpp (what is analysed),
+// shapes.cpp (what conditions depend on), domains.cpp (the values tried per input),
+// search.cpp (sampling and enumeration), terms.cpp (integer terms).
 //
 // How it works
 // ------------
@@ -85,12 +86,15 @@
 #include <string>
 #include <vector>
 
-#include "analyse/domains.hpp"
+#include "analyse/input_space.hpp"
 #include "analyse/invariants.hpp"
 #include "analyse/model.hpp"
 #include "analyse/search.hpp"
+<<<<<<< HEAD
 #include "analyse/shapes.hpp"
 #include "analyse/messages.hpp"
+=======
+>>>>>>> service
 #include "core/messages.hpp"
 #include "evaluate/evaluator.hpp"
 
@@ -104,19 +108,19 @@ enum class Tri : std::uint8_t { no, yes, unknown };
 class Analysis {
  public:
   Analysis(const detail::CompiledRules& rules, const AnalysisOptions& options)
-      : options_(options), m_(rules), probe_(rules) {}
+      : options_(options),
+        space_(rules, SpaceRequest{Gather::rule_conditions, {},
+                                   // The invariants' facts split the inputs' classes too.
+                                   [this](Model& model, Shapes& shapes) {
+                                     invariants_.emplace(model);
+                                     invariants_->gather(shapes);
+                                   }}),
+        m_(space_.model()),
+        probe_(rules) {}
 
   TableFindings run() {
-    Shapes shapes(m_);
-    for (TableModel& table : m_.tables)
-      for (RuleModel& rule : table.rules)
-        for (const detail::CompiledMatcher& matcher : rule.rule->when)
-          rule.facts.merge(shapes.matcher(matcher));
-    InvariantProof invariants(m_);
-    invariants.gather(shapes);
-    resolve_overrides(m_, shapes, probe_);
-    finish_inputs(m_);
     for (std::size_t t = 0; t < m_.tables.size(); ++t) analyse(static_cast<int>(t));
+    InvariantProof& invariants = *invariants_;
     std::vector<Diagnostic> proved = invariants.prove();
     out_.insert(out_.end(), proved.begin(), proved.end());
     for (const auto& [key, entry] : notes_) {
@@ -452,7 +456,9 @@ class Analysis {
   };
 
   AnalysisOptions options_;
-  Model m_;
+  std::optional<InvariantProof> invariants_;  // made while the space is gathered
+  InputSpace space_;
+  Model& m_;
   evaluate::Probe probe_;  // one point at a time: every use starts with probe_.at(point)
   std::map<int, Facts> entry_facts_;
   std::map<std::string, NoteEntry> notes_;  // ordered by position, then text

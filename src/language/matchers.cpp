@@ -46,21 +46,29 @@ bool not_one_of(const RValue& fact, const RValue& operand, const SourceLocation&
 // clang-format off
 constexpr std::array kMatchers = {
     MatcherInfo{MatchOp::eq, "eq", OperandShape::value, 0, false, true, "==", eq,
-                on_integers<MatchOp::eq>, "the fact equals the value (also written `fact: value`)"},
+                on_integers<MatchOp::eq>, "the fact equals the value (also written `fact: value`)",
+                Op::equal, std::nullopt, true, Pins::operand},
     MatcherInfo{MatchOp::ne, "ne", OperandShape::value, 0, false, false, "!=", ne,
-                on_integers<MatchOp::ne>, "the fact differs from the value"},
+                on_integers<MatchOp::ne>, "the fact differs from the value",
+                Op::not_equal, std::nullopt, true, Pins::nothing},
     MatcherInfo{MatchOp::lt, "lt", OperandShape::value, 0, true, false, "<", ordered<MatchOp::lt, Op::less>,
-                on_integers<MatchOp::lt>, "the fact is less than the value"},
+                on_integers<MatchOp::lt>, "the fact is less than the value",
+                Op::less, MatchOp::le, false, Pins::nothing},
     MatcherInfo{MatchOp::le, "le", OperandShape::value, 0, true, false, "<=", ordered<MatchOp::le, Op::less_equal>,
-                on_integers<MatchOp::le>, "the fact is at most the value"},
+                on_integers<MatchOp::le>, "the fact is at most the value",
+                Op::less_equal, MatchOp::lt, false, Pins::nothing},
     MatcherInfo{MatchOp::gt, "gt", OperandShape::value, 0, true, false, ">", ordered<MatchOp::gt, Op::greater>,
-                on_integers<MatchOp::gt>, "the fact is greater than the value"},
+                on_integers<MatchOp::gt>, "the fact is greater than the value",
+                Op::greater, MatchOp::ge, false, Pins::nothing},
     MatcherInfo{MatchOp::ge, "ge", OperandShape::value, 0, true, false, ">=", ordered<MatchOp::ge, Op::greater_equal>,
-                on_integers<MatchOp::ge>, "the fact is at least the value"},
+                on_integers<MatchOp::ge>, "the fact is at least the value",
+                Op::greater_equal, MatchOp::gt, false, Pins::nothing},
     MatcherInfo{MatchOp::one_of, "one_of", OperandShape::list, 0, false, false, "in", one_of, nullptr,
-                "the fact equals one of the items (also written `fact: [a, b]`)"},
+                "the fact equals one of the items (also written `fact: [a, b]`)",
+                std::nullopt, std::nullopt, true, Pins::only_item},
     MatcherInfo{MatchOp::not_one_of, "not_one_of", OperandShape::list, 0, false, false, "not in", not_one_of, nullptr,
-                "the fact equals none of the items"},
+                "the fact equals none of the items",
+                std::nullopt, std::nullopt, true, Pins::nothing},
 };
 // clang-format on
 
@@ -70,6 +78,24 @@ constexpr bool rows_in_enum_order() {
   return true;
 }
 static_assert(rows_in_enum_order(), "kMatchers must list the matchers in MatchOp order");
+
+// The analysis' fields agree with the rest of the row: a matcher compares as an expression
+// operator exactly when its operand is one value, orders exactly when that operator does, and
+// its ordering neighbour is an ordering whose neighbour it is.
+constexpr bool analysis_fields_agree() {
+  for (const MatcherInfo& row : kMatchers) {
+    if (row.compares_as.has_value() != (row.operand == OperandShape::value)) return false;
+    const bool orders = row.compares_as && *row.compares_as != Op::equal &&
+                        *row.compares_as != Op::not_equal;
+    if (orders != row.orders || row.ordering_neighbour.has_value() != row.orders) return false;
+    if (row.by_equality == row.orders) return false;
+    if (row.ordering_neighbour &&
+        kMatchers[static_cast<std::size_t>(*row.ordering_neighbour)].ordering_neighbour != row.op)
+      return false;
+  }
+  return true;
+}
+static_assert(analysis_fields_agree(), "a matcher row's analysis fields contradict the row");
 
 }  // namespace
 

@@ -5,15 +5,23 @@
 // (equality or order, against one operand or each list item) and docs/rules.md.
 //
 // Adding a matcher: an enumerator of MatchOp, its row in matchers.cpp with the function that
-// decides it, a test; then regenerate docs/rules.md (docs/architecture.md says how).
+// decides it and how the analysis treats it (coverage's boundaries, the mutation operators,
+// the exclusion proof: a row that leaves a field out does not compile, since
+// -Wmissing-field-initializers is an error), a test; then regenerate docs/rules.md
+// (docs/architecture.md says how).
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 
 #include "core/runtime_value.hpp"
 #include "snnplan/source_location.hpp"
+
+namespace snnplan::syntax {
+enum class Op : std::uint8_t;  // language/syntax.hpp, which includes this header
+}  // namespace snnplan::syntax
 
 namespace snnplan::language {
 
@@ -24,6 +32,14 @@ enum class MatchOp : std::uint8_t { eq, ne, lt, le, gt, ge, one_of, not_one_of }
 enum class OperandShape : std::uint8_t {
   value,  ///< one value or expression: `ge: 8`, `ge: = world_size * 2`
   list,   ///< a list written in the rule file, whose items the fact is compared with
+};
+
+/// What a matcher says of its fact wherever it holds, for a proof that two rules exclude each
+/// other (analyse/exclusion.cpp).
+enum class Pins : std::uint8_t {
+  nothing,      ///< no single value
+  operand,      ///< the fact equals the operand (eq)
+  only_item,    ///< the fact equals the item of a one-item list operand (one_of: [x])
 };
 
 struct MatcherInfo {
@@ -42,6 +58,16 @@ struct MatcherInfo {
   /// the matcher does not compare single integers.
   bool (*holds_for_integers)(detail::Wide fact, detail::Wide operand);
   const char* summary;  ///< one line for docs/rules.md
+  // How the analysis treats it. No defaults, so that a new row must say.
+  /// The comparison of expressions it is (ge: `>=`): its boundary is a coverage goal and its
+  /// integer operand a threshold the mutants move; none for a list operand.
+  std::optional<syntax::Op> compares_as;
+  /// The ordering it becomes in the `ordering` mutant (ge <-> gt, le <-> lt), or none.
+  std::optional<MatchOp> ordering_neighbour;
+  /// Decided by equality (values_equal), so it cannot fail for any fact and an operand of its
+  /// shape: what the exclusion proof may fold.
+  bool by_equality;
+  Pins pins;
 };
 
 /// Whether an integer fact and operand satisfy matcher `op`, one of eq, ne, lt, le, gt, ge:
