@@ -39,7 +39,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("snnplan")
     ap.add_argument("--edits", type=int, default=10000)
-    ap.add_argument("--timed", type=int, default=200, help="edits whose check and diff are timed")
+    ap.add_argument("--timed", type=int, default=40, help="edits whose check and diff are timed")
     ap.add_argument("--markdown")
     args = ap.parse_args()
 

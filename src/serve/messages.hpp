@@ -29,6 +29,10 @@ inline std::string cannot_listen(std::string_view host, int port) {
   return fmt::format("cannot listen on {}:{} (in use, or not an address of this machine)", host,
                      port);
 }
+inline std::string no_server_in_static_build() {
+  return "snnplan-static has no web server (Debian's cpp-httplib is a shared library): run "
+         "snnplan serve";
+}
 inline std::string cannot_read_file(std::string_view path, std::string_view why) {
   return fmt::format("cannot read {}: {}", path, why);
 }

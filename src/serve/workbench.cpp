@@ -47,17 +47,6 @@ json diagnostic_json(const Diagnostic& d) {
   return j;
 }
 
-void add_sources(const detail::CompiledRules& rules, std::vector<SourceText>& out) {
-  out.push_back(SourceText{rules.file_name, rules.source_text});
-  for (const auto& used : rules.used) add_sources(*used, out);
-}
-
-std::size_t count(const std::vector<Diagnostic>& diagnostics, Severity severity) {
-  return static_cast<std::size_t>(
-      std::count_if(diagnostics.begin(), diagnostics.end(),
-                    [&](const Diagnostic& d) { return d.severity == severity; }));
-}
-
 // The inputs of a request ({"name": value, ...}) for `rules`; a message when they are not.
 std::variant<Inputs, std::string> inputs_of(const nlohmann::json& inputs, const RuleSet& rules) {
   if (inputs.is_null()) return Inputs{};
@@ -170,7 +159,7 @@ Workbench::Loaded Workbench::load(const std::string& text) const {
         text, options_.path,
         LoadOptions{.analyse_tables = true, .rule_roots = options_.rule_roots});
     out.diagnostics = rules.warnings();
-    add_sources(RuleSetAccess::compiled(rules), out.sources);
+    RuleSetAccess::add_sources(RuleSetAccess::compiled(rules), out.sources);
     out.rules = rules;
   } catch (const LoadError& e) {
     out.diagnostics = e.diagnostics();
@@ -204,8 +193,8 @@ Reply Workbench::file() const {
 Reply Workbench::check(const std::string& text) {
   Loaded loaded = load(text);
   const load::LoadedFile tree = load::load_rule_file(text, options_.path);
-  const std::size_t errors = count(loaded.diagnostics, Severity::error);
-  const std::size_t warnings = count(loaded.diagnostics, Severity::warning);
+  const std::size_t errors = check::count_severity(loaded.diagnostics, Severity::error);
+  const std::size_t warnings = check::count_severity(loaded.diagnostics, Severity::warning);
   json body{{"ok", loaded.rules.has_value()}, {"errors", errors}, {"warnings", warnings}};
   json diagnostics = json::array();
   for (const Diagnostic& d : loaded.diagnostics) diagnostics.push_back(diagnostic_json(d));
@@ -360,7 +349,7 @@ Reply Workbench::tests(const std::string& text, bool mutate) {
 Reply Workbench::save(const std::string& text, const std::string& base_sha256) {
   const Loaded loaded = load(text);
   if (!loaded.rules) {
-    json body = error_body(messages::save_has_errors(count(loaded.diagnostics, Severity::error)));
+    json body = error_body(messages::save_has_errors(check::count_severity(loaded.diagnostics, Severity::error)));
     json diagnostics = json::array();
     for (const Diagnostic& d : loaded.diagnostics) diagnostics.push_back(diagnostic_json(d));
     body["diagnostics"] = std::move(diagnostics);
