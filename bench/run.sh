@@ -9,7 +9,8 @@
 # SKIP_CACHE=1 (cache_bench: loading 1,000- and 10,000-rule tables, ~20 s), SKIP_COLD=1
 # (cold_start_bench: 200 process pairs per command, ~15 s), SKIP_LSP=1 (lsp_bench: the language server, ~5 s), SKIP_REVIEW=1 (review_bench: diff and
 # 512 x 512 maps, 3 iterations of a few seconds each), SKIP_PYTHON=1 (python_speed.py, ~1 min),
-# SKIP_DMN=1 (dmn_scale.py: check and diff of 500- to 5,000-rule tables, up to 2 min each).
+# SKIP_DMN=1 (dmn_scale.py: check and diff of 500- to 5,000-rule tables, up to 2 min each),
+# SKIP_SERVE=1 (serve_bench.py: the workbench server under 10,000 edits, ~1 min).
 # Raw outputs go to $BUILD_DIR/bench-results/. The journal of bench/results.md (between the
 # bench:journal markers, written by hand) is carried over.
 set -euo pipefail
@@ -129,11 +130,20 @@ if [ "${SKIP_DMN:-0}" != 1 ]; then
   python3 "$root/bench/dmn_scale.py" "$build/snnplan" --markdown "$dmn_md" || dmn_md=""
 fi
 
+# The workbench server under editing (issue 32): edit to diagnostics and diff, RSS after
+# 10,000 edits (~1 min).
+serve_md=""
+if [ "${SKIP_SERVE:-0}" != 1 ]; then
+  echo "== serve_bench"
+  serve_md=$results/serve_bench.md
+  python3 "$root/bench/serve_bench.py" "$build/snnplan" --markdown "$serve_md" || serve_md=""
+fi
+
 load_end=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
 python3 "$root/bench/make_results.py" --root "$root" --bench "$results/engine_bench.json" \
   ${batch_json:+--batch "$batch_json"} ${profile_md:+--profile "$profile_md"} \
   ${cache_json:+--cache "$cache_json"} ${cold_json:+--cold "$cold_json"} ${review_json:+--review "$review_json"} ${lsp_json:+--lsp "$lsp_json"} ${review_ir_json:+--review-ir "$review_ir_json"} \
-  ${python_speed_md:+--section "$python_speed_md"} ${dmn_md:+--section "$dmn_md"} \
+  ${python_speed_md:+--section "$python_speed_md"} ${dmn_md:+--section "$dmn_md"} ${serve_md:+--section "$serve_md"} \
   --load-start "$load_start" --load-end "$load_end" --elapsed "$((SECONDS - started))" \
   --selfcheck "$selfcheck" --parity "$parity" --out "$root/bench/results.md"
 echo "== wrote $root/bench/results.md ($((SECONDS - started)) s)"

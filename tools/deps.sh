@@ -11,6 +11,7 @@ SNNPLAN_PACKAGES=(cmake make g++ pkg-config python3
   python3-pip python3-setuptools python3-wheel python3-venv python3-build mypy
   python3-jsonschema python3-yaml pre-commit git python3-torch  # the schema, pre-commit hook and real-PyTorch probe tests
   chromium  # the decision map's screenshot test in headless Chromium
+  libcpp-httplib-dev chromium-driver python3-selenium  # snnplan serve; its page in Chromium via Selenium
   neovim)  # the language server under a real client: headless Neovim's built-in LSP client
 # For the fuzzers (fuzz/run.sh): clang and its runtimes (libFuzzer, ASan, UBSan). The gcc
 # sanitizer runtimes of the asan/tsan presets come with g++.

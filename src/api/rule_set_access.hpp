@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "check/checker.hpp"
 #include "compile/compiled_rules.hpp"
@@ -19,6 +20,12 @@ class RuleSetAccess {
  public:
   [[nodiscard]] static const detail::CompiledRules& compiled(const RuleSet& rules) noexcept {
     return *rules.rules_;
+  }
+  /// Appends the texts of `rules`' file and of the files it uses, as they were loaded: what
+  /// diagnostics about them quote (`snnplan check`, the workbench of `snnplan serve`).
+  static void add_sources(const detail::CompiledRules& rules, std::vector<SourceText>& out) {
+    out.push_back(SourceText{rules.file_name, rules.source_text});
+    for (const auto& used : rules.used) add_sources(*used, out);
   }
   [[nodiscard]] static RuleSet wrap(std::shared_ptr<const detail::CompiledRules> rules) {
     return RuleSet(std::move(rules));

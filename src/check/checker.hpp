@@ -3,6 +3,7 @@
 // Names, types, the let and table-call graphs, duplicate and unreachable rules. Collects
 // every problem; never stops at the first.
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -40,6 +41,13 @@ std::vector<Diagnostic> check_rule_file(const syntax::RuleFile& file,
 
 /// Source order (line, then column); diagnostics at one position keep their order.
 void sort_by_position(std::vector<Diagnostic>& diagnostics);
+
+/// How many of `diagnostics` have `severity` (what check's summary line counts).
+inline std::size_t count_severity(const std::vector<Diagnostic>& diagnostics, Severity severity) {
+  return static_cast<std::size_t>(
+      std::count_if(diagnostics.begin(), diagnostics.end(),
+                    [&](const Diagnostic& d) { return d.severity == severity; }));
+}
 
 /// Keeps the first of diagnostics that say the same at the same place: a YAML alias makes the
 /// loader and the checker read the aliased text once per use, and each problem in it is one

@@ -120,6 +120,7 @@ constexpr CommandRow kCommandRows[] = {
     {"plan", setup_plan, false},             {"schema", setup_schema, false},
     {"diff", setup_diff, false},             {"map", setup_map, false},
     {"replay", setup_replay, false},         {"lsp", setup_lsp, false},
+    {"serve", setup_serve, false},
     {"completion", setup_completion, true},  {"help", setup_help, true},
 };
 constexpr bool whole_tree_rows_last() {

@@ -65,5 +65,6 @@ Command setup_schema(CLI::App& app);
 Command setup_completion(CLI::App& app);
 Command setup_help(CLI::App& app);
 Command setup_lsp(CLI::App& app);
+Command setup_serve(CLI::App& app);
 
 }  // namespace snnplan::cli

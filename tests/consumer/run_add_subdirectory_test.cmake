@@ -45,8 +45,8 @@ endfunction()
 
 # snnplan_objects and snnplan_serialize_builtins make the library (its built-in rules are
 # compiled at build time by a program made of its objects).
-configure(default snnplan,snnplan_cli,snnplan_exe,snnplan_lsp,snnplan_objects,snnplan_serialize_builtins,snnplan_warnings)
-configure(examples snnplan,snnplan_cli,snnplan_exe,snnplan_lsp,snnplan_objects,snnplan_serialize_builtins,snnplan_warnings,recommend_example
+configure(default snnplan,snnplan_cli,snnplan_exe,snnplan_lsp,snnplan_objects,snnplan_serialize_builtins,snnplan_serve,snnplan_warnings)
+configure(examples snnplan,snnplan_cli,snnplan_exe,snnplan_lsp,snnplan_objects,snnplan_serialize_builtins,snnplan_serve,snnplan_warnings,recommend_example
           -DSNNPLAN_BUILD_EXAMPLES=ON)
 # A parent in C alone: its C program links the library with the C driver (no C++ standard is
 # required of it, the C++ runtime comes with the library's link interface).

@@ -79,18 +79,6 @@ class Policy {
   std::set<std::string_view> ignored_;
 };
 
-// The texts of a rule set's file and of the files it uses, as they were loaded.
-void add_sources(const detail::CompiledRules& rules, std::vector<SourceText>& out) {
-  out.push_back(SourceText{rules.file_name, rules.source_text});
-  for (const auto& used : rules.used) add_sources(*used, out);
-}
-
-std::size_t count(const std::vector<Diagnostic>& diagnostics, Severity severity) {
-  return static_cast<std::size_t>(
-      std::count_if(diagnostics.begin(), diagnostics.end(),
-                    [&](const Diagnostic& d) { return d.severity == severity; }));
-}
-
 // An accepted finding as `--show-allowed` shows it: a note at its place, with the reason.
 Diagnostic shown_allowed(const check::AllowedDiagnostic& a) {
   Diagnostic d = a.diagnostic;
@@ -127,15 +115,15 @@ ExitCode check(const CheckFlags& f, const Streams& io) {
       allowed = compiled.allowed.size();
       tables = compiled.tables.size();
       for (const auto& table : compiled.tables) rules += table.rules.size();
-      add_sources(compiled, sources);
+      RuleSetAccess::add_sources(compiled, sources);
       loaded = true;
     } catch (const LoadError& e) {
       diagnostics = e.diagnostics();
       sources.insert(sources.end(), e.sources().begin(), e.sources().end());
     }
     diagnostics = policy.apply(std::move(diagnostics));
-    const std::size_t errors = count(diagnostics, Severity::error);
-    const std::size_t warnings = count(diagnostics, Severity::warning);
+    const std::size_t errors = check::count_severity(diagnostics, Severity::error);
+    const std::size_t warnings = check::count_severity(diagnostics, Severity::warning);
     const bool file_failed = !loaded || policy.fails(errors, warnings);
     failed = failed || file_failed;
     const std::string name = path == "-" ? std::string(kStdinName) : path;
