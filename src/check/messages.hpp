@@ -15,6 +15,26 @@
 #include "language/messages.hpp"
 
 namespace snnplan::messages {
+// ---- the verdict on a file: `snnplan check`'s summary line, also the workbench's -------------
+inline std::string count_of(std::size_t n, std::string_view what) {
+  return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s");
+}
+/// `check`'s summary line of a file it accepts.
+inline std::string check_ok(std::string_view file, std::size_t rules, std::size_t tables,
+                            std::size_t warnings, std::size_t allowed) {
+  std::string line = fmt::format("{}: ok \u2014 {} in {}, {}", file, count_of(rules, "rule"),
+                                 count_of(tables, "table"), count_of(warnings, "warning"));
+  if (allowed != 0) line += fmt::format(" ({} allowed)", allowed);
+  return line;
+}
+/// `check`'s summary line of a file it refuses.
+inline std::string check_failed(std::string_view file, std::size_t errors, std::size_t warnings,
+                                bool strict) {
+  return fmt::format("{}: failed \u2014 {}, {}{}", file, count_of(errors, "error"),
+                     count_of(warnings, "warning"), strict && errors == 0 ? " (--strict)" : "");
+}
+
+
 // ---- names and types -----------------------------------------------------------------------
 inline std::string not_an_input(std::string_view name) {
   return fmt::format("'{}' is not an input; fallback `with` may only override inputs", name);

@@ -10,6 +10,7 @@
 #include "analyse/rule_diff.hpp"
 #include "api/rule_set_access.hpp"
 #include "check/checker.hpp"
+#include "check/messages.hpp"
 #include "core/messages.hpp"
 #include "core/sha256.hpp"
 #include "load/rule_file_loader.hpp"

@@ -16,6 +16,7 @@
 
 #include "api/rule_set_access.hpp"
 #include "check/checker.hpp"
+#include "check/messages.hpp"
 #include "cli/command.hpp"
 #include "cli/flags.hpp"
 #include "cli/rule_files.hpp"
