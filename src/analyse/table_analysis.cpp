@@ -90,11 +90,7 @@
 #include "analyse/invariants.hpp"
 #include "analyse/model.hpp"
 #include "analyse/search.hpp"
-<<<<<<< HEAD
-#include "analyse/shapes.hpp"
 #include "analyse/messages.hpp"
-=======
->>>>>>> service
 #include "core/messages.hpp"
 #include "evaluate/evaluator.hpp"
 
