@@ -23,8 +23,10 @@
 
 #include "cli_runner.hpp"
 #include "api/rule_set_access.hpp"
+#include "check/checker.hpp"
 #include "golden_cases.hpp"
 #include "core/diagnostic_codes.hpp"
+#include "load/rule_file_loader.hpp"
 #include "snnplan/snnplan.hpp"
 
 namespace {
@@ -340,5 +342,29 @@ TEST_SUITE("checker") {
                         "[overlapping-rule]") != notes.end());
     CHECK(run.out.find(rules + ": ok \u2014 15 rules in 4 tables, 0 warnings\n") !=
           std::string::npos);
+  }
+}
+
+TEST_SUITE("checker") {
+  // The soundness campaign's class "table calls nest deeper than 32 levels" (docs/soundness.md):
+  // a mutant's syntax tree had two tables of one name, which no file can have (the loader
+  // refuses the repeated key), and the compiler's index of tables, which assumes one table a
+  // name, sent a call to the wrong table: a cycle the check never saw.
+  TEST_CASE("two tables of one name in a syntax tree are a duplicate-name error of the check") {
+    snnplan::load::LoadedFile loaded = snnplan::load::load_rule_file(
+        "snnplan: 1\ninputs: {x: {type: int}}\nrecord: {f: {type: int, default: 0}}\nstart: a\n"
+        "tables:\n  a: [{name: to-b, next: b}]\n  b: [{name: done}]\n  c: [{name: to-a, next: a}]\n",
+        "f.yaml");
+    REQUIRE(loaded.diagnostics.empty());
+    REQUIRE(loaded.file.tables.size() == 3);
+    loaded.file.tables[2].name.value = "b";
+    const std::vector<snnplan::Diagnostic> found = snnplan::check::check_rule_file(loaded.file);
+    const auto duplicate = std::find_if(found.begin(), found.end(), [](const snnplan::Diagnostic& d) {
+      return d.code == "duplicate-name";
+    });
+    REQUIRE(duplicate != found.end());
+    CHECK(duplicate->severity == snnplan::Severity::error);
+    CHECK(duplicate->location.line == 8);
+    CHECK(duplicate->message == "duplicate table 'b' (first declared at f.yaml:7:3)");
   }
 }

@@ -230,12 +230,9 @@ class Checker {
   }
 
   void check_tables() {
-    std::map<std::string, int> table_index;
     std::vector<std::string> table_names;
-    for (std::size_t k = 0; k < file_.tables.size(); ++k) {
-      table_index[file_.tables[k].name.value] = static_cast<int>(k);
-      table_names.push_back(file_.tables[k].name.value);
-    }
+    for (const Table& table : file_.tables) table_names.push_back(table.name.value);
+    const std::map<std::string, int> table_index = index_tables(file_, out_);
     auto resolve_table = [&](const Located<std::string>& name) -> int {
       auto it = table_index.find(name.value);
       if (it != table_index.end()) return it->second;
