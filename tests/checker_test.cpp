@@ -353,7 +353,7 @@ TEST_SUITE("checker") {
   TEST_CASE("two tables of one name in a syntax tree are a duplicate-name error of the check") {
     snnplan::load::LoadedFile loaded = snnplan::load::load_rule_file(
         "snnplan: 1\ninputs: {x: {type: int}}\nrecord: {f: {type: int, default: 0}}\nstart: a\n"
-        "tables:\n  a: [{name: to-b, next: b}]\n  b: [{name: done}]\n  c: [{name: to-a, next: a}]\n",
+        "tables:\n  a: [{name: to-b, next: b}]\n  b: [{name: done, because: ok}]\n  c: [{name: to-a, next: a}]\n",
         "f.yaml");
     REQUIRE(loaded.diagnostics.empty());
     REQUIRE(loaded.file.tables.size() == 3);
