@@ -33,7 +33,9 @@ except ImportError:
 
 EDIT_AFTER = "        model_family: cifar10dvs_vgg"
 INPUT = {"model": "cifar10dvs_vgg", "world_size": 4, "prefer": "speed", "batch_size": 32}
-TIMEOUT = 20
+# Each wait, in seconds: the live diff of an edit takes ~2 s in a normal build and several
+# times longer under the sanitizers (CI runs this test in the ASan build too).
+TIMEOUT = float(os.environ.get("SNNPLAN_BROWSER_TEST_TIMEOUT", "120"))
 
 
 def wait_for(driver, what, condition):
