@@ -513,6 +513,10 @@ bool init_drop_in(PyObject* recommendation_class, PyObject* rule_set_type, PyObj
   Py_INCREF(recommendation_class);
   Py_INCREF(rule_set_type);
   module.recommendation = reinterpret_cast<PyTypeObject*>(recommendation_class);
+  if (kSplitRecordDict) {
+    module.record_dict = record_dict_of(module.value_index);
+    if (!module.record_dict && PyErr_Occurred()) return false;
+  }
   module.rule_set_type = rule_set_type;
   module.one = PyLong_FromLong(1);
   module.empty = PyUnicode_InternFromString("");

@@ -6,6 +6,7 @@
 import argparse
 import os
 import dataclasses
+import gc
 import inspect
 import pathlib
 import pickle
@@ -13,6 +14,7 @@ import sys
 import tempfile
 import threading
 import unittest
+import weakref
 
 import snnplan
 
@@ -180,6 +182,19 @@ class RecommendationTest(unittest.TestCase):
         with self.assertRaises(dataclasses.FrozenInstanceError):
             rec.mode = "dp"
         self.assertEqual(rec, snnplan.SNNDistributedRecommendation(**dataclasses.asdict(rec)))
+
+    def test_a_record_in_a_reference_cycle_is_collected(self):
+        # The record's __dict__ is built in C; the garbage collector must still see into it.
+        class Model(str):
+            pass
+
+        model = Model("spikformer")
+        model.record = recommend(model, 8, "memory", 64)
+        self.assertIs(model.record.model, model)
+        gone = weakref.ref(model.record)
+        del model
+        gc.collect()
+        self.assertIsNone(gone())
 
     def test_large_values(self):
         big = 2 ** 63 - 1
