@@ -63,13 +63,34 @@ install(TARGETS snnplan_shared EXPORT snnplanTargets
 install(TARGETS snnplan_static EXPORT snnplanStaticTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT snnplan_development)
 # Installed binaries find the libraries installed beside them: a run path of $ORIGIN/../lib (the
-# library directory relative to bin/), so an install into any prefix runs without
-# LD_LIBRARY_PATH. (The CLI links the static library today; the run path keeps it working if it
-# links the shared one.)
-file(RELATIVE_PATH snnplan_bin_to_lib "/prefix/${CMAKE_INSTALL_BINDIR}" "/prefix/${CMAKE_INSTALL_LIBDIR}")
-set_target_properties(snnplan_exe PROPERTIES INSTALL_RPATH "$ORIGIN/${snnplan_bin_to_lib}")
+# library directory relative to the binary's directory), so an install into any prefix runs
+# without LD_LIBRARY_PATH. (The dynamic CLI links the static library today; the run path keeps it
+# working if it links the shared one. The static CLI, installed when built, has no run path.)
 set_target_properties(snnplan_shared PROPERTIES INSTALL_RPATH "$ORIGIN")
-install(TARGETS snnplan_exe RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT snnplan_runtime)
+# What is put on PATH as `snnplan` is the CLI that starts fastest: snnplan-static, linked
+# statically (no dynamic loader, no relocation of libstdc++, yaml-cpp, fmt and Nettle at every
+# start; bench/cold_start_bench.cpp), whenever this build makes it. Its `serve` runs the dynamic
+# CLI, which has the web server (Debian's cpp-httplib is shared only): that one is installed as
+# libexec/snnplan/snnplan (SNNPLAN_SERVE_HELPER_DIR, src/serve/server_exec.cpp). Where no static
+# CLI is built (sanitizer builds, no static yaml-cpp or Nettle), the dynamic CLI is bin/snnplan.
+if(TARGET snnplan_static_exe)
+  set(snnplan_dynamic_cli_dir "${SNNPLAN_SERVE_HELPER_DIR}")
+else()
+  set(snnplan_dynamic_cli_dir "${CMAKE_INSTALL_BINDIR}")
+endif()
+file(RELATIVE_PATH snnplan_cli_to_lib "/prefix/${snnplan_dynamic_cli_dir}" "/prefix/${CMAKE_INSTALL_LIBDIR}")
+set_target_properties(snnplan_exe PROPERTIES INSTALL_RPATH "$ORIGIN/${snnplan_cli_to_lib}")
+install(TARGETS snnplan_exe RUNTIME DESTINATION ${snnplan_dynamic_cli_dir} COMPONENT snnplan_runtime)
+if(TARGET snnplan_static_exe)
+  install(PROGRAMS $<TARGET_FILE:snnplan_static_exe> DESTINATION ${CMAKE_INSTALL_BINDIR}
+          RENAME snnplan${CMAKE_EXECUTABLE_SUFFIX} COMPONENT snnplan_runtime)
+  # install(PROGRAMS) is not stripped with `cmake --install --strip` or CPACK_STRIP_FILES as
+  # install(TARGETS) is: strip it the same way (the build's debug information stays out).
+  install(CODE "
+    if(CMAKE_INSTALL_DO_STRIP AND NOT \"${CMAKE_STRIP}\" STREQUAL \"\")
+      execute_process(COMMAND \"${CMAKE_STRIP}\" \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/snnplan${CMAKE_EXECUTABLE_SUFFIX}\")
+    endif()" COMPONENT snnplan_runtime)
+endif()
 install(FILES ${SNNPLAN_BUILTIN_RULE_FILES}
         DESTINATION ${SNNPLAN_INSTALL_RULESDIR} COMPONENT snnplan_runtime)
 # Their rule tests, beside them: `snnplan test RULES RULES.test.yaml` runs on an installation.

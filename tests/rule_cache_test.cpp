@@ -268,6 +268,26 @@ TEST_SUITE("cache") {
     }
   }
 
+  TEST_CASE("a rule set loaded from YAML or read back from its bytes keeps one copy of its file name") {
+    const std::string file = std::string(SNNPLAN_RULES_DIR) + "/snn_distributed.yaml";
+    const RuleSet loaded = RuleSet::from_file(file);
+    for (const RuleSet& rules : {loaded, round_trip(loaded)}) {
+      const auto& compiled = RuleSetAccess::compiled(rules);
+      REQUIRE(!compiled.tables.empty());
+      const std::string* name = &compiled.tables.front().location.file.str();
+      CHECK(*name == file);
+      std::size_t locations = 0;
+      for (const auto& table : compiled.tables) {
+        for (const auto& rule : table.rules) {
+          CHECK(&rule.location.file.str() == name);
+          for (const auto& matcher : rule.when) CHECK(&matcher.location.file.str() == name);
+          locations += 1 + rule.when.size();
+        }
+      }
+      CHECK(locations > 10);
+    }
+  }
+
   TEST_CASE("the checker's test files keep their warnings and allowed findings through the bytes") {
     std::size_t files = 0;
     for (const auto& entry : fs::directory_iterator(std::string(SNNPLAN_TEST_DATA) + "/checker")) {

@@ -145,8 +145,9 @@ CommandLine::CommandLine(std::string_view only)
   app.require_subcommand(1);
   const auto alone = std::find_if(std::begin(kCommandRows), std::end(kCommandRows),
                                   [&](const CommandRow& row) { return !row.whole_tree && row.name == only; });
+  const bool version_only = only == "--version";
   for (const CommandRow& row : kCommandRows) {
-    if (alone != std::end(kCommandRows) && &row != alone) continue;
+    if (version_only || (alone != std::end(kCommandRows) && &row != alone)) continue;
     commands.push_back(row.setup(app));
     if (commands.back().app->get_name() != row.name)
       throw std::logic_error("snnplan: subcommand row " + std::string(row.name) + " sets up " +
@@ -160,7 +161,9 @@ namespace {
 int run_unchecked(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
   reset_cache_choice();
   // A run of one subcommand builds only that one's flags (most of the start-up cost).
-  CommandLine cli(argc > 1 ? std::string_view(argv[1]) : std::string_view());
+  // `--version` alone builds none; followed by more words, they are parsed as before.
+  const std::string_view first = argc > 1 ? std::string_view(argv[1]) : std::string_view();
+  CommandLine cli(first == "--version" && argc > 2 ? std::string_view() : first);
   CLI::App& app = cli.app;
   if (argc > 1) {
     if (const std::string refusal = refusal_of_first_word(cli, argv[1]); !refusal.empty()) {

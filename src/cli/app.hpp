@@ -14,7 +14,8 @@ namespace snnplan::cli {
 /// The app's options and every subcommand with its flags, as `run` parses them. The help,
 /// the man page (`snnplan help --man`) and the shell completions are generated from it.
 /// With `only` naming a subcommand that does not read the others (not help or completion),
-/// only that subcommand is built: what a run of it parses is the same.
+/// only that subcommand is built: what a run of it parses is the same. With `only` "--version"
+/// none is: `snnplan --version` parses nothing else.
 struct CommandLine {
   explicit CommandLine(std::string_view only = {});
 

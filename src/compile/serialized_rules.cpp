@@ -64,12 +64,12 @@ class Writer {
   }
   // File names repeat in every location: each is written once, then by number.
   void location(const SourceLocation& l) {
-    auto it = files_.find(l.file);
+    auto it = files_.find(l.file.str());
     if (it == files_.end()) {
       const auto number = static_cast<std::uint32_t>(files_.size());
-      files_.emplace(l.file, number);
+      files_.emplace(l.file.str(), number);
       u32(number);
-      str(l.file);
+      str(l.file.str());
     } else {
       u32(it->second);
     }
@@ -293,7 +293,7 @@ class Reader {
   SourceLocation location() {
     const std::uint32_t number = u32();
     if (number == files_.size()) {
-      files_.push_back(str());
+      files_.emplace_back(view());
     } else if (number > files_.size()) {
       throw Malformed{};
     }
@@ -311,7 +311,7 @@ class Reader {
  private:
   const char* at_;
   const char* end_;
-  std::vector<std::string> files_;
+  std::vector<FileName> files_;  // each location shares its file's one name
 };
 
 class RulesReader {

@@ -56,7 +56,8 @@ class Loader {
   bool within_limits(const yaml::Node& root);
 
   // ---- locations and diagnostics ----------------------------------------------------------
-  const std::string& file() const { return result_.file.file_name; }
+  // One FileName for the file, copied (shared) into every location made here.
+  const FileName& file() const { return file_name_; }
   SourceLocation from_mark(const YAML::Mark& mark) const;
   SourceLocation at(const yaml::Node& node) const { return from_mark(node.Mark()); }
   SourceLocation value_at(const yaml::Node& node) const;
@@ -99,6 +100,7 @@ class Loader {
   std::vector<std::string_view> lines_;
   std::unordered_set<std::string_view> keys_seen_;  // repeats_earlier_key's, for large maps
   LoadedFile result_;
+  FileName file_name_;
 };
 
 }  // namespace snnplan::load::internal

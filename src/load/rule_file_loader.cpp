@@ -8,7 +8,7 @@
 namespace snnplan::load {
 namespace internal {
 
-Loader::Loader(std::string_view text, const std::string& file_name) : text_(text) {
+Loader::Loader(std::string_view text, const std::string& file_name) : text_(text), file_name_(file_name) {
   result_.file.file_name = file_name;
   std::size_t begin = 0;
   while (begin <= text.size()) {

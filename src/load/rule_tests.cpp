@@ -13,13 +13,13 @@
 namespace snnplan::load {
 namespace {
 
-SourceLocation from_mark(const YAML::Mark& mark, const std::string& file) {
+SourceLocation from_mark(const YAML::Mark& mark, const FileName& file) {
   if (mark.is_null()) return SourceLocation{file, 0, 0};
   return SourceLocation{file, static_cast<std::uint32_t>(mark.line + 1),
                         static_cast<std::uint32_t>(mark.column + 1)};
 }
 
-SourceLocation at(const yaml::Node& node, const std::string& file) {
+SourceLocation at(const yaml::Node& node, const FileName& file) {
   return from_mark(node.Mark(), file);
 }
 
@@ -223,7 +223,7 @@ class TestFileReader {
     if (ok) cases_.push_back(std::move(c));
   }
 
-  const std::string& file_;
+  FileName file_;  // shared by every location of the file
   std::vector<Diagnostic>& diagnostics_;
   std::vector<RuleTestCase> cases_;
 };

@@ -29,9 +29,9 @@ inline std::string cannot_listen(std::string_view host, int port) {
   return fmt::format("cannot listen on {}:{} (in use, or not an address of this machine)", host,
                      port);
 }
-inline std::string no_server_in_static_build() {
-  return "snnplan-static has no web server (Debian's cpp-httplib is a shared library): run "
-         "snnplan serve";
+// The statically linked CLI runs the dynamic one for `serve` (serve/server_exec.cpp).
+inline std::string cannot_run_server(std::string_view path, std::string_view why) {
+  return fmt::format("cannot run the workbench server {}: {}", path, why);
 }
 inline std::string cannot_read_file(std::string_view path, std::string_view why) {
   return fmt::format("cannot read {}: {}", path, why);

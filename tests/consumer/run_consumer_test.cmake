@@ -3,7 +3,7 @@
 #
 #   cmake -DBUILD_DIR=<snnplan build> -DWORK_DIR=<scratch dir> [-DCONFIG=<config>]
 #         [-DGENERATOR=...] [-DC_COMPILER=...] [-DCXX_COMPILER=...] [-DLIBDIR=lib]
-#         [-DC_FLAGS=...] [-DCXX_FLAGS=...] [-DEXE_LINKER_FLAGS=...]
+#         [-DC_FLAGS=...] [-DCXX_FLAGS=...] [-DEXE_LINKER_FLAGS=...] [-DSTATIC_CLI=1 -DSERVE_HELPER=libexec/snnplan/snnplan]
 #         -P tests/consumer/run_consumer_test.cmake
 cmake_minimum_required(VERSION 3.20)
 
@@ -18,6 +18,12 @@ endif()
 set(source_dir "${CMAKE_CURRENT_LIST_DIR}")
 set(prefix "${WORK_DIR}/prefix")
 set(consumer_build "${WORK_DIR}/build")
+# STATIC_CLI: the build made snnplan-static, so what it installs as bin/snnplan is that one, and
+# the dynamic CLI, which its `serve` runs, is SERVE_HELPER (relative to the prefix).
+if(NOT DEFINED STATIC_CLI)
+  set(STATIC_CLI 0)
+endif()
+include("${CMAKE_CURRENT_LIST_DIR}/../package/static_cli.cmake")
 
 # Runs a command; on failure prints its output and stops.
 function(run what)
@@ -71,9 +77,20 @@ run("installed CLI runs the installed rule tests"
     "${prefix}/bin/snnplan" test "${prefix}/share/snnplan/rules/snn_distributed.yaml"
     "${prefix}/share/snnplan/rules/snn_distributed.test.yaml" --min-coverage 100)
 
-# 4b. Installed binaries find the installed libraries: run path $ORIGIN/../lib.
+# 4b. Installed binaries find the installed libraries: run path $ORIGIN/../lib. The installed
+# CLI is the statically linked one where the build made it (it needs no library, so no run path).
 file(RELATIVE_PATH bin_to_lib "${prefix}/bin" "${prefix}/${LIBDIR}")
-foreach(binary_and_runpath IN ITEMS "bin/snnplan|$ORIGIN/${bin_to_lib}" "${LIBDIR}/libsnnplan.so|$ORIGIN")
+set(binaries_and_runpaths "${LIBDIR}/libsnnplan.so|$ORIGIN")
+if(STATIC_CLI)
+  assert_static_cli("${prefix}/bin/snnplan")
+  assert_serve_runs_helper("${prefix}/bin/snnplan" "${prefix}/${SERVE_HELPER}")
+  get_filename_component(helper_dir "${prefix}/${SERVE_HELPER}" DIRECTORY)
+  file(RELATIVE_PATH helper_to_lib "${helper_dir}" "${prefix}/${LIBDIR}")
+  list(APPEND binaries_and_runpaths "${SERVE_HELPER}|$ORIGIN/${helper_to_lib}")
+else()
+  list(APPEND binaries_and_runpaths "bin/snnplan|$ORIGIN/${bin_to_lib}")
+endif()
+foreach(binary_and_runpath IN LISTS binaries_and_runpaths)
   string(REPLACE "|" ";" pair "${binary_and_runpath}")
   list(GET pair 0 binary)
   list(GET pair 1 expected_runpath)

@@ -2,13 +2,17 @@
 # the build tree with `cpack -G DEB`, lists it with `dpkg-deb -c`, checks that it holds the CLI,
 # the libraries, the headers, the rules, the schemas, the man page and the completions, unpacks
 # it into a scratch root with `dpkg -x` and runs the CLI from there.
-#   cmake -DBUILD_DIR=<snnplan build> -DWORK_DIR=<scratch dir> -P tests/package/run_deb_test.cmake
+# Where the build made snnplan-static (-DSTATIC_CLI=1), the packaged /usr/bin/snnplan must be it,
+# and its `serve` must run the dynamic CLI packaged as /usr/SERVE_HELPER.
+#   cmake -DBUILD_DIR=<snnplan build> -DWORK_DIR=<scratch dir> [-DSTATIC_CLI=1 -DSERVE_HELPER=...]
+#         -P tests/package/run_deb_test.cmake
 cmake_minimum_required(VERSION 3.20)
 foreach(required IN ITEMS BUILD_DIR WORK_DIR)
   if(NOT DEFINED ${required})
     message(FATAL_ERROR "run_deb_test.cmake: pass -D${required}=...")
   endif()
 endforeach()
+include("${CMAKE_CURRENT_LIST_DIR}/static_cli.cmake")
 
 function(run what)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -52,6 +56,10 @@ message(STATUS "   ${run_output}")
 
 set(root "${WORK_DIR}/root")
 run("dpkg -x" dpkg -x "${debs}" "${root}")
+if(STATIC_CLI)
+  assert_static_cli("${root}/usr/bin/snnplan")
+  assert_serve_runs_helper("${root}/usr/bin/snnplan" "${root}/usr/${SERVE_HELPER}")
+endif()
 run("the unpacked CLI prints its version" "${root}/usr/bin/snnplan" --version)
 if(NOT run_output MATCHES "rule format 1")
   message(FATAL_ERROR "snnplan --version from the package says:\n${run_output}")
