@@ -125,7 +125,7 @@ void check_sound_and_complete(const RuleSet& before, const RuleSet& after, const
     CHECK(was.rules == c.old_rules);
     CHECK(now.rules == c.new_rules);
     CHECK_FALSE(c.fields.empty());
-    CHECK_FALSE(c.regions.empty());
+    CHECK_FALSE(c.cells.empty());
   }
   // Complete: a changed input of the grid lies in a region of the group of its rule paths.
   const snnplan::detail::CompiledRules* files[] = {&RuleSetAccess::compiled(before),
@@ -133,10 +133,10 @@ void check_sound_and_complete(const RuleSet& before, const RuleSet& after, const
   const snnplan::analyse::Partition partition(files, {});
   const auto& model = partition.model();
   std::map<std::pair<std::vector<std::string>, std::vector<std::string>>,
-           std::set<snnplan::analyse::RegionKey>>
+           std::set<snnplan::analyse::Cell>>
       reported;
   for (const ChangeGroup& c : d.changes)
-    reported[{c.old_rules, c.new_rules}].insert(c.regions.begin(), c.regions.end());
+    reported[{c.old_rules, c.new_rules}].insert(c.cells.begin(), c.cells.end());
   snnplan::detail::ValueStore store;
   std::vector<RValue> values(model.inputs.size());
   std::unique_ptr<bool[]> omitted(new bool[model.inputs.size()]());
@@ -157,9 +157,9 @@ void check_sound_and_complete(const RuleSet& before, const RuleSet& after, const
       const Answer was = public_answer(before, inputs), now = public_answer(after, inputs);
       if (!snnplan::analyse::answers_differ(was, now)) return;
       ++changed;
-      const auto region = partition.region_of({values, {omitted.get(), model.inputs.size()}});
+      const auto cell = partition.cell_of({values, {omitted.get(), model.inputs.size()}});
       const auto it = reported.find({was.rules, now.rules});
-      if (it == reported.end() || !it->second.count(region)) {
+      if (it == reported.end() || !it->second.count(cell)) {
         ++missed;
         if (missed <= 3) {
           std::string shown;

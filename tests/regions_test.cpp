@@ -1,8 +1,9 @@
 // The regions of the decision, as every command that walks them sees them: `test --generate`
 // (analyse::decision_regions, over the space Gather::conditions_and_values builds), `diff`
 // (the partition of two files, Gather::decision_conditions) and `map` (the partition of one
-// file, whose region of a cell stands for its rule path). All of them build their space with
-// analyse/input_space.hpp; these cases fail when two of them come to disagree.
+// file, which takes a grid cell's rule path from its cell of the partition). All of them build
+// their space with analyse/input_space.hpp and take an input's region from its region_of(), as
+// one type, analyse::Region; these cases fail when two of them come to disagree.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -26,26 +27,27 @@ using snnplan::RuleSetAccess;
 using snnplan::detail::CompiledRules;
 namespace analyse = snnplan::analyse;
 
-// A region of the decision as the three commands can all name it: the fired rules, and
-// whether the evaluation ends in an error (the error's text quotes the inputs, so it differs
-// between two points of one region).
-using DecisionRegion = std::pair<std::vector<std::string>, bool>;
-
-std::set<DecisionRegion> generated_regions(const CompiledRules& rules) {
-  std::vector<analyse::Region> regions;
+// The regions `test --generate` writes a test for; each witness lies in its region.
+std::set<analyse::Region> generated_regions(const CompiledRules& rules) {
+  std::vector<analyse::RegionWitness> regions;
   std::string why;
   REQUIRE_MESSAGE(analyse::decision_regions(rules, regions, why), why);
-  std::set<DecisionRegion> out;
-  for (const analyse::Region& r : regions) out.emplace(r.path, r.error.has_value());
+  std::set<analyse::Region> out;
+  for (const analyse::RegionWitness& r : regions) {
+    CHECK(analyse::answer(rules, r.witness).region() == r.region);
+    CHECK(out.insert(r.region).second);  // each region once
+  }
   return out;
 }
 
-// The decision regions the partition's points reach, and per region of the partition the
-// rule paths found in it (what map assumes is one).
+// The regions the partition's points reach in the first file, and per cell of the partition
+// the rule paths found in it (map assumes one where the cells are exact). A cell may hold two
+// regions of one path: a value beyond the cells (pipeline_microbatches()) fails at some of its
+// inputs and not at others.
 struct PartitionWalk {
-  std::set<DecisionRegion> regions;
-  std::map<analyse::RegionKey, std::set<std::vector<std::string>>> paths_of_region;
-  bool exact = false;  // no construct beyond the regions: map then takes a cell's path from them
+  std::set<analyse::Region> regions;
+  std::map<analyse::Cell, std::set<std::vector<std::string>>> paths_of_cell;
+  bool exact = false;  // no construct beyond the cells: map then takes a grid cell's path from them
 };
 
 PartitionWalk walk_partition(std::span<const CompiledRules* const> files) {
@@ -55,9 +57,10 @@ PartitionWalk walk_partition(std::span<const CompiledRules* const> files) {
   std::string why;
   const analyse::Walk walk = partition.for_each_point(
       [&](const analyse::Partition::Point& point) {
-        const analyse::Answer a = analyse::answer(*files[0], analyse::inputs_at(partition, point));
-        out.regions.emplace(a.rules, a.error.has_value());
-        out.paths_of_region[partition.region_of(point)].insert(a.rules);
+        const analyse::Region region =
+            analyse::answer(*files[0], analyse::inputs_at(partition, point)).region();
+        out.regions.insert(region);
+        out.paths_of_cell[partition.cell_of(point)].insert(region.path);
         return true;
       },
       why);
@@ -69,7 +72,7 @@ void same_regions(const fs::path& file, bool exact) {
   CAPTURE(file.string());
   const RuleSet rules = RuleSet::from_file(file.string());
   const CompiledRules& compiled = RuleSetAccess::compiled(rules);
-  const std::set<DecisionRegion> generated = generated_regions(compiled);
+  const std::set<analyse::Region> generated = generated_regions(compiled);
 
   const CompiledRules* one[] = {&compiled};
   const PartitionWalk mapped = walk_partition(one);
@@ -79,12 +82,12 @@ void same_regions(const fs::path& file, bool exact) {
   CHECK(generated.size() > 3);
   CHECK(mapped.regions == generated);
   CHECK(diffed.regions == generated);
-  // Where the regions are exact, map takes the rule path of a cell from its region: one path
-  // per region of the partition. Where they are not (a call of another rule set), it traces
-  // every cell instead.
+  // Where the cells are exact, map takes the rule path of a grid cell from its cell of the
+  // partition: one path per cell. Where they are not (a call of another rule set), it traces
+  // every grid cell instead.
   REQUIRE(mapped.exact == exact);
   if (exact)
-    for (const auto& [region, paths] : mapped.paths_of_region) CHECK(paths.size() == 1);
+    for (const auto& [cell, paths] : mapped.paths_of_cell) CHECK(paths.size() == 1);
   // A file against itself changes nothing.
   const analyse::RuleDiff d = analyse::diff_rules(compiled, compiled, {});
   CHECK(d.changes.empty());

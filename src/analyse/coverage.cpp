@@ -448,25 +448,24 @@ bool CoverageTracker::find_witnesses(std::string& why) {
   return walked;
 }
 
-bool decision_regions(const CompiledRules& rules, std::vector<Region>& out, std::string& why) {
-  std::map<std::pair<std::vector<std::string>, std::optional<std::string>>, std::size_t> seen;
+bool decision_regions(const CompiledRules& rules, std::vector<RegionWitness>& out,
+                      std::string& why) {
+  std::map<Region, std::size_t> seen;
   std::vector<double> best;
+  std::vector<TraceStep> steps;  // reused: its room outlives each point
   return for_each_representative(
       rules,
       [&](const Inputs& inputs) {
-        std::vector<TraceStep> steps;
+        steps.clear();
         const EvaluationResult result = evaluate::evaluate(rules, inputs, &steps);
-        Region region{
-            fired_rule_path(steps),
-            result.ok() ? std::nullopt : std::optional<std::string>(result.error().message),
-            without_defaults(rules, inputs)};
-        const double score = plainness(region.witness);
-        auto [at, fresh] = seen.emplace(std::make_pair(region.path, region.error), out.size());
+        auto [at, fresh] = seen.emplace(region_of(result, steps), out.size());
+        Inputs shown = without_defaults(rules, inputs);
+        const double score = plainness(shown);
         if (fresh) {
-          out.push_back(std::move(region));
+          out.push_back(RegionWitness{at->first, std::move(shown)});
           best.push_back(score);
         } else if (score < best[at->second]) {
-          out[at->second].witness = std::move(region.witness);
+          out[at->second].witness = std::move(shown);
           best[at->second] = score;
         }
         return true;

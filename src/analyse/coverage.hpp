@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "analyse/input_space.hpp"
 #include "compile/compiled_rules.hpp"
 #include "snnplan/explain.hpp"
 #include "snnplan/value.hpp"
@@ -94,17 +95,10 @@ bool for_each_representative(const detail::CompiledRules& rules,
                              const std::function<bool(const Inputs&)>& visit, std::string& why,
                              bool* exact = nullptr);
 
-/// A region of the decision: the inputs that take the same path through the tables (the
-/// same fired rules, in order) to the same kind of end (a record, or this error).
-struct Region {
-  std::vector<std::string> path;  ///< fired rules as "table/rule" (snnplan::fired_rule_path)
-  std::optional<std::string> error;
-  Inputs witness;  ///< the plainest representative input of the region
-};
-
-/// Every region the representative inputs reach, in the order first reached. Returns false
-/// with `why` when the representatives could not be enumerated.
-bool decision_regions(const detail::CompiledRules& rules, std::vector<Region>& out,
+/// Every region (input_space.hpp) the representative inputs reach, in the order first reached,
+/// each with the plainest representative input in it: the regions `test --generate` writes a
+/// test for. Returns false with `why` when the representatives could not be enumerated.
+bool decision_regions(const detail::CompiledRules& rules, std::vector<RegionWitness>& out,
                       std::string& why);
 
 /// `inputs` without those at their declared default: what a suggested input shows.

@@ -93,6 +93,10 @@ void add_fallback_expressions(const Model& m, std::vector<Issue>& out) {
 
 }  // namespace
 
+Region region_of(const EvaluationResult& result, const std::vector<TraceStep>& steps) {
+  return Region{fired_rule_path(steps), !result.ok()};
+}
+
 InputSpace::InputSpace(const detail::CompiledRules& rules, const SpaceRequest& request)
     : InputSpace(std::span<const detail::CompiledRules* const>(
                      std::array<const detail::CompiledRules*, 1>{&rules}),

@@ -7,7 +7,6 @@
 
 #include "analyse/search.hpp"
 #include "analyse/messages.hpp"
-#include "core/messages.hpp"
 #include "evaluate/evaluator.hpp"
 #include "snnplan/explain.hpp"
 

@@ -1,7 +1,7 @@
 #pragma once
 // The texts of the analysis (analyse/): why a table is not fully analysed, what it found,
-// invariants and `snnplan diff`, in one place; tests assert them exactly. The texts of its
-// diagnostics that the diagnostic-code table shows as examples are in core/messages.hpp.
+// invariants and `snnplan diff`, in one place; tests assert them exactly. The diagnostic-code
+// reference (render/code_examples.cpp) shows some of them as its examples.
 
 #include <fmt/format.h>
 
@@ -11,6 +11,31 @@
 
 namespace snnplan::messages {
 // ---- table analysis (`check`): why a table is not fully analysed, and what it found ---------
+inline std::string analysis_incomplete(std::string_view subject, std::string_view what) {
+  return fmt::format("{} not fully analysed: {}; shadowed rules and gaps may go unreported",
+                     subject, what);
+}
+inline std::string analysis_float_condition() {
+  return "the condition compares a float value that depends on inputs";
+}
+inline std::string shadowed_by(std::string_view rule, std::string_view earlier) {
+  return fmt::format("rule '{}' can never fire: every input it matches is matched earlier by {}",
+                     rule, earlier);
+}
+inline std::string table_gap(std::string_view table, std::string_view inputs) {
+  return fmt::format("table '{}' has a gap: no rule matches {}", table, inputs);
+}
+inline std::string invariant_violated(std::string_view name, std::string_view inputs,
+                                      std::string_view message, std::string_view path) {
+  return fmt::format("invariant '{}' does not hold for {}: {} (rule path: {})", name, inputs,
+                     message, path);
+}
+inline std::string overlapping_rule(std::string_view rule, std::string_view earlier,
+                                    std::string_view inputs, std::string_view first) {
+  return fmt::format(
+      "rule '{}' partly overlaps earlier {}: for {} it matches, but '{}' fires first", rule,
+      earlier, inputs, first);
+}
 inline std::string analysis_too_many_alternatives() {
   return "the expression has too many alternative values";
 }

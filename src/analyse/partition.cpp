@@ -15,8 +15,9 @@ namespace {
 
 constexpr const char* kOmitted = "(omitted)";  // the input is not given: its default applies
 constexpr const char* kGiven = "(given)";      // given, with a value no condition reads
-// Regions of one description compared pairwise for merging, at most.
-constexpr std::size_t kMaxHullRegions = 256;
+// Boxes (a set of classes per coordinate) of one description compared pairwise for merging, at
+// most.
+constexpr std::size_t kMaxHullBoxes = 256;
 constexpr const char* kPrefixes =
     "prefixes:";  // a string none of the constants: the prefixes it has
 
@@ -129,8 +130,8 @@ std::string Partition::label(const Coordinate& c, const Point& p) const {
   return prefixes;
 }
 
-RegionKey Partition::region_of(const Point& point) const {
-  RegionKey key;
+Cell Partition::cell_of(const Point& point) const {
+  Cell key;
   for (const Coordinate& c : coordinates_) key.push_back(label(c, point));
   return key;
 }
@@ -198,23 +199,24 @@ std::string Partition::condition(const Coordinate& c, const std::set<std::string
   return alternatives.size() == 1 ? alternatives[0] : "(" + joined(alternatives, " || ") + ")";
 }
 
-std::string Partition::describe(const std::vector<RegionKey>& regions) const {
-  using Classes = std::vector<std::set<std::string>>;  // per coordinate: a set of its classes
-  // Every region of the domain, to know which classes a coordinate has given the others.
-  if (!all_regions_) {
-    all_regions_.emplace();
+std::string Partition::describe(const std::vector<Cell>& cells) const {
+  // A box: per coordinate, a set of its classes; the cells it holds are their product.
+  using Classes = std::vector<std::set<std::string>>;
+  // Every cell of the domain, to know which classes a coordinate has given the others.
+  if (!all_cells_) {
+    all_cells_.emplace();
     std::string why;
     for_each_point(
         [&](const Point& point) {
-          all_regions_->insert(region_of(point));
+          all_cells_->insert(cell_of(point));
           return true;
         },
         why);
   }
-  const std::set<RegionKey>& all = *all_regions_;
-  // Union: two regions equal but in one coordinate are one, with both classes there (exact).
+  const std::set<Cell>& all = *all_cells_;
+  // Union: two boxes equal but in one coordinate are one, with both classes there (exact).
   std::set<Classes> current;
-  for (const RegionKey& key : regions) {
+  for (const Cell& key : cells) {
     Classes c;
     for (const std::string& label : key) c.push_back({label});
     current.insert(std::move(c));
@@ -233,40 +235,40 @@ std::string Partition::describe(const std::vector<RegionKey>& regions) const {
         merged = true;
         current.clear();
         for (const auto& [others, classes] : by_rest) {
-          Classes region = others;
-          region[k] = classes;
-          current.insert(std::move(region));
+          Classes box = others;
+          box[k] = classes;
+          current.insert(std::move(box));
         }
       }
     }
   };
   merge();
-  // Show a coordinate only where it narrows the region: a condition every cell of the domain
+  // Show a coordinate only where it narrows the box: a condition every cell of the domain
   // that meets the conditions still shown meets anyway is left out (checked in turn, so two
   // conditions that imply each other are not both left out).
-  auto shown_of = [&](const Classes& region) {
+  auto shown_of = [&](const Classes& box) {
     std::vector<bool> shown(coordinates_.size(), true);
-    auto meets = [&](const RegionKey& cell, std::size_t except) {
+    auto meets = [&](const Cell& cell, std::size_t except) {
       for (std::size_t j = 0; j < coordinates_.size(); ++j)
-        if (j != except && shown[j] && !region[j].count(cell[j])) return false;
+        if (j != except && shown[j] && !box[j].count(cell[j])) return false;
       return true;
     };
     for (std::size_t k = 0; k < coordinates_.size(); ++k)
-      shown[k] = std::any_of(all.begin(), all.end(), [&](const RegionKey& cell) {
-        return meets(cell, k) && !region[k].count(cell[k]);
+      shown[k] = std::any_of(all.begin(), all.end(), [&](const Cell& cell) {
+        return meets(cell, k) && !box[k].count(cell[k]);
       });
     return shown;
   };
-  // Two regions whose hull (the classes of both, per coordinate) holds no cell of the domain
-  // outside the regions are one: the hull. ("world_size == 2" and "2 < world_size < 4" are
+  // Two boxes whose hull (the classes of both, per coordinate) holds no cell of the domain
+  // outside the boxes are one: the hull. ("world_size == 2" and "2 < world_size < 4" are
   // "2 <= world_size < 4" although they also differ in world_size % 2.) Tried for pairs that
-  // differ in a few coordinates, while the regions are few enough to compare.
-  auto contains = [](const Classes& region, const RegionKey& cell) {
+  // differ in a few coordinates, while the boxes are few enough to compare.
+  auto contains = [](const Classes& box, const Cell& cell) {
     for (std::size_t k = 0; k < cell.size(); ++k)
-      if (!region[k].count(cell[k])) return false;
+      if (!box[k].count(cell[k])) return false;
     return true;
   };
-  for (bool merged = true; merged && current.size() <= kMaxHullRegions;) {
+  for (bool merged = true; merged && current.size() <= kMaxHullBoxes;) {
     merged = false;
     const std::vector<Classes> list(current.begin(), current.end());
     for (std::size_t i = 0; i < list.size() && !merged; ++i)
@@ -279,7 +281,7 @@ std::string Partition::describe(const std::vector<RegionKey>& regions) const {
             hull[k].insert(list[j][k].begin(), list[j][k].end());
           }
         if (differ > 3) continue;
-        const bool exact = std::all_of(all.begin(), all.end(), [&](const RegionKey& cell) {
+        const bool exact = std::all_of(all.begin(), all.end(), [&](const Cell& cell) {
           return !contains(hull, cell) ||
                  std::any_of(list.begin(), list.end(),
                              [&](const Classes& r) { return contains(r, cell); });
@@ -297,12 +299,12 @@ std::string Partition::describe(const std::vector<RegionKey>& regions) const {
       }
   }
   std::vector<std::string> alternatives;
-  for (const Classes& region : current) {
-    const std::vector<bool> shown = shown_of(region);
+  for (const Classes& box : current) {
+    const std::vector<bool> shown = shown_of(box);
     std::string conjunction;
     for (std::size_t k = 0; k < coordinates_.size(); ++k) {
       if (!shown[k]) continue;
-      const std::string part = condition(coordinates_[k], region[k]);
+      const std::string part = condition(coordinates_[k], box[k]);
       if (!part.empty()) conjunction += (conjunction.empty() ? "" : " && ") + part;
     }
     alternatives.push_back(conjunction.empty() ? "true" : conjunction);

@@ -5,7 +5,7 @@
 #include <map>
 #include <memory>
 #include <set>
-#include <tuple>
+#include <utility>
 
 #include "analyse/messages.hpp"
 #include "evaluate/evaluator.hpp"
@@ -46,7 +46,7 @@ std::string located(const Issue& issue) {
                                  : issue.location.file + ": " + issue.what;
 }
 
-// Dense sampling where a rule's values are beyond the regions: each dense input over
+// Dense sampling where a rule's values are beyond the cells: each dense input over
 // kDenseLo..kDenseHi, for at most kMaxDenseBases combinations of the other inputs.
 constexpr detail::Wide kDenseLo = -1;
 constexpr detail::Wide kDenseHi = 64;
@@ -68,7 +68,7 @@ Answer answer(const detail::CompiledRules& rules, const Inputs& inputs) {
   std::vector<TraceStep> steps;
   EvaluationResult result = evaluate::evaluate(rules, inputs, &steps);
   Answer out;
-  out.rules = fired_rule_path(steps);
+  out.rules = region_of(result, steps).path;
   if (result.ok())
     out.record = result.record();
   else
@@ -114,15 +114,14 @@ RuleDiff diff_rules(const detail::CompiledRules& old_rules, const detail::Compil
   struct Group {
     ChangeGroup change;
     detail::Wide witness_score = 0;
-    std::set<RegionKey> regions;
+    std::set<Cell> cells;
     std::map<std::string, std::pair<std::optional<Value>, std::optional<Value>>> fields;
   };
   std::vector<Group> groups;
-  // By rule paths, then by whether each side is an error (so a group's fields mean one thing).
-  std::map<std::tuple<std::vector<std::string>, std::vector<std::string>, bool, bool>, std::size_t>
-      index;
-  std::set<RegionKey> changed, unchanged;  // regions with a point that changes / that does not
-  // Rules whose set values the regions do not decide, and the inputs those values read.
+  // By the pair of regions (so a group's fields mean one thing: both sides end alike).
+  std::map<std::pair<Region, Region>, std::size_t> index;
+  std::set<Cell> changed, unchanged;  // cells with a point that changes / that does not
+  // Rules whose set values the cells do not decide, and the inputs those values read.
   std::map<std::string, std::vector<int>> undecided_rules;
   for (const UndecidedValue& v : partition.undecided_values()) {
     auto& inputs = undecided_rules[v.rule];
@@ -157,18 +156,17 @@ RuleDiff diff_rules(const detail::CompiledRules& old_rules, const detail::Compil
                                 std::vector<int>(dense.begin(), dense.end()));
       }
     }
-    const RegionKey region = partition.region_of(point);
+    const Cell cell = partition.cell_of(point);
     if (!answers_differ(before, after)) {
-      unchanged.insert(region);
+      unchanged.insert(cell);
       return true;
     }
-    changed.insert(region);
-    const auto key = std::make_tuple(before.rules, after.rules, before.error.has_value(),
-                                     after.error.has_value());
-    auto [it, fresh] = index.emplace(key, groups.size());
+    changed.insert(cell);
+    auto [it, fresh] =
+        index.emplace(std::make_pair(before.region(), after.region()), groups.size());
     if (fresh) groups.emplace_back();
     Group& g = groups[it->second];
-    g.regions.insert(region);
+    g.cells.insert(cell);
     for (const std::string& name : field_names(before, after)) {
       Value was = field_value(before, name), now = field_value(after, name);
       if (was == now) continue;
@@ -233,19 +231,19 @@ RuleDiff diff_rules(const detail::CompiledRules& old_rules, const detail::Compil
       f.old_value = g.fields[f.field].first;
       f.new_value = g.fields[f.field].second;
     }
-    g.change.regions.assign(g.regions.begin(), g.regions.end());
-    g.change.region = partition.describe(g.change.regions);
+    g.change.cells.assign(g.cells.begin(), g.cells.end());
+    g.change.region = partition.describe(g.change.cells);
     out.changes.push_back(std::move(g.change));
   }
-  // A region where some points change and others do not, or change differently (in more
-  // than one group): its values come from expressions of the inputs, which the regions do
-  // not split; said, not hidden.
-  std::map<RegionKey, std::size_t> groups_of;
+  // A cell where some points change and others do not, or change differently (in more than
+  // one group): its values come from expressions of the inputs, which the cells do not
+  // split; said, not hidden.
+  std::map<Cell, std::size_t> groups_of;
   for (const ChangeGroup& c : out.changes)
-    for (const RegionKey& region : c.regions) ++groups_of[region];
-  std::vector<RegionKey> partial;
-  for (const RegionKey& region : changed)
-    if (unchanged.count(region) || groups_of[region] > 1) partial.push_back(region);
+    for (const Cell& cell : c.cells) ++groups_of[cell];
+  std::vector<Cell> partial;
+  for (const Cell& cell : changed)
+    if (unchanged.count(cell) || groups_of[cell] > 1) partial.push_back(cell);
   if (!partial.empty())
     out.undecided.push_back(messages::diff_partial_region(partition.describe(partial)));
   return out;

@@ -1,9 +1,9 @@
 #pragma once
 // What an edit of a rule file changes: the outcomes of two rule files compared over the whole
-// declared input domain, region by region (analyse/partition.hpp), each file evaluated by the
-// evaluator itself at every point the partition visits. Changes are grouped by the rule
-// paths (old -> new) that give them, each with a witness input at which both files were
-// evaluated and differ. For `snnplan diff` and `snnplan map --diff`.
+// declared input domain, cell by cell (analyse/partition.hpp), each file evaluated by the
+// evaluator itself at every point the partition visits. Changes are grouped by the pair of
+// regions (input_space.hpp: the old file's, the new file's) that gives them, each with a
+// witness input at which both files were evaluated and differ. For `snnplan diff` and `snnplan map --diff`.
 
 #include <optional>
 #include <string>
@@ -21,9 +21,11 @@ struct Answer {
   std::vector<std::string> rules;  // fired_rule_path(): "table/rule", in firing order
   std::optional<Record> record;
   std::optional<std::string> error;
+  /// The region of the decision the input lies in (region_of() of the evaluation).
+  [[nodiscard]] Region region() const { return Region{rules, error.has_value()}; }
 };
 
-/// The evaluator's answer for `inputs`, with its rule path.
+/// The evaluator's answer for `inputs`, with its rule path (region_of()).
 Answer answer(const detail::CompiledRules& rules, const Inputs& inputs);
 /// Whether two answers differ in a record field (by name), a rationale line, an error text,
 /// or error vs. answer. The rule paths alone do not count: a new rule that gives the same
@@ -38,20 +40,20 @@ struct FieldChange {
   std::optional<Value> old_value, new_value;
 };
 
-/// The changes given by one pair of rule paths.
+/// The changes given by one pair of regions: the old file's and the new file's.
 struct ChangeGroup {
-  std::vector<std::string> old_rules, new_rules;
+  std::vector<std::string> old_rules, new_rules;  // the regions' paths
   Answer old_answer, new_answer;  // at the witness
   std::vector<FieldChange> fields;
   Inputs witness;  // the inputs given (those left out get their defaults)
-  std::vector<RegionKey> regions;
-  std::string region;  // the regions as readable conditions
+  std::vector<Cell> cells;  // the cells of the partition where the change is seen
+  std::string region;  // the cells as readable conditions
 };
 
 struct RuleDiff {
   std::vector<ChangeGroup> changes;    // in order of first appearance in the search
   std::vector<std::string> undecided;  // "file:line:column: what" of each construct the
-                                       // regions do not decide exactly, and of partial regions
+                                       // cells do not decide exactly, and of partial cells
   // False when the search stopped before it reached every region (too many combinations of
   // input values): then no change found does not mean no change.
   bool complete = true;

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "analyse/messages.hpp"
-#include "core/messages.hpp"
 #include "language/builtins.hpp"
 #include "language/matchers.hpp"
 #include "language/operations.hpp"

@@ -91,7 +91,6 @@
 #include "analyse/model.hpp"
 #include "analyse/search.hpp"
 #include "analyse/messages.hpp"
-#include "core/messages.hpp"
 #include "evaluate/evaluator.hpp"
 
 namespace snnplan::analyse {

@@ -10,6 +10,16 @@
 
 namespace snnplan::messages {
 // ---- uses: rule files calling other rule files --------------------------------------------------
+inline std::string uses_cycle(std::string_view path) {
+  return fmt::format("rule files use each other in a cycle: {}", path);
+}
+/// A used file that is not a rule file at all; said without quoting any of its content.
+inline std::string not_a_rule_file(std::string_view file) {
+  return fmt::format(
+      "'{}' is not a rule file (not YAML, or not a mapping with the key snnplan); its content is "
+      "not shown",
+      file);
+}
 inline std::string uses_too_deep(std::size_t limit) {
   return fmt::format("rule files use each other more than {} levels deep", limit);
 }
@@ -49,6 +59,11 @@ inline std::string record_field_kind(std::string_view record, std::string_view n
 }
 inline std::string record_field_items(std::string_view name, std::string_view what) {
   return fmt::format("record field '{}' holds {}", name, what);
+}
+
+// ---- reading rule files ------------------------------------------------------------------------
+inline std::string cannot_read(std::string_view path, std::string_view why) {
+  return fmt::format("cannot read rule file '{}': {}", path, why);
 }
 
 }  // namespace snnplan::messages

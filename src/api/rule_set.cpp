@@ -24,7 +24,6 @@
 #include "compile/compiler.hpp"
 #include "compile/serialized_rules.hpp"
 #include "api/messages.hpp"
-#include "core/messages.hpp"
 #include "evaluate/evaluator.hpp"
 #include "load/rule_file_loader.hpp"
 #include "snnplan/explain.hpp"

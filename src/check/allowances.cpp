@@ -4,7 +4,7 @@
 #include <optional>
 #include <tuple>
 
-#include "core/messages.hpp"
+#include "check/messages.hpp"
 
 namespace snnplan::check {
 namespace {

@@ -1,6 +1,6 @@
 #include "check/declarations.hpp"
 
-#include "core/messages.hpp"
+#include "check/messages.hpp"
 
 namespace snnplan::check {
 

@@ -1,9 +1,10 @@
 #pragma once
 // The texts of the checker (check/): names, types and the parts of values they report, in one
-// place; tests assert them exactly. Texts of check's diagnostics that the diagnostic-code table
-// shows as examples are in core/messages.hpp, and the language's texts the checker reports too
-// (operands and builtin arguments) in language/messages.hpp: this header includes both, so one
-// include gives a file of check/ every text it writes.
+// place; tests assert them exactly. The diagnostic-code reference (render/code_examples.cpp)
+// shows some of them as its examples. The language's texts the checker reports too (operands,
+// builtin arguments, types) are in language/messages.hpp, and load's it reports again (a missing
+// key) in load/messages.hpp: this header includes both, so one include gives a file of check/
+// every text it writes.
 
 #include <fmt/format.h>
 
@@ -13,6 +14,7 @@
 
 #include "core/messages.hpp"
 #include "language/messages.hpp"
+#include "load/messages.hpp"
 
 namespace snnplan::messages {
 // ---- the verdict on a file: `snnplan check`'s summary line, also the workbench's -------------
@@ -36,6 +38,85 @@ inline std::string check_failed(std::string_view file, std::size_t errors, std::
 
 
 // ---- names and types -----------------------------------------------------------------------
+inline std::string unknown_name(std::string_view kind, std::string_view name,
+                                std::string_view suggestion) {
+  if (suggestion.empty()) return fmt::format("unknown {} '{}'", kind, name);
+  return fmt::format("unknown {} '{}' (did you mean '{}'?)", kind, name, suggestion);
+}
+inline std::string duplicate_name(std::string_view kind, std::string_view name,
+                                  std::string_view first) {
+  return fmt::format("duplicate {} '{}' (first declared at {})", kind, name, first);
+}
+inline std::string let_cycle(std::string_view path) {
+  return fmt::format("derived values depend on each other in a cycle: {}", path);
+}
+inline std::string table_cycle(std::string_view path) {
+  return fmt::format("tables call each other in a cycle, which could loop forever: {}", path);
+}
+inline std::string wrong_arity(std::string_view builtin, std::string_view expected,
+                               std::size_t got) {
+  // "1", "at least 1" -> argument; "2", "1 to 3" -> arguments
+  const bool one = expected.size() >= 1 && expected.back() == '1' &&
+                   (expected.size() == 1 || expected[expected.size() - 2] == ' ');
+  return fmt::format("{}() takes {} argument{}, got {}", builtin, expected, one ? "" : "s", got);
+}
+inline std::string rationale_field_set(std::string_view name) {
+  return fmt::format("'{}' collects rationale lines; use `because` instead of setting it", name);
+}
+inline std::string because_needs_rationale_field() {
+  return "`because` needs a record field of type rationale to collect its lines";
+}
+inline std::string table_calls_too_deep(std::size_t depth, int limit, std::string_view path) {
+  return fmt::format(
+      "table calls can nest {} levels deep, beyond the limit of {}: an evaluation that follows {} "
+      "fails",
+      depth, limit, path);
+}
+inline std::string unreachable_table(std::string_view table, std::string_view start) {
+  return fmt::format("table '{}' is never used: no path from the start table '{}' reaches it",
+                     table, start);
+}
+inline std::string unused(std::string_view kind, std::string_view name) {
+  return fmt::format("{} '{}' is never used", kind, name);
+}
+/// A value (or a part of one) whose kinds only partly fit its place: the checker cannot
+/// prove that no input gives it a kind the place refuses (a `type-unproven` warning).
+inline std::string type_unproven(std::string_view what, std::string_view expected,
+                                 std::string_view got) {
+  return fmt::format(
+      "{} must be {}, but it may be {}, which the checker cannot rule out: evaluation fails for "
+      "inputs where it is not {}",
+      what, expected, got, expected);
+}
+// A literal a value's input can never accept: "the default 'fast' of input 'prefer' is not one
+// of the values its one_of allows (speed, memory)".
+inline std::string not_one_of(std::string_view what, std::string_view value,
+                              std::string_view input, std::string_view options) {
+  return fmt::format("{} {} of input '{}' is not one of the values its one_of allows ({})", what,
+                     value, input, options);
+}
+// A `set` or `with` text that is exactly the name of an input or derived value.
+inline std::string expression_meant(std::string_view name) {
+  return fmt::format("did you mean '= {}'?", name);
+}
+inline std::string literal_names_value(std::string_view name, std::string_view kind) {
+  return fmt::format("the text '{}' is the name of {} '{}', but without '=' it is only text ({})",
+                     name, kind, name, expression_meant(name));
+}
+inline std::string overwritten_by_next(std::string_view field, std::string_view rule,
+                                       std::string_view table) {
+  return fmt::format(
+      "rule '{}' sets '{}', but every rule of table '{}' (reached through next) that returns a "
+      "record sets it again, so this value is never used",
+      rule, field, table);
+}
+inline std::string call_missing_input(std::string_view rules, std::string_view input) {
+  return fmt::format("the call of '{}' does not give its required input '{}'", rules, input);
+}
+inline std::string unreachable_rule(std::string_view rule, std::string_view table) {
+  return fmt::format("rule '{}' follows a catch-all rule in table '{}' and can never fire", rule,
+                     table);
+}
 inline std::string not_an_input(std::string_view name) {
   return fmt::format("'{}' is not an input; fallback `with` may only override inputs", name);
 }
@@ -96,6 +177,13 @@ inline std::string overwritten_by_fallback(std::string_view field, std::string_v
       "rule '{}' sets '{}', but its fallback to table '{}' replaces it with that table's value "
       "(add it to keep to keep this one)",
       rule, field, table);
+}
+
+
+// ---- check: diagnostic codes, `allow:` and the warning policy --------------------------------
+inline std::string unused_allow(std::string_view code) {
+  return fmt::format(
+      "'{}' is allowed here but nothing here is reported with it; remove it from allow", code);
 }
 
 }  // namespace snnplan::messages

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/messages.hpp"
+#include "load/messages.hpp"
 
 namespace snnplan::messages {
 // ---- inputs -------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 #pragma once
-// Every diagnostic code, defined once: one row per code with the severity it is reported at,
-// what it means and an example message. `check --error/--ignore`, `allow:` in rule files and
-// docs/rules.md's code table (language/reference.cpp) read these rows; a test holds every code
+// Every diagnostic code, defined once: one row per code with the severity it is reported at
+// and what it means (its example message is render/code_examples.hpp's, written by the stage
+// that reports it). `check --error/--ignore`, `allow:` in rule files and
+// docs/rules.md's code table (render/reference.cpp) read these rows; a test holds every code
 // the loader, checker and analysis emit to having a row here.
 
 #include <span>
@@ -19,7 +20,6 @@ struct DiagnosticCodeInfo {
   /// by `allow:` or dropped by `check --ignore`: an error means the rules cannot be used.
   Severity severity;
   std::string_view summary;  ///< what the finding means, one line
-  std::string (*example)();  ///< an example message, written by core/messages.hpp's function
 };
 
 /// Every code, errors first, then warnings, then notes; alphabetical within each.

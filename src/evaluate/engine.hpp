@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "compile/rule_index.hpp"
-#include "core/messages.hpp"
+#include "check/messages.hpp"
 #include "evaluate/evaluator.hpp"
 #include "evaluate/frame.hpp"
 #include "evaluate/messages.hpp"

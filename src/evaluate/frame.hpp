@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "compile/compiled_rules.hpp"
-#include "core/messages.hpp"
+#include "check/messages.hpp"
 #include "language/operations.hpp"
 
 namespace snnplan::evaluate::internal {

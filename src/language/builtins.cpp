@@ -2,7 +2,6 @@
 
 #include <limits>
 
-#include "core/messages.hpp"
 #include "language/messages.hpp"
 #include "language/microbatches.hpp"
 #include "language/operations.hpp"

@@ -67,4 +67,10 @@ inline std::string repr_too_long(std::size_t limit) {
   return fmt::format("repr() would write more than {} bytes", limit);
 }
 
+// ---- types: a value where its place wants another kind ----------------------------------------
+inline std::string type_mismatch(std::string_view what, std::string_view expected,
+                                 std::string_view got) {
+  return fmt::format("{} must be {}, but it is {}", what, expected, got);
+}
+
 }  // namespace snnplan::messages

@@ -9,7 +9,6 @@
 #include <cwctype>
 #include <vector>
 
-#include "core/messages.hpp"
 #include "language/messages.hpp"
 
 namespace snnplan::language {

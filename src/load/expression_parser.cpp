@@ -9,7 +9,6 @@
 #include <utility>
 
 #include "load/literals.hpp"
-#include "core/messages.hpp"
 #include "load/messages.hpp"
 
 namespace snnplan::load {

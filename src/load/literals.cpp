@@ -8,7 +8,7 @@
 #include <locale.h>  // newlocale (POSIX)
 #include <stdlib.h>  // strtod_l (glibc)
 
-#include "core/messages.hpp"
+#include "load/messages.hpp"
 
 namespace snnplan {
 

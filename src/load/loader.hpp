@@ -12,7 +12,6 @@
 #include <utility>
 #include <variant>
 
-#include "core/messages.hpp"
 #include "load/expression_parser.hpp"
 #include "load/keys.hpp"
 #include "load/literals.hpp"

@@ -57,14 +57,13 @@ class CellEvaluator {
       for (const auto& [name, value] : inputs)
         values_[static_cast<std::size_t>(compiled_.input_slots.at(name))] =
             detail::from_public(value, store_);
-      const analyse::RegionKey region =
-          partition_.region_of({values_, {omitted_.get(), values_.size()}});
-      auto it = paths_.find(region);
-      if (it == paths_.end())
-        it = paths_.emplace(region, fired_rule_path(rules_.explain(inputs).steps)).first;
+      // The partition's cell of the point (not the grid's): where exact, one rule path.
+      const analyse::Cell cell = partition_.cell_of({values_, {omitted_.get(), values_.size()}});
+      auto it = paths_.find(cell);
+      if (it == paths_.end()) it = paths_.emplace(cell, region_at(inputs).path).first;
       path = it->second;
     } else {
-      path = fired_rule_path(rules_.explain(inputs).steps);
+      path = region_at(inputs).path;
     }
     key_ = path_key(path);
     if (ok)
@@ -86,6 +85,11 @@ class CellEvaluator {
   [[nodiscard]] const std::vector<MapAnswer>& answers() const { return answers_; }
 
  private:
+  analyse::Region region_at(const Inputs& inputs) const {
+    const Explanation explanation = rules_.explain(inputs);
+    return analyse::region_of(explanation.result, explanation.steps);
+  }
+
   const RuleSet& rules_;
   const detail::CompiledRules& compiled_;
   const detail::CompiledRules* files_[1];
@@ -95,7 +99,9 @@ class CellEvaluator {
   detail::ValueStore store_;
   std::vector<detail::RValue> values_;
   std::unique_ptr<bool[]> omitted_;
-  std::map<analyse::RegionKey, std::vector<std::string>> paths_;
+  // The rule path of each cell of the partition met. Not its Region: the end may differ
+  // within a cell (a value beyond the cells fails at some inputs), and comes from evaluate().
+  std::map<analyse::Cell, std::vector<std::string>> paths_;
   std::unordered_map<std::string, std::uint32_t> ids_;
   std::vector<MapAnswer> answers_;
   std::string key_;

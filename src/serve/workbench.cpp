@@ -11,7 +11,6 @@
 #include "api/rule_set_access.hpp"
 #include "check/checker.hpp"
 #include "check/messages.hpp"
-#include "core/messages.hpp"
 #include "core/sha256.hpp"
 #include "load/rule_file_loader.hpp"
 #include "render/format.hpp"

@@ -45,7 +45,7 @@ std::string generated_test(const RuleSet& rules, const std::string& name, const 
 std::optional<std::string> generated_tests(const RuleSet& rules, const std::string& rules_name,
                                            bool boundaries, std::string& why) {
   const detail::CompiledRules& compiled = RuleSetAccess::compiled(rules);
-  std::vector<analyse::Region> regions;
+  std::vector<analyse::RegionWitness> regions;
   if (!analyse::decision_regions(compiled, regions, why)) return std::nullopt;
   analyse::CoverageTracker tracker(compiled);
   if (!tracker.find_witnesses(why)) return std::nullopt;
@@ -60,11 +60,11 @@ std::optional<std::string> generated_tests(const RuleSet& rules, const std::stri
     out += generated_test(rules, name, inputs);
   };
   for (std::size_t k = 0; k < regions.size(); ++k) {
-    const analyse::Region& region = regions[k];
+    const analyse::Region& region = regions[k].region;
     std::string path;
     for (const std::string& rule : region.path) path += (path.empty() ? "" : " > ") + rule;
     if (region.error) path += (path.empty() ? "" : " > ") + std::string("error");
-    add(messages::generated_name(k + 1, path), region.witness);
+    add(messages::generated_name(k + 1, path), regions[k].witness);
   }
   // What the regions leave uncovered, at the witnesses the tracker found before any test.
   std::vector<analyse::GoalKind> kinds = {analyse::GoalKind::rule, analyse::GoalKind::condition};

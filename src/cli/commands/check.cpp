@@ -22,7 +22,7 @@
 #include "cli/rule_files.hpp"
 #include "core/diagnostic_codes.hpp"
 #include "cli/messages.hpp"
-#include "core/messages.hpp"
+#include "load/messages.hpp"
 #include "render/format.hpp"
 
 namespace snnplan::cli {

@@ -1,16 +1,21 @@
-#include "language/reference.hpp"
+#include "render/reference.hpp"
 
 #include <fmt/format.h>
 
 #include "core/diagnostic_codes.hpp"
 #include "language/builtins.hpp"
 #include "language/matchers.hpp"
+#include "render/code_examples.hpp"
 
-namespace snnplan::language {
+namespace snnplan::render {
+
+using language::BuiltinInfo;
+using language::MatcherInfo;
+using language::OperandShape;
 
 std::string matcher_reference() {
   std::string out = "| matcher | operand | holds when |\n| --- | --- | --- |\n";
-  for (const MatcherInfo& m : matchers()) {
+  for (const MatcherInfo& m : language::matchers()) {
     const std::string operand = m.operand == OperandShape::value ? "a value or `= expression`"
                                 : m.list_items == 0
                                     ? "a list"
@@ -22,7 +27,7 @@ std::string matcher_reference() {
 
 std::string builtin_reference() {
   std::string out = "| builtin | what it returns |\n| --- | --- |\n";
-  for (const BuiltinInfo& b : builtins())
+  for (const BuiltinInfo& b : language::builtins())
     out += fmt::format("| `{}` | {} |\n", b.signature, b.summary);
   return out;
 }
@@ -30,7 +35,7 @@ std::string builtin_reference() {
 std::string diagnostic_code_reference() {
   std::string out = "| code | severity | what it means | example |\n| --- | --- | --- | --- |\n";
   for (const detail::DiagnosticCodeInfo& c : detail::diagnostic_codes()) {
-    std::string example = c.example();
+    std::string example = diagnostic_code_example(c.code);
     // A '|' would end the cell.
     for (auto at = example.find('|'); at != std::string::npos; at = example.find('|', at + 2))
       example.replace(at, 1, "\\|");
@@ -55,4 +60,4 @@ std::string with_generated_reference(std::string_view document) {
   return out;
 }
 
-}  // namespace snnplan::language
+}  // namespace snnplan::render
