@@ -5,8 +5,10 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <span>
 #include <tuple>
 
+#include "analyse/boxes.hpp"
 #include "analyse/messages.hpp"
 #include "evaluate/evaluator.hpp"
 
@@ -62,6 +64,120 @@ void add_undecided_values(const Partition& partition, std::vector<std::string>& 
           located(Issue{v.issue.location, messages::diff_dense_values(v.rule, v.issue.what)}));
 }
 
+
+// The changes found, grouped by the rule paths that give them (then by whether each side is
+// an error, so a group's fields mean one thing), in order of first appearance.
+class Changes {
+ public:
+  // Adds inputs (of `regions`, scored `score`: smaller is a nicer witness) whose answers
+  // differ.
+  void add(const Inputs& inputs, detail::Wide score, Answer before, Answer after,
+           std::span<const RegionKey> regions) {
+    const auto key = std::make_tuple(before.rules, after.rules, before.error.has_value(),
+                                     after.error.has_value());
+    auto [it, fresh] = index_.emplace(key, groups_.size());
+    if (fresh) groups_.emplace_back();
+    Group& g = groups_[it->second];
+    g.regions.insert(regions.begin(), regions.end());
+    for (const std::string& name : field_names(before, after)) {
+      Value was = field_value(before, name), now = field_value(after, name);
+      if (was == now) continue;
+      auto [f, first] = g.fields.try_emplace(name, was, now);
+      if (first) {
+        g.change.fields.push_back(FieldChange{name, was, now});
+        continue;
+      }
+      if (f->second.first && *f->second.first != was) f->second.first.reset();
+      if (f->second.second && *f->second.second != now) f->second.second.reset();
+    }
+    if (fresh || score < g.witness_score) {
+      g.witness_score = score;
+      g.change.old_rules = before.rules;
+      g.change.new_rules = after.rules;
+      g.change.witness = inputs;
+      g.change.old_answer = std::move(before);
+      g.change.new_answer = std::move(after);
+    }
+  }
+
+  // The groups, each with its regions described by `describe`.
+  std::vector<ChangeGroup> finish(
+      const std::function<std::string(const std::vector<RegionKey>&)>& describe) {
+    std::vector<ChangeGroup> out;
+    for (Group& g : groups_) {
+      for (FieldChange& f : g.change.fields) {
+        f.old_value = g.fields[f.field].first;
+        f.new_value = g.fields[f.field].second;
+      }
+      g.change.regions.assign(g.regions.begin(), g.regions.end());
+      g.change.region = describe(g.change.regions);
+      out.push_back(std::move(g.change));
+    }
+    return out;
+  }
+
+ private:
+  struct Group {
+    ChangeGroup change;
+    detail::Wide witness_score = 0;
+    std::set<RegionKey> regions;
+    std::map<std::string, std::pair<std::optional<Value>, std::optional<Value>>> fields;
+  };
+  std::vector<Group> groups_;
+  std::map<std::tuple<std::vector<std::string>, std::vector<std::string>, bool, bool>, std::size_t>
+      index_;
+};
+
+// The diff by the boxes (boxes.hpp) where both files are made of them: every cell once, one
+// evaluation of each file per pair of rule paths (the answer is constant on such a pair's
+// cells), at its nicest cell. std::nullopt where the boxes do not apply, stop short, or the
+// evaluator fires other rules than the boxes say (then the grid decides).
+std::optional<RuleDiff> box_diff(const Partition& partition,
+                                 std::span<const detail::CompiledRules* const> files) {
+  std::unique_ptr<BoxDiff> boxes = BoxDiff::make(partition.model(), files);
+  if (!boxes) return std::nullopt;
+  struct Pair {
+    std::size_t old_path = 0, new_path = 0;
+    Box nicest;
+    detail::Wide score = 0;
+    std::vector<Box> cells;
+  };
+  std::vector<Pair> pairs;
+  std::map<std::pair<std::size_t, std::size_t>, std::size_t> index;
+  const bool done = boxes->for_each_cell([&](const Box& cell, std::size_t was, std::size_t now) {
+    const detail::Wide score = boxes->score(cell);
+    auto [it, fresh] = index.emplace(std::make_pair(was, now), pairs.size());
+    if (fresh) pairs.push_back(Pair{was, now, cell, score, {}});
+    Pair& pair = pairs[it->second];
+    pair.cells.push_back(cell);
+    if (score < pair.score) {
+      pair.nicest = cell;
+      pair.score = score;
+    }
+  });
+  if (!done) return std::nullopt;
+  const Model& model = partition.model();
+  Changes changes;
+  for (const Pair& pair : pairs) {
+    const std::vector<RValue> point = boxes->point(pair.nicest);
+    Inputs inputs;
+    for (std::size_t k = 0; k < model.inputs.size(); ++k)
+      inputs.emplace_back(model.inputs[k].name, detail::to_public(point[k]));
+    Answer before = answer(*files[0], inputs), after = answer(*files[1], inputs);
+    if (before.rules != boxes->path_names(0, pair.old_path) ||
+        after.rules != boxes->path_names(1, pair.new_path))
+      return std::nullopt;
+    if (!answers_differ(before, after)) continue;
+    std::vector<RegionKey> regions;
+    for (const Box& cell : pair.cells) regions.push_back(boxes->key(cell));
+    changes.add(inputs, pair.score, std::move(before), std::move(after), regions);
+  }
+  RuleDiff out;
+  out.changes = changes.finish([&](const std::vector<RegionKey>& regions) {
+    return boxes->describe(regions);
+  });
+  return out;
+}
 }  // namespace
 
 Answer answer(const detail::CompiledRules& rules, const Inputs& inputs) {
@@ -105,22 +221,15 @@ std::string input_differences(const detail::CompiledRules& old_rules,
 }
 
 RuleDiff diff_rules(const detail::CompiledRules& old_rules, const detail::CompiledRules& new_rules,
-                    const std::vector<FixedInput>& fixed) {
+                    const std::vector<FixedInput>& fixed, bool boxes) {
   const detail::CompiledRules* files[] = {&old_rules, &new_rules};
   const Partition partition(files, fixed);
+  if (boxes)
+    if (std::optional<RuleDiff> by_boxes = box_diff(partition, files)) return std::move(*by_boxes);
   RuleDiff out;
   for (const Issue& issue : partition.undecided()) out.undecided.push_back(located(issue));
 
-  struct Group {
-    ChangeGroup change;
-    detail::Wide witness_score = 0;
-    std::set<RegionKey> regions;
-    std::map<std::string, std::pair<std::optional<Value>, std::optional<Value>>> fields;
-  };
-  std::vector<Group> groups;
-  // By rule paths, then by whether each side is an error (so a group's fields mean one thing).
-  std::map<std::tuple<std::vector<std::string>, std::vector<std::string>, bool, bool>, std::size_t>
-      index;
+  Changes changes;
   std::set<RegionKey> changed, unchanged;  // regions with a point that changes / that does not
   // Rules whose set values the regions do not decide, and the inputs those values read.
   std::map<std::string, std::vector<int>> undecided_rules;
@@ -163,32 +272,7 @@ RuleDiff diff_rules(const detail::CompiledRules& old_rules, const detail::Compil
       return true;
     }
     changed.insert(region);
-    const auto key = std::make_tuple(before.rules, after.rules, before.error.has_value(),
-                                     after.error.has_value());
-    auto [it, fresh] = index.emplace(key, groups.size());
-    if (fresh) groups.emplace_back();
-    Group& g = groups[it->second];
-    g.regions.insert(region);
-    for (const std::string& name : field_names(before, after)) {
-      Value was = field_value(before, name), now = field_value(after, name);
-      if (was == now) continue;
-      auto [f, first] = g.fields.try_emplace(name, was, now);
-      if (first) {
-        g.change.fields.push_back(FieldChange{name, was, now});
-        continue;
-      }
-      if (f->second.first && *f->second.first != was) f->second.first.reset();
-      if (f->second.second && *f->second.second != now) f->second.second.reset();
-    }
-    const detail::Wide score = niceness(point);
-    if (fresh || score < g.witness_score) {
-      g.witness_score = score;
-      g.change.old_rules = before.rules;
-      g.change.new_rules = after.rules;
-      g.change.witness = inputs;
-      g.change.old_answer = std::move(before);
-      g.change.new_answer = std::move(after);
-    }
+    changes.add(inputs, niceness(point), std::move(before), std::move(after), {&region, 1});
     return true;
   };
   std::string why;
@@ -228,15 +312,8 @@ RuleDiff diff_rules(const detail::CompiledRules& old_rules, const detail::Compil
     out.undecided.push_back(why.empty() ? messages::analysis_too_many_points(kMaxPoints) : why);
     out.complete = false;
   }
-  for (Group& g : groups) {
-    for (FieldChange& f : g.change.fields) {
-      f.old_value = g.fields[f.field].first;
-      f.new_value = g.fields[f.field].second;
-    }
-    g.change.regions.assign(g.regions.begin(), g.regions.end());
-    g.change.region = partition.describe(g.change.regions);
-    out.changes.push_back(std::move(g.change));
-  }
+  out.changes =
+      changes.finish([&](const std::vector<RegionKey>& regions) { return partition.describe(regions); });
   // A region where some points change and others do not, or change differently (in more
   // than one group): its values come from expressions of the inputs, which the regions do
   // not split; said, not hidden.

@@ -18,6 +18,9 @@ struct AnalysisOptions {
   /// Notes "overlapping-rule": a rule (not a catch-all) that fires for some inputs and matches
   /// some inputs an earlier rule takes first, with such an input (DMN's overlap check).
   bool overlaps = false;
+  /// Tables of boxes are split by the rules' boxes (analyse/boxes.hpp); false: by the grid
+  /// only, as before them (the tests compare the two).
+  bool boxes = true;
 };
 
 struct TableFindings {
