@@ -84,8 +84,8 @@ TEST_CASE("the box analysis finds a planted overlap and a planted gap, exactly")
   const RuleSet rules = load(planted("m1"));
   const auto found = check(rules, true);
   CHECK(message(found, "overlapping-rule", "r1") ==
-        "rule 'r1' partly overlaps earlier rule 'r0': for a=5, b=5 it matches, but 'r0' fires "
-        "first");
+        "rule 'r1' partly overlaps earlier rule 'r0': for a=5, b=5, kind='x' it matches, but "
+        "'r0' fires first");
   CHECK(message(found, "table-gap", "decide") ==
         "table 'decide' has a gap: no rule matches a=-1, b=0, kind='x'");
   CHECK(message(found, "shadowed-rule", "r1").empty());
