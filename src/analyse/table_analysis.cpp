@@ -296,10 +296,9 @@ class Analysis {
     const std::size_t n = table.active;
     Facts own;
     for (std::size_t k = 0; k < n; ++k) own.merge(table.rules[k].facts);
-    // Tables of boxes are split by the rules' own boxes (boxes.hpp): exact at any size.
-    if (options_.boxes && own.issues.empty())
-      if (std::optional<TableScan> scan = box_scan(m_, t, options_.overlaps)) {
-        report(t, *scan, true, own);
+    if (options_.boxes == true && own.issues.empty())
+      if (std::optional<TableScan> by_boxes = box_scan(m_, t, options_.overlaps)) {
+        report(t, *by_boxes, true, own);
         return;
       }
     for (const Issue& issue : own.issues) note(issue, name);
@@ -353,6 +352,13 @@ class Analysis {
         },
         why);
     if (walk == Walk::too_many) {
+      // Beyond the grid, tables of boxes are split by the rules' own boxes (boxes.hpp): exact
+      // at any size. (Within it the grid stays, so its witnesses are as they were.)
+      if (options_.boxes != false && own.issues.empty())
+        if (std::optional<TableScan> by_boxes = box_scan(m_, t, options_.overlaps)) {
+          report(t, *by_boxes, true, own);
+          return;
+        }
       note(Issue{table.table->location, messages::analysis_too_many_points(kMaxPoints)}, name);
       return;
     }
