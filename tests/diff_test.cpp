@@ -515,15 +515,18 @@ TEST_CASE(
                           other_inputs.path() + " has 'nodes'") != std::string::npos);
 }
 
-// Three inputs with 70 thresholds each: 71^3 combinations, more than the search walks.
+// Three inputs with 70 thresholds each: 71^3 combinations, more than the search walks. One
+// condition reads a derived value, so the rules are not boxes (analyse/boxes.hpp, which
+// would decide them) and the grid is what compares them.
 std::string table_beyond_the_search() {
   std::string y =
       "snnplan: 1\ninputs:\n  a: {type: int}\n  b: {type: int}\n  c: {type: int}\n"
+      "let:\n  a1: \"a + 1\"\n"
       "record:\n  mode: {type: string, default: none}\nstart: t\ntables:\n  t:\n";
   for (int k = 0; k < 70; ++k)
-    y += fmt::format("    - {{name: r{0}, when: {{a: {{ge: {0}}}, b: {{ge: {1}}}, c: {{ge: {2}}}}}, "
+    y += fmt::format("    - {{name: r{0}, when: {{a1: {{ge: {3}}}, b: {{ge: {1}}}, c: {{ge: {2}}}}}, "
                      "set: {{mode: m{0}}}}}\n",
-                     k, 70 - k, (k * 37) % 70);
+                     k, 70 - k, (k * 37) % 70, k + 1);
   return y + "    - {name: rest, set: {mode: none}}\n";
 }
 

@@ -5,8 +5,10 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <span>
 #include <utility>
 
+#include "analyse/boxes.hpp"
 #include "analyse/messages.hpp"
 #include "evaluate/evaluator.hpp"
 
@@ -62,6 +64,116 @@ void add_undecided_values(const Partition& partition, std::vector<std::string>& 
           located(Issue{v.issue.location, messages::diff_dense_values(v.rule, v.issue.what)}));
 }
 
+
+// The changes found, grouped by the pair of regions (old file's, new file's) that gives them
+// (so a group's fields mean one thing: both sides end alike), in order of first appearance.
+class Changes {
+ public:
+  // Adds inputs (of `cells`, scored `score`: smaller is a nicer witness) whose answers differ.
+  void add(const Inputs& inputs, detail::Wide score, Answer before, Answer after,
+           std::span<const Cell> cells) {
+    auto [it, fresh] =
+        index_.emplace(std::make_pair(before.region(), after.region()), groups_.size());
+    if (fresh) groups_.emplace_back();
+    Group& g = groups_[it->second];
+    g.cells.insert(cells.begin(), cells.end());
+    for (const std::string& name : field_names(before, after)) {
+      Value was = field_value(before, name), now = field_value(after, name);
+      if (was == now) continue;
+      auto [f, first] = g.fields.try_emplace(name, was, now);
+      if (first) {
+        g.change.fields.push_back(FieldChange{name, was, now});
+        continue;
+      }
+      if (f->second.first && *f->second.first != was) f->second.first.reset();
+      if (f->second.second && *f->second.second != now) f->second.second.reset();
+    }
+    if (fresh || score < g.witness_score) {
+      g.witness_score = score;
+      g.change.old_rules = before.rules;
+      g.change.new_rules = after.rules;
+      g.change.witness = inputs;
+      g.change.old_answer = std::move(before);
+      g.change.new_answer = std::move(after);
+    }
+  }
+
+  // The groups, each with its cells described by `describe`.
+  std::vector<ChangeGroup> finish(
+      const std::function<std::string(const std::vector<Cell>&)>& describe) {
+    std::vector<ChangeGroup> out;
+    for (Group& g : groups_) {
+      for (FieldChange& f : g.change.fields) {
+        f.old_value = g.fields[f.field].first;
+        f.new_value = g.fields[f.field].second;
+      }
+      g.change.cells.assign(g.cells.begin(), g.cells.end());
+      g.change.region = describe(g.change.cells);
+      out.push_back(std::move(g.change));
+    }
+    return out;
+  }
+
+ private:
+  struct Group {
+    ChangeGroup change;
+    detail::Wide witness_score = 0;
+    std::set<Cell> cells;
+    std::map<std::string, std::pair<std::optional<Value>, std::optional<Value>>> fields;
+  };
+  std::vector<Group> groups_;
+  std::map<std::pair<Region, Region>, std::size_t> index_;
+};
+
+// The diff by the boxes (boxes.hpp) where both files are made of them: every cell once, one
+// evaluation of each file per pair of rule paths (the answer is constant on such a pair's
+// cells), at its nicest cell. std::nullopt where the boxes do not apply, stop short, or the
+// evaluator fires other rules than the boxes say (then the grid decides).
+std::optional<RuleDiff> box_diff(const Partition& partition,
+                                 std::span<const detail::CompiledRules* const> files) {
+  std::unique_ptr<BoxDiff> boxes = BoxDiff::make(partition.model(), files);
+  if (!boxes) return std::nullopt;
+  struct Pair {
+    std::size_t old_path = 0, new_path = 0;
+    Box nicest;
+    detail::Wide score = 0;
+    std::vector<Box> cells;
+  };
+  std::vector<Pair> pairs;
+  std::map<std::pair<std::size_t, std::size_t>, std::size_t> index;
+  const bool done = boxes->for_each_cell([&](const Box& cell, std::size_t was, std::size_t now) {
+    const detail::Wide score = boxes->score(cell);
+    auto [it, fresh] = index.emplace(std::make_pair(was, now), pairs.size());
+    if (fresh) pairs.push_back(Pair{was, now, cell, score, {}});
+    Pair& pair = pairs[it->second];
+    pair.cells.push_back(cell);
+    if (score < pair.score) {
+      pair.nicest = cell;
+      pair.score = score;
+    }
+  });
+  if (!done) return std::nullopt;
+  const Model& model = partition.model();
+  Changes changes;
+  for (const Pair& pair : pairs) {
+    const std::vector<RValue> point = boxes->point(pair.nicest);
+    Inputs inputs;
+    for (std::size_t k = 0; k < model.inputs.size(); ++k)
+      inputs.emplace_back(model.inputs[k].name, detail::to_public(point[k]));
+    Answer before = answer(*files[0], inputs), after = answer(*files[1], inputs);
+    if (before.rules != boxes->path_names(0, pair.old_path) ||
+        after.rules != boxes->path_names(1, pair.new_path))
+      return std::nullopt;
+    if (!answers_differ(before, after)) continue;
+    std::vector<Cell> cells;
+    for (const Box& cell : pair.cells) cells.push_back(boxes->key(cell));
+    changes.add(inputs, pair.score, std::move(before), std::move(after), cells);
+  }
+  RuleDiff out;
+  out.changes =
+      changes.finish([&](const std::vector<Cell>& cells) { return boxes->describe(cells); });
+  return out;
+}
 }  // namespace
 
 Answer answer(const detail::CompiledRules& rules, const Inputs& inputs) {
@@ -105,21 +217,15 @@ std::string input_differences(const detail::CompiledRules& old_rules,
 }
 
 RuleDiff diff_rules(const detail::CompiledRules& old_rules, const detail::CompiledRules& new_rules,
-                    const std::vector<FixedInput>& fixed) {
+                    const std::vector<FixedInput>& fixed, bool boxes) {
   const detail::CompiledRules* files[] = {&old_rules, &new_rules};
   const Partition partition(files, fixed);
+  if (boxes)
+    if (std::optional<RuleDiff> by_boxes = box_diff(partition, files)) return std::move(*by_boxes);
   RuleDiff out;
   for (const Issue& issue : partition.undecided()) out.undecided.push_back(located(issue));
 
-  struct Group {
-    ChangeGroup change;
-    detail::Wide witness_score = 0;
-    std::set<Cell> cells;
-    std::map<std::string, std::pair<std::optional<Value>, std::optional<Value>>> fields;
-  };
-  std::vector<Group> groups;
-  // By the pair of regions (so a group's fields mean one thing: both sides end alike).
-  std::map<std::pair<Region, Region>, std::size_t> index;
+  Changes changes;
   std::set<Cell> changed, unchanged;  // cells with a point that changes / that does not
   // Rules whose set values the cells do not decide, and the inputs those values read.
   std::map<std::string, std::vector<int>> undecided_rules;
@@ -162,31 +268,7 @@ RuleDiff diff_rules(const detail::CompiledRules& old_rules, const detail::Compil
       return true;
     }
     changed.insert(cell);
-    auto [it, fresh] =
-        index.emplace(std::make_pair(before.region(), after.region()), groups.size());
-    if (fresh) groups.emplace_back();
-    Group& g = groups[it->second];
-    g.cells.insert(cell);
-    for (const std::string& name : field_names(before, after)) {
-      Value was = field_value(before, name), now = field_value(after, name);
-      if (was == now) continue;
-      auto [f, first] = g.fields.try_emplace(name, was, now);
-      if (first) {
-        g.change.fields.push_back(FieldChange{name, was, now});
-        continue;
-      }
-      if (f->second.first && *f->second.first != was) f->second.first.reset();
-      if (f->second.second && *f->second.second != now) f->second.second.reset();
-    }
-    const detail::Wide score = niceness(point);
-    if (fresh || score < g.witness_score) {
-      g.witness_score = score;
-      g.change.old_rules = before.rules;
-      g.change.new_rules = after.rules;
-      g.change.witness = inputs;
-      g.change.old_answer = std::move(before);
-      g.change.new_answer = std::move(after);
-    }
+    changes.add(inputs, niceness(point), std::move(before), std::move(after), {&cell, 1});
     return true;
   };
   std::string why;
@@ -226,15 +308,8 @@ RuleDiff diff_rules(const detail::CompiledRules& old_rules, const detail::Compil
     out.undecided.push_back(why.empty() ? messages::analysis_too_many_points(kMaxPoints) : why);
     out.complete = false;
   }
-  for (Group& g : groups) {
-    for (FieldChange& f : g.change.fields) {
-      f.old_value = g.fields[f.field].first;
-      f.new_value = g.fields[f.field].second;
-    }
-    g.change.cells.assign(g.cells.begin(), g.cells.end());
-    g.change.region = partition.describe(g.change.cells);
-    out.changes.push_back(std::move(g.change));
-  }
+  out.changes =
+      changes.finish([&](const std::vector<Cell>& cells) { return partition.describe(cells); });
   // A cell where some points change and others do not, or change differently (in more than
   // one group): its values come from expressions of the inputs, which the cells do not
   // split; said, not hidden.

@@ -63,9 +63,11 @@ struct RuleDiff {
 Inputs inputs_at(const Partition& partition, const Partition::Point& point);
 
 /// Compares `old_rules` and `new_rules` (which declare the same input names; the caller
-/// checks) over their input domain, `fixed` inputs held at one value each.
+/// checks) over their input domain, `fixed` inputs held at one value each. Files made of
+/// boxes are compared cell by cell of their boxes (analyse/boxes.hpp) unless `boxes` is
+/// false (the grid only, as before them: the tests compare the two).
 RuleDiff diff_rules(const detail::CompiledRules& old_rules, const detail::CompiledRules& new_rules,
-                    const std::vector<FixedInput>& fixed);
+                    const std::vector<FixedInput>& fixed, bool boxes = true);
 
 /// Names of inputs only one of the two files declares, as a message; empty when they match.
 std::string input_differences(const detail::CompiledRules& old_rules,

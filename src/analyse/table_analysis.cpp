@@ -86,6 +86,7 @@
 #include <string>
 #include <vector>
 
+#include "analyse/boxes.hpp"
 #include "analyse/input_space.hpp"
 #include "analyse/invariants.hpp"
 #include "analyse/model.hpp"
@@ -294,6 +295,11 @@ class Analysis {
     const std::size_t n = table.active;
     Facts own;
     for (std::size_t k = 0; k < n; ++k) own.merge(table.rules[k].facts);
+    if (options_.boxes == true && own.issues.empty())
+      if (std::optional<TableScan> by_boxes = box_scan(m_, t, options_.overlaps)) {
+        report(t, *by_boxes, true, own);
+        return;
+      }
     for (const Issue& issue : own.issues) note(issue, name);
     Space space = make_space(m_, own, table.table->location);
     for (const Issue& issue : space.issues) note(issue, name);
@@ -301,18 +307,11 @@ class Analysis {
 
     // Per rule: fires somewhere; matches (in isolation) somewhere; the rules that fire
     // first where it matches; matches somewhere an earlier condition fails to evaluate.
-    std::vector<bool> fired(n, false), matched(n, false);
-    std::vector<std::string> blocked(n);
-    std::vector<std::set<std::size_t>> by(n);
-    bool uncovered = false;
+    TableScan scan(n);
+    scan.vars = space.vars;
     std::vector<Outcome> outcome(n);
     std::vector<std::string> reason(n);
-    // Per rule (--overlaps): the earlier rules that match some input it matches, and the
-    // nicest input it matches where an earlier rule fires first.
-    std::vector<std::set<std::size_t>> overlapped(n);
-    std::vector<std::optional<std::vector<RValue>>> overlap(n);
     std::vector<Wide> overlap_score(n, 0);
-    std::vector<std::size_t> overlap_first(n, 0);
     std::string why;
     const Walk walk = enumerate(
         m_, space,
@@ -327,31 +326,38 @@ class Analysis {
             else if (outcome[k] != Outcome::no)
               failed = k;
           }
-          if (first) fired[*first] = true;
-          if (!first && !failed) uncovered = true;
+          if (first) scan.fired[*first] = true;
+          if (!first && !failed) scan.uncovered = true;
           for (std::size_t k = 0; k < n; ++k) {
             if (outcome[k] != Outcome::yes) continue;
-            matched[k] = true;
+            scan.matched[k] = true;
             if (first && *first < k) {
-              by[k].insert(*first);
+              scan.by[k].insert(*first);
               if (options_.overlaps) {
                 for (std::size_t e = 0; e < k; ++e)
-                  if (outcome[e] == Outcome::yes) overlapped[k].insert(e);
+                  if (outcome[e] == Outcome::yes) scan.overlapped[k].insert(e);
                 const Wide score = m_.niceness(space.vars, pt);
-                if (!overlap[k] || score < overlap_score[k]) {
-                  overlap[k] = pt;
+                if (!scan.overlap[k] || score < overlap_score[k]) {
+                  scan.overlap[k] = pt;
                   overlap_score[k] = score;
-                  overlap_first[k] = *first;
+                  scan.overlap_first[k] = *first;
                 }
               }
             }
-            if (failed && *failed < k && blocked[k].empty())
-              blocked[k] = m_.describe_point(space.vars, pt) + ": " + reason[*failed];
+            if (failed && *failed < k && scan.blocked[k].empty())
+              scan.blocked[k] = m_.describe_point(space.vars, pt) + ": " + reason[*failed];
           }
           return true;
         },
         why);
     if (walk == Walk::too_many) {
+      // Beyond the grid, tables of boxes are split by the rules' own boxes (boxes.hpp): exact
+      // at any size. (Within it the grid stays, so its witnesses are as they were.)
+      if (options_.boxes != false && own.issues.empty())
+        if (std::optional<TableScan> by_boxes = box_scan(m_, t, options_.overlaps)) {
+          report(t, *by_boxes, true, own);
+          return;
+        }
       note(Issue{table.table->location, messages::analysis_too_many_points(kMaxPoints)}, name);
       return;
     }
@@ -359,22 +365,29 @@ class Analysis {
       note(Issue{table.table->location, why}, name);
       return;
     }
+    report(t, scan, exact, own);
+  }
 
+  // The diagnostics of table `t` from what a scan of it found.
+  void report(int t, const TableScan& scan, bool exact, const Facts& own) {
+    const TableModel& table = m_.tables[static_cast<std::size_t>(t)];
+    const std::size_t n = table.active;
     if (exact) {
       for (std::size_t k = 0; k < n; ++k) {
-        if (fired[k]) continue;
+        if (scan.fired[k]) continue;
         const detail::CompiledRule& rule = *table.rules[k].rule;
-        if (!blocked[k].empty()) {
+        if (!scan.blocked[k].empty()) {
           // It never fires, but partly because evaluating an earlier condition fails.
-          note(Issue{rule.location, messages::analysis_blocked_rule(rule.name, blocked[k])}, name);
+          note(Issue{rule.location, messages::analysis_blocked_rule(rule.name, scan.blocked[k])},
+               table.table->name);
           continue;
         }
         std::string message;
-        if (!matched[k]) {
+        if (!scan.matched[k]) {
           message = messages::shadowed_unsatisfiable(rule.name);
         } else {
           std::vector<std::string> names;
-          for (std::size_t e : by[k]) names.push_back(table.rules[e].rule->name);
+          for (std::size_t e : scan.by[k]) names.push_back(table.rules[e].rule->name);
           message = messages::shadowed_by(rule.name, quote_list(names));
         }
         out_.push_back(
@@ -383,17 +396,31 @@ class Analysis {
     }
     for (std::size_t k = 0; k < n; ++k) {
       const detail::CompiledRule& rule = *table.rules[k].rule;
-      if (!fired[k] || !overlap[k] || rule.when.empty()) continue;
+      if (!scan.fired[k] || !scan.overlap[k] || rule.when.empty()) continue;
       std::vector<std::string> names;
-      for (std::size_t e : overlapped[k]) names.push_back(table.rules[e].rule->name);
+      for (std::size_t e : scan.overlapped[k]) names.push_back(table.rules[e].rule->name);
       out_.push_back(Diagnostic{
           Severity::note, rule.location, "overlapping-rule",
           messages::overlapping_rule(rule.name,
                                      (names.size() == 1 ? "rule " : "rules ") + quote_list(names),
-                                     m_.describe_point(space.vars, *overlap[k]),
-                                     table.rules[overlap_first[k]].rule->name)});
+                                     m_.describe_point(scan.vars, *scan.overlap[k]),
+                                     table.rules[scan.overlap_first[k]].rule->name)});
     }
-    if (!table.has_catch_all && uncovered) find_gap(t, own);
+    if (table.has_catch_all || !scan.uncovered) return;
+    // The boxes' gap is a gap of the start table, which every valid input enters.
+    if (scan.gap && t == m_.rules.start && m_.callers[static_cast<std::size_t>(t)].empty() &&
+        m_.valid_start(*scan.gap)) {
+      out_.push_back(Diagnostic{Severity::warning, table.table->location, "table-gap",
+                                messages::table_gap(table.table->name, shown(own, *scan.gap))});
+      return;
+    }
+    find_gap(t, own);
+  }
+
+  // The inputs `own` depends on at `pt`, as a gap's message shows them.
+  std::string shown(const Facts& own, const std::vector<RValue>& pt) const {
+    const std::vector<int> vars(own.deps.begin(), own.deps.end());
+    return vars.empty() ? messages::any_input_reaching_it() : m_.describe_point(vars, pt);
   }
 
   // Looks for an input that enters table `t` and that no rule matches.
@@ -404,7 +431,6 @@ class Analysis {
     Facts joint = own;
     joint.merge(entry_facts(t), false);
     const Space space = make_space(m_, joint, at);
-    std::vector<int> shown(own.deps.begin(), own.deps.end());
     std::optional<std::vector<RValue>> gap, maybe;
     Wide gap_score = 0, maybe_score = 0;
     std::string maybe_why, why;
@@ -428,9 +454,7 @@ class Analysis {
           return true;
         },
         why);
-    auto inputs = [&](const std::vector<RValue>& pt) {
-      return shown.empty() ? messages::any_input_reaching_it() : m_.describe_point(shown, pt);
-    };
+    auto inputs = [&](const std::vector<RValue>& pt) { return shown(own, pt); };
     if (!gap && (walk == Walk::too_many || walk == Walk::failed))
       note(Issue{at, walk == Walk::too_many ? messages::analysis_entry_too_many_points(kMaxPoints)
                                             : why},

@@ -6,6 +6,7 @@
 // evaluator runs, with the evaluator's own semantics. See the comment at the top of
 // table_analysis.cpp for what it proves and what it does not.
 
+#include <optional>
 #include <vector>
 
 #include "compile/compiled_rules.hpp"
@@ -18,6 +19,10 @@ struct AnalysisOptions {
   /// Notes "overlapping-rule": a rule (not a catch-all) that fires for some inputs and matches
   /// some inputs an earlier rule takes first, with such an input (DMN's overlap check).
   bool overlaps = false;
+  /// Tables of boxes beyond the grid (more than kMaxPoints combinations) are split by the
+  /// rules' boxes (analyse/boxes.hpp); true: every table of boxes is (the tests compare the
+  /// two); false: the grid only.
+  std::optional<bool> boxes = std::nullopt;
 };
 
 struct TableFindings {

@@ -1,0 +1,209 @@
+// The cells of `snnplan diff` by the boxes (boxes.hpp): both files' chains of tables refined
+// over the same cells, so that each file's fired rules are constant on a cell. A file is
+// taken only when its answer is then constant on a cell too (no value or text that reads the
+// inputs), so one evaluation per pair of paths decides every cell of that pair.
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include "analyse/boxes.hpp"
+#include "core/runtime_value.hpp"
+
+namespace snnplan::analyse {
+namespace {
+
+bool same_declaration(const detail::CompiledInput& a, const detail::CompiledInput& b) {
+  if (a.type.kinds != b.type.kinds || a.lower != b.lower ||
+      a.default_value.has_value() != b.default_value.has_value() ||
+      a.one_of.size() != b.one_of.size())
+    return false;
+  if (a.default_value && !detail::values_equal(*a.default_value, *b.default_value)) return false;
+  for (std::size_t k = 0; k < a.one_of.size(); ++k)
+    if (!detail::values_equal(a.one_of[k], b.one_of[k])) return false;
+  return true;
+}
+
+bool fixed(const detail::CompiledTemplate& t) { return t.placeholders.empty(); }
+
+// Whether what `rule` does when it fires is the same at every input: constant values and
+// texts, and no fallback that sets inputs.
+bool constant_effect(const detail::CompiledRule& rule) {
+  for (const detail::CompiledAssignment& a : rule.set)
+    if (a.value.kind != syntax::ExprKind::literal) return false;
+  if (!std::all_of(rule.because.begin(), rule.because.end(), fixed)) return false;
+  if (rule.error && !fixed(*rule.error)) return false;
+  return !rule.fallback || rule.fallback->with.empty();
+}
+
+// The rules of `table` that can fire: up to and including the first catch-all.
+std::size_t active_rules(const detail::CompiledTable& table) {
+  for (std::size_t k = 0; k < table.rules.size(); ++k)
+    if (table.rules[k].when.empty()) return k + 1;
+  return table.rules.size();
+}
+
+std::string text(const detail::CompiledTemplate& t) {
+  std::string out;
+  for (const auto& piece : t.pieces) out += std::string(piece.text) + "\x1e";
+  return out;
+}
+
+// Whether two files make the same record of the same fired rules: the same fields, defaults
+// and header. Only then can a rule do "the same" in both.
+bool same_records(const detail::CompiledRules& a, const detail::CompiledRules& b) {
+  if (a.fields.size() != b.fields.size() || a.rationale_field != b.rationale_field ||
+      a.header.has_value() != b.header.has_value() || (a.header && text(*a.header) != text(*b.header)))
+    return false;
+  for (std::size_t k = 0; k < a.fields.size(); ++k) {
+    const detail::CompiledField &x = a.fields[k], &y = b.fields[k];
+    if (x.name != y.name || x.type.kinds != y.type.kinds ||
+        detail::repr(x.default_value) != detail::repr(y.default_value) ||
+        x.init.has_value() != y.init.has_value() ||
+        (x.init && detail::repr(x.init->constant) != detail::repr(y.init->constant)))
+      return false;
+  }
+  return true;
+}
+
+// Ids of what rules do (the chains' same_as): equal across the files exactly when two rules
+// have the same name, box and effect and go on to tables with the same rules.
+class Sameness {
+ public:
+  Sameness(const BoxSpace& space, std::span<const detail::CompiledRules* const> files,
+           const std::vector<Refinement::Chain>& chains)
+      : space_(space), files_(files), chains_(chains), tables_(files.size()) {
+    for (std::size_t f = 0; f < files.size(); ++f) tables_[f].resize(files[f]->tables.size(), -1);
+  }
+
+  std::vector<std::vector<int>> of(std::size_t f) {
+    std::vector<std::vector<int>> out;
+    for (std::size_t t = 0; t < files_[f]->tables.size(); ++t) {
+      out.emplace_back();
+      for (std::size_t k = 0; k < chains_[f].tables[t].size(); ++k) out.back().push_back(rule(f, t, k));
+    }
+    return out;
+  }
+
+ private:
+  int id(const std::string& what) {
+    return ids_.try_emplace(what, static_cast<int>(ids_.size())).first->second;
+  }
+  int rule(std::size_t f, std::size_t t, std::size_t k) {
+    const detail::CompiledRules& file = *files_[f];
+    const detail::CompiledRule& r = file.tables[t].rules[k];
+    std::string what = r.name + "\x1f";
+    for (const std::string& label : space_.key(chains_[f].tables[t][k])) what += label + ",";
+    what += "\x1f";
+    for (const detail::CompiledAssignment& a : r.set)
+      what += file.fields[static_cast<std::size_t>(a.target)].name + "=" + detail::repr(a.value.constant) + ",";
+    for (const detail::CompiledTemplate& line : r.because) what += "\x1f" + text(line);
+    what += r.error ? "\x1f" "error " + text(*r.error) : "";
+    if (r.fallback)
+      for (bool keep : r.fallback->keep) what += keep ? "k" : "-";
+    const int then = chains_[f].then[t][k];
+    what += "\x1f" + std::string(r.next >= 0 ? "next " : "fallback ") +
+            (then < 0 ? "-" : std::to_string(table(f, static_cast<std::size_t>(then))));
+    return id(what);
+  }
+  int table(std::size_t f, std::size_t t) {
+    int& known = tables_[f][t];
+    if (known >= 0) return known;
+    std::string what = "table " + files_[f]->tables[t].name;
+    for (std::size_t k = 0; k < chains_[f].tables[t].size(); ++k) what += "," + std::to_string(rule(f, t, k));
+    return known = id(what);  // tables form no cycle (refused at load)
+  }
+
+  const BoxSpace& space_;
+  std::span<const detail::CompiledRules* const> files_;
+  const std::vector<Refinement::Chain>& chains_;
+  std::vector<std::vector<int>> tables_;  // per file, per table: its id, -1 until known
+  std::map<std::string, int> ids_;
+};
+
+}  // namespace
+
+std::unique_ptr<BoxDiff> BoxDiff::make(const Model& m,
+                                       std::span<const detail::CompiledRules* const> files) {
+  std::unique_ptr<BoxDiff> out(new BoxDiff(m));
+  for (const detail::CompiledRules* file : files) {
+    if (file->inputs.size() != m.rules.inputs.size() || !file->invariants.empty() ||
+        (file->header && !fixed(*file->header)) || !file->used.empty())
+      return nullptr;
+    for (const detail::CompiledInput& in : file->inputs) {
+      const auto it = m.rules.input_slots.find(in.name);
+      if (it == m.rules.input_slots.end() ||
+          !same_declaration(in, m.rules.inputs[static_cast<std::size_t>(it->second)]))
+        return nullptr;
+    }
+    for (const detail::CompiledField& field : file->fields)
+      if (field.init && field.init->kind != syntax::ExprKind::literal) return nullptr;
+    for (const detail::CompiledTable& table : file->tables)
+      for (std::size_t k = 0; k < active_rules(table); ++k)
+        if (!constant_effect(table.rules[k]) || !out->space_.read(*file, table.rules[k]))
+          return nullptr;
+  }
+  out->space_.finish();
+  std::vector<Refinement::Chain> chains;
+  for (const detail::CompiledRules* file : files) {
+    Refinement::Chain chain;
+    chain.start = file->start;
+    for (const detail::CompiledTable& table : file->tables) {
+      chain.tables.emplace_back();
+      chain.then.emplace_back();
+      for (std::size_t k = 0; k < active_rules(table); ++k) {
+        const detail::CompiledRule& rule = table.rules[k];
+        std::optional<Box> box = out->space_.box(*file, rule);
+        if (!box) return nullptr;
+        chain.tables.back().push_back(std::move(*box));
+        chain.then.back().push_back(rule.error          ? -1
+                                    : rule.next >= 0    ? rule.next
+                                    : rule.fallback     ? rule.fallback->table
+                                                        : -1);
+      }
+    }
+    chains.push_back(std::move(chain));
+    out->files_.push_back(file);
+  }
+  if (files.size() == 2 && same_records(*files[0], *files[1])) {
+    Sameness sameness(out->space_, files, chains);
+    for (std::size_t f = 0; f < files.size(); ++f) chains[f].same_as = sameness.of(f);
+  }
+  out->refinement_.emplace(std::move(chains));
+  return out;
+}
+
+bool BoxDiff::for_each_cell(
+    const std::function<void(const Box&, std::size_t old_path, std::size_t new_path)>& visit) {
+  std::size_t budget = kMaxCells;
+  return refinement_->run(
+      space_.domain(), SIZE_MAX,
+      [&](const Box& box, std::span<const std::size_t> paths) { visit(box, paths[0], paths[1]); },
+      budget);
+}
+
+std::vector<RValue> BoxDiff::point(const Box& cell) const {
+  Wide score = 0;
+  return space_.nicest(cell, score);
+}
+
+std::vector<std::string> BoxDiff::path_names(int file, std::size_t path) const {
+  const detail::CompiledRules& rules = *files_[static_cast<std::size_t>(file)];
+  std::vector<std::string> out;
+  for (std::size_t at = path; at != 0; at = refinement_->step(at).parent) {
+    const Refinement::Step& s = refinement_->step(at);
+    if (s.rule < 0) continue;
+    const detail::CompiledTable& table = rules.tables[static_cast<std::size_t>(s.table)];
+    out.push_back(table.name + "/" + table.rules[static_cast<std::size_t>(s.rule)].name);
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+std::string BoxDiff::describe(const std::vector<std::vector<std::string>>& keys) const {
+  std::vector<Box> cells;
+  for (const std::vector<std::string>& key : keys) cells.push_back(space_.from_key(key));
+  return space_.describe(std::move(cells));
+}
+
+}  // namespace snnplan::analyse
