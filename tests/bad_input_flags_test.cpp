@@ -290,9 +290,7 @@ std::vector<Row> check_rows_for_subcommand() {
   rows.push_back({"--overlaps=maybe", with(base, {"--overlaps=maybe"}), kBadInput,
                   usage_error("Could not convert: --overlaps = maybe")});
   add_choice_rows(rows, with(base, {"--format", "text"}), "--format", {"text", "json"});
-  for (const std::string bad : {"--bogus", "--world_size", "-x"})
-    rows.push_back({"unknown flag " + bad, with(base, {bad}), kBadInput,
-                    usage_error("The following argument was not expected: " + bad)});
+  add_unknown_flag_rows(rows, base);
   add_output_rows(rows, base);
   add_rules_root_rows(rows, base);
   return rows;
@@ -363,9 +361,7 @@ std::vector<Row> test_rows() {
                   usage_error("--boundaries requires --generate")});
   rows.push_back({"--generate --boundaries adds the threshold's sides", {"test", "--generate", small_rules, "--boundaries"}, kOk, "",
                   "input: {model: vgg, world_size: 7}"});
-  for (const std::string bad : {"--bogus", "--world_size", "-x"})
-    rows.push_back({"unknown flag " + bad, with(base, {bad}), kBadInput,
-                    usage_error("The following argument was not expected: " + bad)});
+  add_unknown_flag_rows(rows, base);
   add_output_rows(rows, base);
   add_rules_root_rows(rows, base);
   return rows;

@@ -248,11 +248,16 @@ inline void add_rules_root_rows(std::vector<Row>& rows, const std::vector<std::s
                   usage_error("Could not convert: --no-cache = x")});
 }
 
-// Flags and arguments no subcommand has.
-inline void add_unknown_rows(std::vector<Row>& rows, const std::vector<std::string>& base) {
+// Flags no subcommand has.
+inline void add_unknown_flag_rows(std::vector<Row>& rows, const std::vector<std::string>& base) {
   for (const std::string bad : {"--bogus", "--world_size", "-x"})
     rows.push_back({"unknown flag " + bad, with(base, {bad}), kBadInput,
                     usage_error("The following argument was not expected: " + bad)});
+}
+
+// Flags and arguments no subcommand has.
+inline void add_unknown_rows(std::vector<Row>& rows, const std::vector<std::string>& base) {
+  add_unknown_flag_rows(rows, base);
   rows.push_back({"an unexpected positional argument", with(base, {"extra"}), kBadInput,
                   usage_error("The following argument was not expected: extra")});
 }
