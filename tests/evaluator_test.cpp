@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli_runner.hpp"
 #include "render/render.hpp"
 #include "snnplan/snnplan.hpp"
 
@@ -197,6 +198,37 @@ TEST_SUITE("evaluator") {
     CHECK(field(direct, "result").as_string() == "direct");
     CHECK(field(direct, "note").as_string() == "unset");
     CHECK(field(direct, "log") == lines({"header n=2 who=caller", "direct 2"}));
+  }
+
+  TEST_CASE("an invariant's call after the deepest chain of table calls runs at its own rule set's level") {
+    // t0 -> ... -> t32 is the deepest walk the evaluator allows (32 nested calls). The
+    // invariant's `call` belongs to the top rule set, one level below it, not below t32.
+    const snnplan::testing::TempFile leaf("leaf.yaml", R"(snnplan: 1
+inputs: {n: {type: int}}
+record: {v: {type: int, init: = n}}
+start: only
+tables:
+  only: [{name: one, set: {v: = n}}]
+)");
+    std::string text = R"(snnplan: 1
+uses: {leaf: leaf.yaml}
+inputs: {n: {type: int}}
+let:
+  sub: {call: leaf, with: {n: = n}}
+record: {v: {type: int, default: 0}}
+ensure:
+  - {name: leaf-agrees, require: "sub.v == n", message: "the leaf disagrees"}
+start: t0
+tables:
+)";
+    for (int k = 0; k <= 32; ++k) {
+      text += "  t" + std::to_string(k) + ": [{name: r" + std::to_string(k);
+      text += k < 32 ? ", next: t" + std::to_string(k + 1) + "}]\n" : ", set: {v: 1}}]\n";
+    }
+    const snnplan::testing::TempFile top("deep.yaml", text);
+    const RuleSet rules = RuleSet::from_file(top.path());
+    const auto result = rules.evaluate({{"n", 1}});
+    CHECK(field(result, "v").as_int() == 1);
   }
 
   TEST_CASE("an error rule stops evaluation with its rendered message as a rule error") {

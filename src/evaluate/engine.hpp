@@ -134,7 +134,11 @@ class Evaluator {
   bool run_frame(Frame& frame, WorkingRecord& record, int depth) {
     if (!new_record(frame, record)) return false;
     if (rules_.header) record.rationale.push_back(render(*rules_.header, frame));
-    return run_table(rules_.start, frame, record, depth) && check_invariants(frame, record);
+    if (!run_table(rules_.start, frame, record, depth)) return false;
+    // The walk left depth_ at its deepest table; the invariants (and any `call` they make)
+    // belong to this rule set's own level.
+    depth_ = depth;
+    return check_invariants(frame, record);
   }
 
   // `ensure`: the finished record against every invariant that applies to it. An invariant
