@@ -15,6 +15,7 @@
 #include <optional>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -232,6 +233,14 @@ TEST_SUITE("cache") {
       CHECK(snnplan::compile::serialize_rules(RuleSetAccess::compiled(RuleSetAccess::builtin(name))) ==
             RuleSetAccess::embedded_form(name));
     }
+  }
+
+  TEST_CASE("the revisions computed at build time are those of the built-in rules read back") {
+    for (const char* name : {"snn_distributed.yaml", "snn_plan.yaml"}) {
+      CAPTURE(name);
+      CHECK(RuleSetAccess::builtin_revision(name) == RuleSetAccess::builtin(name).sha256());
+    }
+    CHECK_THROWS_AS((void)RuleSetAccess::builtin_revision("no_such.yaml"), std::invalid_argument);
   }
 
   TEST_CASE("the built-in rules skip the invariants the analysis proves, and only those") {

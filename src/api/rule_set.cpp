@@ -17,6 +17,7 @@
 #include <variant>
 
 #include "analyse/table_analysis.hpp"
+#include "api/builtin_forms.hpp"
 #include "api/rule_cache.hpp"
 #include "api/rule_set_access.hpp"
 #include "check/allowances.hpp"
@@ -35,10 +36,6 @@ namespace detail {
 extern const std::pair<std::string_view, std::string_view> kBuiltinRuleFiles[];
 extern const std::size_t kBuiltinRuleFileCount;
 extern const std::string_view kBuiltinRuleFileSha256[];
-// Generated at build time by tools/serialize_builtins.cpp: the compiled form of each built-in
-// rule file (compile/serialized_rules.hpp), so that the built-in rules are ready without YAML.
-extern const std::pair<std::string_view, std::string_view> kBuiltinCompiledRules[];
-extern const std::size_t kBuiltinCompiledRuleCount;
 }  // namespace detail
 
 namespace {
@@ -359,12 +356,23 @@ RuleSet RuleSetAccess::builtin(std::string_view file_name) {
   const std::optional<std::string_view> text = builtin_file(file_name);
   if (!text) throw std::invalid_argument("no built-in rule file " + std::string(file_name));
   for (std::size_t k = 0; k < detail::kBuiltinCompiledRuleCount; ++k) {
-    if (detail::kBuiltinCompiledRules[k].first != file_name) continue;
-    auto compiled = compile::deserialize_rules(detail::kBuiltinCompiledRules[k].second);
+    if (detail::kBuiltinCompiledRules[k].file != file_name) continue;
+    auto compiled = compile::deserialize_rules(detail::kBuiltinCompiledRules[k].bytes);
     // Compiled from these very bytes (a stale build would differ): else the YAML decides.
     if (compiled && compiled->source_text == *text) return wrap(std::move(compiled));
   }
   return RuleSet::from_string(*text, "rules/" + std::string(file_name));
+}
+
+std::string RuleSetAccess::builtin_revision(std::string_view file_name) {
+  std::string texts;
+  for (std::size_t k = 0; k < detail::kBuiltinRuleFileCount; ++k)
+    texts.append(detail::kBuiltinRuleFileSha256[k]).push_back('\n');
+  // Computed at build time from these very texts (else, as builtin() would, from the rules).
+  if (texts == detail::kBuiltinCompiledFrom)
+    for (std::size_t k = 0; k < detail::kBuiltinCompiledRuleCount; ++k)
+      if (detail::kBuiltinCompiledRules[k].file == file_name) return std::string(detail::kBuiltinCompiledRules[k].revision);
+  return builtin(file_name).sha256();
 }
 
 std::string RuleSetAccess::embedded_form(std::string_view file_name) {

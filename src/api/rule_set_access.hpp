@@ -48,6 +48,10 @@ class RuleSetAccess {
   /// build time when it matches the embedded text, else loaded from that text. Throws
   /// std::invalid_argument for a name that is not a built-in file.
   [[nodiscard]] static RuleSet builtin(std::string_view file_name);
+  /// builtin(file_name).sha256(), as computed at build time beside the compiled form (what
+  /// `snnplan --version` prints without reading every built-in rule set back). Throws
+  /// std::invalid_argument as builtin() for a name that is not a built-in file.
+  [[nodiscard]] static std::string builtin_revision(std::string_view file_name);
   /// The bytes embedded for built-in file `file_name` (tools/serialize_builtins.cpp): the rules
   /// as a plain load of its text compiles them (its warnings, not the analysis' notes), with
   /// the invariants the table analysis proves marked (CompiledInvariant::proved), so that

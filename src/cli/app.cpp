@@ -184,7 +184,7 @@ int run_unchecked(int argc, const char* const* argv, std::istream& in, std::ostr
     // of its hash and its used files' revisions), so that is printed beside its own hash.
     std::vector<messages::BuiltinRevision> builtins;
     for (const auto& [file, sha256] : RuleSet::builtin_sha256()) {
-      std::string revision = RuleSetAccess::builtin(file).sha256();
+      std::string revision = RuleSetAccess::builtin_revision(file);
       builtins.push_back({file, sha256, revision == sha256 ? std::string() : std::move(revision)});
     }
     out << messages::version_report(snnplan::version, snnplan::rule_format_version, builtins);

@@ -15,12 +15,13 @@ namespace {
 constexpr std::size_t kBufferBytes = 1 << 16;
 }
 
-FdReader::FdReader(int fd) : fd_(fd), buffer_(new char[kBufferBytes]) {
-  setg(buffer_.get(), buffer_.get(), buffer_.get());
-}
+// The buffer is allocated by the first read: a run that never reads its standard input (most
+// runs of the CLI) does not grow the heap by it at start-up.
+FdReader::FdReader(int fd) : fd_(fd) {}
 
 FdReader::int_type FdReader::underflow() {
   if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+  if (!buffer_) buffer_.reset(new char[kBufferBytes]);
   for (;;) {
     const ssize_t n = ::read(fd_, buffer_.get(), kBufferBytes);
     if (n < 0 && errno == EINTR) {
