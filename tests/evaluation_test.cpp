@@ -3,11 +3,13 @@
 // the default rules do not reach: storage growth, reuse after errors, moves, 64-bit overflow.
 #include <doctest/doctest.h>
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "core/runtime_value.hpp"
+#include "snnplan/decision.hpp"
 #include "snnplan/evaluation.hpp"
 #include "snnplan/explain.hpp"
 #include "snnplan/rule_set.hpp"
@@ -405,5 +407,23 @@ TEST_SUITE("inputs by position") {
     const std::vector<snnplan::Value> one{"hello"};
     CHECK_FALSE(echo_rules().evaluate(layout, one, evaluation));
     CHECK(evaluation.error().message == "1 input values given for an input layout of 2 names");
+  }
+
+  TEST_CASE("an observed rule set records an evaluation by position as the inputs by name") {
+    struct Keep final : snnplan::DecisionSink {
+      std::vector<snnplan::Decision> decisions;
+      void record(const snnplan::Decision& decision) noexcept override {
+        decisions.push_back(decision);
+      }
+    };
+    const auto sink = std::make_shared<Keep>();
+    const RuleSet observed = echo_rules().with_decision_sink(sink);
+    const auto layout = echo_rules().input_layout({"n", "text"});  // shared by the copy
+    const std::vector<snnplan::Value> values{4, "hi"};
+    Evaluation evaluation;
+    REQUIRE(observed.evaluate(layout, values, evaluation));
+    CHECK(evaluation.find("square")->as_int() == 16);
+    REQUIRE(sink->decisions.size() == 1);
+    CHECK(sink->decisions[0].inputs == Inputs{{"n", 4}, {"text", "hi"}});
   }
 }
