@@ -9,9 +9,11 @@
 //                           snnplan::Evaluation, fields as views (no copies)
 //   branch/baseline/CASE    baseline::recommend(...)
 //   branch/recommend/CASE   snnplan::recommend(...): the engine plus the typed Recommendation
-//   ratio/CASE              engine (record), engine (views) and baseline timed in alternating
-//                           blocks inside one loop; counters engine_ns, views_ns, baseline_ns,
-//                           ratio (record / baseline), views_ratio (robust on a busy machine)
+//   ratio/CASE              engine (record), engine (views), engine (views, inputs by position:
+//                           RuleSet::evaluate(layout, values, evaluation)) and baseline timed in
+//                           alternating blocks inside one loop; counters engine_ns, views_ns,
+//                           positional_ns, baseline_ns, ratio (record / baseline), views_ratio,
+//                           positional_ratio (robust on a busy machine)
 //   load/from_file, load/builtin_text        load + check + compile of the default rules
 //   scaling/load/N, scaling/eval/N/WHERE     generated tables of N rules; WHERE = top, middle,
 //                                            end (rule N-1) or miss (only the catch-all fires)
@@ -28,6 +30,7 @@
 #include <iostream>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "parity_check.hpp"
@@ -100,7 +103,15 @@ void ratio_branch(benchmark::State& state, const bench::Case* c) {
   const snnplan::RuleSet& rules = snnplan::RuleSet::builtin();
   const snnplan::Inputs inputs = c->inputs();
   snnplan::Evaluation evaluation;
-  std::int64_t engine = 0, views = 0, base = 0;
+  // The same inputs by position: the layout made once, outside the loop.
+  std::vector<std::string_view> names;
+  std::vector<snnplan::Value> values;
+  for (const auto& [name, value] : inputs) {
+    names.push_back(name);
+    values.push_back(value);
+  }
+  const snnplan::InputLayout layout = rules.input_layout(names);
+  std::int64_t engine = 0, views = 0, positional = 0, base = 0;
   for (auto _ : state) {
     const std::int64_t t0 = thread_cpu_ns();
     for (int k = 0; k < kBlock; ++k) {
@@ -119,19 +130,29 @@ void ratio_branch(benchmark::State& state, const bench::Case* c) {
       benchmark::DoNotOptimize(result);
     }
     const std::int64_t t3 = thread_cpu_ns();
+    for (int k = 0; k < kBlock; ++k) {
+      const bool ok = rules.evaluate(layout, values, evaluation);
+      benchmark::DoNotOptimize(ok);
+      benchmark::DoNotOptimize(evaluation.values().data());
+    }
+    const std::int64_t t4 = thread_cpu_ns();
     engine += t1 - t0;
     views += t2 - t1;
     base += t3 - t2;
+    positional += t4 - t3;
   }
   const double calls = static_cast<double>(state.iterations()) * kBlock;
   const double engine_ns = static_cast<double>(engine) / calls;
   const double views_ns = static_cast<double>(views) / calls;
   const double base_ns = static_cast<double>(base) / calls;
+  const double positional_ns = static_cast<double>(positional) / calls;
   state.counters["engine_ns"] = engine_ns;
   state.counters["views_ns"] = views_ns;
   state.counters["baseline_ns"] = base_ns;
   state.counters["ratio"] = base_ns > 0 ? engine_ns / base_ns : 0;
   state.counters["views_ratio"] = base_ns > 0 ? views_ns / base_ns : 0;
+  state.counters["positional_ns"] = positional_ns;
+  state.counters["positional_ratio"] = base_ns > 0 ? positional_ns / base_ns : 0;
 }
 
 // ---- loading the default rules -------------------------------------------------------------

@@ -6,7 +6,7 @@
 #
 # Defaults: build-bench, memory_fsdp2_tp, 10000, bench/profile.md. Prints and writes the top
 # 10 functions by self instruction count (engine, views API), the instructions per call of the engine
-# (views and record),
+# (views by name, views by position and record),
 # snnplan::recommend and the baseline, and the baseline's top 5; then the top 10 of loading a
 # generated table of $PROFILE_LOAD_RULES rules (default 300; 0 skips it).
 set -euo pipefail
@@ -21,7 +21,7 @@ command -v valgrind >/dev/null || { echo "profile: valgrind is not installed" >&
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/snnplan-profile.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-for mode in views engine recommend baseline; do
+for mode in views positional engine recommend baseline; do
   valgrind --tool=callgrind --callgrind-out-file="$work/$mode.out" --toggle-collect='*run_loop*' \
     "$driver" "$case_name" "$n" "$mode" >/dev/null 2>"$work/$mode.log"
   callgrind_annotate --threshold=100 "$work/$mode.out" >"$work/$mode.txt" 2>/dev/null
@@ -72,7 +72,7 @@ def read(mode, kind="txt"):
 
 md = []
 totals = {}
-for mode in ("views", "engine", "recommend", "baseline"):
+for mode in ("views", "positional", "engine", "recommend", "baseline"):
     totals[mode], rows = read(mode)
     if mode == "views":
         engine_rows = rows
@@ -86,7 +86,8 @@ def allocator_share(mode):
     return sum(pct for _, pct, name in rows if name.split("'")[0] in ALLOCATOR)
 md.append("| | instructions per call | vs baseline | heap allocations per call | malloc/free share |")
 md.append("| --- | ---: | ---: | ---: | ---: |")
-for mode, label in (("views", "engine, views `evaluate(inputs, evaluation)`"), ("engine", "engine, record `evaluate(inputs)`"),
+for mode, label in (("views", "engine, views `evaluate(inputs, evaluation)`"),
+                    ("positional", "engine, views by position `evaluate(layout, values, evaluation)`"), ("engine", "engine, record `evaluate(inputs)`"),
                     ("recommend", "`snnplan::recommend` (typed)"),
                     ("baseline", "baseline")):
     allocs = open(f"{work}/{mode}.allocs").read().strip() or "?"

@@ -1,10 +1,11 @@
 // A small driver for profiling one branch:
-//   profile_driver CASE [N] [engine|views|baseline|recommend]
+//   profile_driver CASE [N] [engine|views|positional|baseline|recommend]
 // or loading (load + check + compile) a rule file:
 //   profile_driver --load RULES [N]      RULES = builtin, or a number of generated rules
 // evaluates the benchmark case CASE (see parity_check.cpp, e.g. speed_dp) N times (default
 // 10000) through RuleSet::builtin().evaluate (engine: a Record; views: into one reused
-// snnplan::Evaluation), baseline::recommend (baseline) or
+// snnplan::Evaluation; positional: the same with the inputs by position through an
+// InputLayout made before the loop), baseline::recommend (baseline) or
 // snnplan::recommend (engine + typed result). Run it under
 //   valgrind --tool=callgrind --toggle-collect='*run_loop*' profile_driver speed_dp 10000
 // so that only the loop is counted, not the one-time rule loading (for --load: '*load_loop*').
@@ -13,6 +14,8 @@
 #include <iostream>
 #include <new>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "parity_check.hpp"
 #include "scaling_rules.hpp"
@@ -32,19 +35,26 @@ void* operator new(std::size_t size) {
   if (void* p = std::malloc(size ? size : 1)) return p;
   throw std::bad_alloc();
 }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+// Not inlined: GCC would otherwise see free() of what `new` returned in callers and warn
+// (-Wmismatched-new-delete), not knowing that this operator new is malloc.
+[[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 
 // Kept out of line so callgrind can restrict collection to it (--toggle-collect).
 [[gnu::noinline]] std::size_t run_loop(const bench::Case& c, const snnplan::Inputs& inputs, long n,
-                                       const std::string& mode, const snnplan::RuleSet& rules) {
+                                       const std::string& mode, const snnplan::RuleSet& rules,
+                                       const snnplan::InputLayout& layout,
+                                       const std::vector<snnplan::Value>& values) {
   std::size_t sink = 0;
   snnplan::Evaluation evaluation;
   for (long k = 0; k < n; ++k) {
     if (mode == "views") {
       sink += rules.evaluate(inputs, evaluation) ? evaluation.values().size() : evaluation.error().message.size();
+    } else if (mode == "positional") {
+      sink += rules.evaluate(layout, values, evaluation) ? evaluation.values().size()
+                                                         : evaluation.error().message.size();
     } else if (mode == "engine") {
       const snnplan::EvaluationResult r = rules.evaluate(inputs);
       sink += r.ok() ? r.record().values().size() : r.error().message.size();
@@ -93,14 +103,22 @@ int main(int argc, char** argv) {
   const bench::Case& c = bench::branch_case(argv[1]);
   const long n = argc > 2 ? std::atol(argv[2]) : 10000;
   const std::string mode = argc > 3 ? argv[3] : "engine";
-  if (mode != "engine" && mode != "views" && mode != "baseline" && mode != "recommend") {
+  if (mode != "engine" && mode != "views" && mode != "positional" && mode != "baseline" &&
+      mode != "recommend") {
     std::cerr << "profile_driver: unknown mode '" << mode << "'\n";
     return 2;
   }
   const snnplan::RuleSet& rules = snnplan::RuleSet::builtin();  // loaded outside the loop
   const snnplan::Inputs inputs = c.inputs();
+  std::vector<std::string_view> names;
+  std::vector<snnplan::Value> values;
+  for (const auto& [name, value] : inputs) {
+    names.push_back(name);
+    values.push_back(value);
+  }
+  const snnplan::InputLayout layout = rules.input_layout(names);
   g_counting = true;
-  const std::size_t sink = run_loop(c, inputs, n, mode, rules);
+  const std::size_t sink = run_loop(c, inputs, n, mode, rules, layout, values);
   g_counting = false;
   std::cout << mode << " " << c.name << " x" << n << ": " << static_cast<double>(g_allocations) / static_cast<double>(n)
             << " allocations per call (checksum " << sink << ")\n";

@@ -3,11 +3,13 @@
 // the default rules do not reach: storage growth, reuse after errors, moves, 64-bit overflow.
 #include <doctest/doctest.h>
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "core/runtime_value.hpp"
+#include "snnplan/decision.hpp"
 #include "snnplan/evaluation.hpp"
 #include "snnplan/explain.hpp"
 #include "snnplan/rule_set.hpp"
@@ -324,4 +326,104 @@ TEST_CASE("the rule path names every fired rule as table/rule, through next and 
   CHECK(path[1] == "capacity/pipeline-batch-too-small");
   CHECK(path[2].rfind("memory/", 0) == 0);
   CHECK(snnplan::fired_rule_path({}).empty());
+}
+
+TEST_SUITE("inputs by position") {
+  // The names in an order other than the rule file's, so a slot is not its position.
+  const std::vector<std::string_view> kNames{"prefer", "world_size", "model", "batch_size",
+                                             "pipelining_available"};
+
+  // By position and by name, the same answer: the fields, or the error's kind and message.
+  void check_same_as_by_name(const std::vector<snnplan::Value>& values) {
+    const RuleSet& rules = RuleSet::builtin();
+    Inputs inputs;
+    for (std::size_t k = 0; k < kNames.size(); ++k)
+      inputs.emplace_back(std::string(kNames[k]), values[k]);
+    const auto layout = rules.input_layout(kNames);
+    REQUIRE(layout.ok());
+    Evaluation by_name, by_position;
+    const bool named_ok = rules.evaluate(inputs, by_name);
+    REQUIRE(rules.evaluate(layout, values, by_position) == named_ok);
+    if (named_ok) {
+      CHECK(by_position.to_record().values() == by_name.to_record().values());
+      CHECK(by_position.to_record().names() == by_name.to_record().names());
+    } else {
+      CHECK(by_position.error().kind == by_name.error().kind);
+      CHECK(by_position.error().message == by_name.error().message);
+      CHECK(by_position.values().empty());
+    }
+  }
+
+  TEST_CASE("inputs by position give what the same inputs by name give, answers and errors alike") {
+    using V = snnplan::Value;
+    const std::vector<std::vector<V>> cases{
+        {V("memory"), V(8), V("spikformer"), V(64), V(true)},
+        {V("Capacity"), V(8), V("spikformer"), V(64), V(false)},  // lowered; a fallback
+        {V("speed"), V(1), V("sew_resnet"), V(32), V()},           // null: the default
+        {V("bogus"), V(8), V("spikformer"), V(64), V(true)},       // the one_of's error
+        {V("memory"), V("8"), V("spikformer"), V(64), V(true)},    // wrong type
+        {V("memory"), V(8), V(), V(64), V(true)},                  // missing required input
+        {V("memory"), V(8), V(std::string(70000, 'x')), V(64), V(true)},  // too long
+    };
+    for (const auto& values : cases) check_same_as_by_name(values);
+  }
+
+  TEST_CASE("a layout naming an unknown input is not ok and says what evaluation by name says") {
+    const RuleSet& rules = RuleSet::builtin();
+    const auto layout = rules.input_layout({"model", "world_sise"});
+    REQUIRE_FALSE(layout.ok());
+    CHECK(layout.error().kind == snnplan::EvaluationErrorKind::bad_input);
+    CHECK(layout.error().message == "unknown input 'world_sise' (did you mean 'world_size'?)");
+    Evaluation by_name;
+    const Inputs inputs{{"model", "x"}, {"world_sise", 2}};
+    CHECK_FALSE(rules.evaluate(inputs, by_name));
+    CHECK(by_name.error().message == layout.error().message);
+    Evaluation evaluation;
+    const std::vector<snnplan::Value> values{"spikformer", 8};
+    CHECK_FALSE(rules.evaluate(layout, values, evaluation));
+    CHECK(evaluation.error().message == layout.error().message);
+
+    const auto twice = rules.input_layout({"model", "model"});
+    REQUIRE_FALSE(twice.ok());
+    CHECK(twice.error().message == "input 'model' is named twice in the input layout");
+  }
+
+  TEST_CASE("a layout is refused by another rule set and with the wrong number of values") {
+    const RuleSet& rules = RuleSet::builtin();
+    const auto layout = echo_rules().input_layout({"text", "n"});
+    REQUIRE(layout.ok());
+    const std::vector<snnplan::Value> values{"hello", 3};
+    Evaluation evaluation;
+    CHECK_FALSE(rules.evaluate(layout, values, evaluation));
+    CHECK(evaluation.error().kind == snnplan::EvaluationErrorKind::bad_input);
+    CHECK(evaluation.error().message.starts_with("the input layout was made for another rule set"));
+    CHECK(evaluation.values().empty());
+
+    // The same layout works where it was made, and for a copy of that rule set.
+    const RuleSet copy = echo_rules();
+    REQUIRE(copy.evaluate(layout, values, evaluation));
+    CHECK(evaluation.find("square")->as_int() == 9);
+
+    const std::vector<snnplan::Value> one{"hello"};
+    CHECK_FALSE(echo_rules().evaluate(layout, one, evaluation));
+    CHECK(evaluation.error().message == "1 input values given for an input layout of 2 names");
+  }
+
+  TEST_CASE("an observed rule set records an evaluation by position as the inputs by name") {
+    struct Keep final : snnplan::DecisionSink {
+      std::vector<snnplan::Decision> decisions;
+      void record(const snnplan::Decision& decision) noexcept override {
+        decisions.push_back(decision);
+      }
+    };
+    const auto sink = std::make_shared<Keep>();
+    const RuleSet observed = echo_rules().with_decision_sink(sink);
+    const auto layout = echo_rules().input_layout({"n", "text"});  // shared by the copy
+    const std::vector<snnplan::Value> values{4, "hi"};
+    Evaluation evaluation;
+    REQUIRE(observed.evaluate(layout, values, evaluation));
+    CHECK(evaluation.find("square")->as_int() == 16);
+    REQUIRE(sink->decisions.size() == 1);
+    CHECK(sink->decisions[0].inputs == Inputs{{"n", 4}, {"text", "hi"}});
+  }
 }

@@ -5,10 +5,16 @@
 /// strings), of the caller's inputs, or of the Evaluation's storage (the rendered header,
 /// computed values). Reusing one Evaluation per thread, an evaluation allocates nothing once
 /// its storage has grown to the rule set's needs. Use evaluate(inputs) for an owning Record.
+///
+/// Inputs by position: an InputLayout from RuleSet::input_layout(names) finds the inputs' slots
+/// once; RuleSet::evaluate(layout, values, evaluation) then takes values[k] as input names[k],
+/// with no name to look up on each call.
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -24,6 +30,37 @@ namespace detail {
 struct CompiledRules;
 class ValueStore;
 }
+
+/// Input names resolved once to a rule set's input slots, for RuleSet::evaluate(layout, values,
+/// evaluation). Made by RuleSet::input_layout(); a name that is no input of the rule set (or a
+/// name given twice) makes a layout that is not ok(), whose error() is what evaluating by name
+/// reports for it -- evaluating with it fails with that error. A layout belongs to the compiled
+/// rules it was made from (and keeps them alive): evaluating another rule set with it fails.
+/// Copies share nothing mutable; safe to use from many threads at once.
+///
+///     const auto layout = rules.input_layout({"model", "world_size", "prefer", "batch_size"});
+///     if (!layout.ok()) return fail(layout.error().message);
+///     const std::vector<snnplan::Value> values{"spikformer", 8, "memory", 64};
+///     snnplan::Evaluation evaluation;
+///     rules.evaluate(layout, values, evaluation);  // as evaluate({{"model", "spikformer"}, ...})
+class InputLayout {
+ public:
+  /// False when a name is no input of the rule set or is given twice.
+  [[nodiscard]] bool ok() const noexcept { return !error_; }
+  /// Precondition: !ok().
+  [[nodiscard]] const EvaluationError& error() const noexcept { return *error_; }
+  /// The names, in the order the values are given.
+  [[nodiscard]] std::span<const std::string> names() const noexcept { return names_; }
+  [[nodiscard]] std::size_t size() const noexcept { return names_.size(); }
+
+ private:
+  friend class RuleSet;
+  InputLayout() = default;
+  std::shared_ptr<const detail::CompiledRules> rules_;
+  std::vector<std::string> names_;
+  std::vector<int> slots_;  // names_[k] is the rule set's input slots_[k]
+  std::optional<EvaluationError> error_;
+};
 
 /// The outcome of RuleSet::evaluate(inputs, evaluation): the record's fields as views, or the
 /// error. Reuse one per thread; it is not safe to share between threads.

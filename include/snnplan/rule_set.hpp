@@ -2,7 +2,9 @@
 /// \file
 /// A loaded, checked and compiled rule file: build once, evaluate many times from any thread.
 
+#include <initializer_list>
 #include <memory>
+#include <span>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,6 +26,7 @@ struct CompiledRules;
 struct Explanation;  // explain.hpp
 struct TraceStep;    // explain.hpp
 class Evaluation;    // evaluation.hpp
+class InputLayout;   // evaluation.hpp
 
 /// How much checking a load does beyond what makes a file unusable.
 struct LoadOptions {
@@ -86,6 +89,21 @@ class RuleSet {
   bool evaluate(const Inputs& inputs, Evaluation& out) const;
   /// Refused: fields may be views of the inputs' strings, which a temporary would take away.
   bool evaluate(Inputs&& inputs, Evaluation& out) const = delete;
+
+  /// The slots of the inputs `names`, found once, for evaluate(layout, values, out): see
+  /// InputLayout (evaluation.hpp). Never throws for names that are no inputs: the layout is
+  /// then not ok() and says why.
+  [[nodiscard]] InputLayout input_layout(std::span<const std::string_view> names) const;
+  [[nodiscard]] InputLayout input_layout(std::initializer_list<std::string_view> names) const;
+
+  /// evaluate(inputs, out) for inputs given by position: values[k] is input layout.names()[k]
+  /// (a null Value: not given, as by name). Types, lengths, defaults and allowed values are
+  /// checked exactly as by name, with the same messages. Fails (out.error(), kind bad_input)
+  /// without evaluating when the layout is not ok(), was made by another rule set's
+  /// input_layout() (copies of one RuleSet, observed or not, share theirs), or
+  /// values.size() != layout.size(). Never throws for bad inputs or rule errors. `values` must
+  /// stay alive while the fields are used (string fields may be views of them).
+  bool evaluate(const InputLayout& layout, std::span<const Value> values, Evaluation& out) const;
 
   /// The given inputs checked as evaluate() checks them -- known names, lengths, types and
   /// allowed values (`one_of`, with its `error` template; inputs not given stand at their

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "api/messages.hpp"
 #include "api/rule_set_access.hpp"
 #include "compile/compiled_rules.hpp"
 #include "evaluate/evaluator.hpp"
@@ -82,6 +83,43 @@ bool RuleSet::evaluate(const Inputs& inputs, Evaluation& out) const {
   }
   detail::ValueStore& store = out.start(rules_);
   out.ok_ = evaluate::evaluate_views(*rules_, inputs, store, out.values_, out.error_);
+  return out.ok_;
+}
+
+InputLayout RuleSet::input_layout(std::span<const std::string_view> names) const {
+  InputLayout layout;
+  layout.rules_ = rules_;
+  layout.names_.assign(names.begin(), names.end());
+  EvaluationError error;
+  if (!evaluate::input_slots(*rules_, names, layout.slots_, error)) layout.error_ = std::move(error);
+  return layout;
+}
+
+InputLayout RuleSet::input_layout(std::initializer_list<std::string_view> names) const {
+  return input_layout(std::span<const std::string_view>(names.begin(), names.size()));
+}
+
+bool RuleSet::evaluate(const InputLayout& layout, std::span<const Value> values,
+                       Evaluation& out) const {
+  detail::ValueStore& store = out.start(rules_);
+  if (!layout.ok() || layout.rules_ != rules_ || values.size() != layout.size()) [[unlikely]] {
+    out.values_.clear();
+    out.error_ = !layout.ok() ? layout.error()
+                 : layout.rules_ != rules_
+                     ? EvaluationError{EvaluationErrorKind::bad_input,
+                                       messages::layout_of_other_rules(rules_->file_name)}
+                     : EvaluationError{EvaluationErrorKind::bad_input,
+                                       messages::layout_value_count(values.size(), layout.size())};
+    return false;
+  }
+  if (observers_) [[unlikely]] {
+    // Decisions are recorded by name, as for evaluate(inputs, out).
+    Inputs inputs;
+    for (std::size_t k = 0; k < values.size(); ++k) inputs.emplace_back(layout.names_[k], values[k]);
+    std::vector<TraceStep> steps;
+    (void)observed_decision(inputs, steps);
+  }
+  out.ok_ = evaluate::evaluate_views_at(*rules_, layout.slots_, values, store, out.values_, out.error_);
   return out.ok_;
 }
 

@@ -48,6 +48,14 @@ inline std::string uses_has_errors(std::string_view file, std::string_view used_
   return fmt::format("rule file '{}' (used as '{}') has errors", file, used_as);
 }
 
+// ---- inputs by position (RuleSet::input_layout) ------------------------------------------------
+inline std::string layout_of_other_rules(std::string_view file) {
+  return fmt::format("the input layout was made for another rule set than '{}'", file);
+}
+inline std::string layout_value_count(std::size_t given, std::size_t names) {
+  return fmt::format("{} input values given for an input layout of {} names", given, names);
+}
+
 // ---- records as the C++ API reads them (Recommendation, Plan) -----------------------------------
 // `record` is "record" or "plan record".
 inline std::string record_lacks_field(std::string_view record, std::string_view name) {

@@ -57,21 +57,21 @@ class Evaluator {
   // The record as views into the store (see snnplan/evaluation.hpp); false with error set.
   bool run_views(const Inputs& inputs, std::vector<ValueView>& out, EvaluationError& error) {
     WorkingRecord record(store_);
-    // `out` keeps its size until views() writes it: a reused vector is not resized.
-    if (produce(inputs, record) && views(record, out)) return true;
-    out.clear();  // no fields without a record, even when a later field failed
-    error = std::move(*failure_);
-    return false;
+    return views_of(produce(inputs, record), record, out, error);
   }
 
   // run_views() for inputs by slot (see evaluate_views_by_slot).
   bool run_views_by_slot(std::span<const RValue> inputs, std::vector<ValueView>& out,
                          EvaluationError& error) {
     WorkingRecord record(store_);
-    if (produce_by_slot(inputs, record) && views(record, out)) return true;
-    out.clear();
-    error = std::move(*failure_);
-    return false;
+    return views_of(produce_by_slot(inputs, record), record, out, error);
+  }
+
+  // run_views() for inputs by position (see evaluate_views_at).
+  bool run_views_at(std::span<const int> slots, std::span<const Value> values,
+                    std::vector<ValueView>& out, EvaluationError& error) {
+    WorkingRecord record(store_);
+    return views_of(produce_at(slots, values, record), record, out, error);
   }
 
   // For the proof of `ensure`: which invariant the record for `inputs` breaks, if any.
@@ -119,6 +119,16 @@ class Evaluator {
   // unwind as an EvaluationFailure exception.)
   bool fail(EvaluationErrorKind kind, std::string message) {
     failure_ = EvaluationError{kind, std::move(message)};
+    return false;
+  }
+
+  // The views of a record produced (`produced`), or the failure in `error`.
+  bool views_of(bool produced, const WorkingRecord& record, std::vector<ValueView>& out,
+                EvaluationError& error) {
+    // `out` keeps its size until views() writes it: a reused vector is not resized.
+    if (produced && views(record, out)) return true;
+    out.clear();  // no fields without a record, even when a later field failed
+    error = std::move(*failure_);
     return false;
   }
 
@@ -187,7 +197,6 @@ class Evaluator {
 
   // ---- inputs --------------------------------------------------------------------------
   // Input binding off the fast path (by name, check_inputs(), refusals): inputs.cpp.
-  int input_slot(std::string_view name) const;
 
   bool bind(const Inputs& inputs, Frame& frame) {
     return gather(inputs, frame.input_values()) && bind_in_place(frame);
@@ -195,6 +204,25 @@ class Evaluator {
 
   bool check_given(const Inputs& inputs);
   bool gather(const Inputs& inputs, RValue* given);
+
+  // By position: gather() with the slots found once (input_slots), then the same binding.
+  bool produce_at(std::span<const int> slots, std::span<const Value> values,
+                  WorkingRecord& record) {
+    Frame frame(rules_, store_, checks_invariants_);
+    RValue* const given = frame.input_values();
+    std::uninitialized_fill_n(given, rules_.inputs.size(), RValue{});
+    for (std::size_t k = 0; k < slots.size(); ++k)
+      if (!place(slots[k], values[k], given)) return false;
+    return bind_in_place(frame) && run_frame(frame, record, 0);
+  }
+
+  // One input's value into its slot as both binders take it: its length checked, a null
+  // value left as not given (the default applies).
+  bool place(int slot, const Value& value, RValue* given) {
+    if (!check_length(rules_.inputs[static_cast<std::size_t>(slot)].name, value)) return false;
+    if (!value.is_null()) given[slot] = detail::from_public(value, store_);
+    return true;
+  }
 
   bool produce_by_slot(std::span<const RValue> inputs, WorkingRecord& record) {
     Frame frame(rules_, store_, checks_invariants_);

@@ -80,11 +80,16 @@ std::optional<RValue> Probe::value(const Node& node) {
   }
 }
 
-bool evaluate_views(const detail::CompiledRules& rules, const Inputs& inputs,
-                    detail::ValueStore& store, std::vector<ValueView>& out,
-                    EvaluationError& error) {
+namespace {
+
+// One evaluation into views, however its inputs are bound (`run` calls the evaluator's run_views
+// for them): a failure deep in an expression becomes `error`.
+template <typename Run>
+bool views_or_error(const detail::CompiledRules& rules, detail::ValueStore& store,
+                    std::vector<ValueView>& out, EvaluationError& error, Run&& run) {
   try {
-    return internal::Evaluator(rules, nullptr, store).run_views(inputs, out, error);
+    internal::Evaluator evaluator(rules, nullptr, store);
+    return run(evaluator);
   } catch (EvaluationFailure& failure) {
     error = EvaluationError{failure.kind, std::move(failure.message)};
     out.clear();
@@ -95,19 +100,30 @@ bool evaluate_views(const detail::CompiledRules& rules, const Inputs& inputs,
   }
 }
 
+}  // namespace
+
+bool evaluate_views(const detail::CompiledRules& rules, const Inputs& inputs,
+                    detail::ValueStore& store, std::vector<ValueView>& out,
+                    EvaluationError& error) {
+  return views_or_error(rules, store, out, error, [&](internal::Evaluator& evaluator) {
+    return evaluator.run_views(inputs, out, error);
+  });
+}
+
 bool evaluate_views_by_slot(const detail::CompiledRules& rules,
                             std::span<const detail::RValue> inputs, detail::ValueStore& store,
                             std::vector<ValueView>& out, EvaluationError& error) {
-  try {
-    return internal::Evaluator(rules, nullptr, store).run_views_by_slot(inputs, out, error);
-  } catch (EvaluationFailure& failure) {
-    error = EvaluationError{failure.kind, std::move(failure.message)};
-    out.clear();
-    return false;
-  } catch (...) {
-    out.clear();  // no views of a store that is about to be reset (std::bad_alloc)
-    throw;
-  }
+  return views_or_error(rules, store, out, error, [&](internal::Evaluator& evaluator) {
+    return evaluator.run_views_by_slot(inputs, out, error);
+  });
+}
+
+bool evaluate_views_at(const detail::CompiledRules& rules, std::span<const int> slots,
+                       std::span<const Value> values, detail::ValueStore& store,
+                       std::vector<ValueView>& out, EvaluationError& error) {
+  return views_or_error(rules, store, out, error, [&](internal::Evaluator& evaluator) {
+    return evaluator.run_views_at(slots, values, out, error);
+  });
 }
 
 std::optional<BrokenInvariant> broken_invariant(const detail::CompiledRules& rules,

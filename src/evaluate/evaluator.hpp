@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "compile/compiled_rules.hpp"
@@ -40,6 +41,20 @@ bool evaluate_views(const detail::CompiledRules& rules, const Inputs& inputs,
 /// up, strings as views (which must outlive the fields). The Python module's drop-ins use it.
 bool evaluate_views_by_slot(const detail::CompiledRules& rules, std::span<const detail::RValue> inputs,
                             detail::ValueStore& store, std::vector<ValueView>& out, EvaluationError& error);
+
+/// The slots of `names` among `rules`' inputs, into `slots` (one each, in order), for inputs
+/// bound by position (RuleSet::input_layout). False with `error` set for a name that is no
+/// input (the message evaluate() gives when it is given by name) or one named twice.
+bool input_slots(const detail::CompiledRules& rules, std::span<const std::string_view> names,
+                 std::vector<int>& slots, EvaluationError& error);
+
+/// evaluate_views() for inputs by position: `values[k]` is input `slots[k]` (from input_slots;
+/// a null value: not given), bound exactly as the same inputs given by name are (lengths, types,
+/// defaults, allowed values, the same messages); strings are views of `values`. The caller
+/// checks that there is one value per slot.
+bool evaluate_views_at(const detail::CompiledRules& rules, std::span<const int> slots,
+                       std::span<const Value> values, detail::ValueStore& store,
+                       std::vector<ValueView>& out, EvaluationError& error);
 
 /// An invariant (`ensure`) a record breaks: its index in CompiledRules::invariants and the
 /// message the evaluation fails with.

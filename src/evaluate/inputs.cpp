@@ -3,6 +3,7 @@
 // one_of does not allow. Binding by slot and the common case of normalise() are inline in
 // engine.hpp.
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,22 +20,31 @@ const char* element_type_name(syntax::KindSet kinds) {
   return kinds & syntax::kBool ? "bool" : "int";
 }
 
-}  // namespace
-
-int Evaluator::input_slot(std::string_view name) const {
+// The slot of input `name`, or -1.
+int input_slot(const CompiledRules& rules, std::string_view name) {
   // A linear scan of a few names beats hashing the name.
   constexpr std::size_t kScanUpTo = 16;
-  if (rules_.inputs.size() <= kScanUpTo) {
+  if (rules.inputs.size() <= kScanUpTo) {
     const auto key = detail::NameKey::of(name);
-    for (std::size_t k = 0; k < rules_.inputs.size(); ++k) {
-      const auto& input = rules_.inputs[k];
+    for (std::size_t k = 0; k < rules.inputs.size(); ++k) {
+      const auto& input = rules.inputs[k];
       if (detail::NameKey::same(input.key, key, input.name, name)) return static_cast<int>(k);
     }
     return -1;
   }
-  auto it = rules_.input_slots.find(std::string(name));
-  return it == rules_.input_slots.end() ? -1 : it->second;
+  auto it = rules.input_slots.find(std::string(name));
+  return it == rules.input_slots.end() ? -1 : it->second;
 }
+
+// The refusal of a name that is no input, with the closest input's name.
+EvaluationError unknown_input(const CompiledRules& rules, std::string_view name) {
+  std::vector<std::string> names;
+  for (const auto& input : rules.inputs) names.push_back(input.name);
+  return EvaluationError{EvaluationErrorKind::bad_input,
+                         messages::unknown_input(name, messages::closest_match(name, names))};
+}
+
+}  // namespace
 
 // For check_inputs(): the given inputs bound and checked as bind() checks them, the others
 // standing at their default (or null), so an `error` template can still name them.
@@ -65,17 +75,13 @@ bool Evaluator::gather(const Inputs& inputs, RValue* given) {
     // tried before any scan.
     const int slot = position < count && detail::same_text(name, rules_.inputs[position].name)
                          ? static_cast<int>(position)
-                         : input_slot(name);
+                         : input_slot(rules_, name);
     position = static_cast<std::size_t>(slot) + 1;
     if (slot < 0) {
-      std::vector<std::string> names;
-      for (const auto& input : rules_.inputs) names.push_back(input.name);
-      fail(EvaluationErrorKind::bad_input,
-           messages::unknown_input(name, messages::closest_match(name, names)));
+      failure_ = unknown_input(rules_, name);
       return false;
     }
-    if (!check_length(name, value)) return false;
-    if (!value.is_null()) given[slot] = detail::from_public(value, store_);
+    if (!place(slot, value, given)) return false;
   }
   return true;
 }
@@ -111,3 +117,26 @@ bool Evaluator::refuse(const detail::CompiledInput& input, const RValue& v, Fram
 }
 
 }  // namespace snnplan::evaluate::internal
+
+namespace snnplan::evaluate {
+
+bool input_slots(const detail::CompiledRules& rules, std::span<const std::string_view> names,
+                 std::vector<int>& slots, EvaluationError& error) {
+  slots.clear();
+  for (std::string_view name : names) {
+    const int slot = internal::input_slot(rules, name);
+    if (slot < 0) {
+      error = internal::unknown_input(rules, name);
+      return false;
+    }
+    // By name, the later of two values would win; by position a repeated name is a mistake.
+    if (std::find(slots.begin(), slots.end(), slot) != slots.end()) {
+      error = EvaluationError{EvaluationErrorKind::bad_input, messages::input_named_twice(name)};
+      return false;
+    }
+    slots.push_back(slot);
+  }
+  return true;
+}
+
+}  // namespace snnplan::evaluate

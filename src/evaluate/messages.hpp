@@ -17,6 +17,9 @@ inline std::string unknown_input(std::string_view name, std::string_view suggest
   if (suggestion.empty()) return fmt::format("unknown input '{}'", name);
   return fmt::format("unknown input '{}' (did you mean '{}'?)", name, suggestion);
 }
+inline std::string input_named_twice(std::string_view name) {
+  return fmt::format("input '{}' is named twice in the input layout", name);
+}
 inline std::string input_refused(std::string_view name, std::string_view value) {
   return fmt::format("input '{}' = {} is not one of the values its one_of allows", name, value);
 }
