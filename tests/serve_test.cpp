@@ -11,6 +11,8 @@
 #include <sstream>
 #include <thread>
 
+#include <unistd.h>
+
 #include "serve/messages.hpp"
 #include "serve/outline.hpp"
 
@@ -36,7 +38,10 @@ struct Scratch {
   fs::path rules;
   std::string text;
   explicit Scratch(const char* name)
-      : dir(fs::temp_directory_path() / (std::string("snnplan-serve-") + name)),
+      // The process id in the name: two test runs on one machine (two build trees) at once
+      // must not share a directory.
+      : dir(fs::temp_directory_path() /
+            (std::string("snnplan-serve-") + std::to_string(::getpid()) + "-" + name)),
         rules(dir / "rules.yaml") {
     fs::remove_all(dir);
     fs::create_directories(dir);
