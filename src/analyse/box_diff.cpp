@@ -233,12 +233,12 @@ std::optional<bool> BoxDiff::for_each_region(
   std::vector<Box> next;
   for (std::size_t i = 0; i <= a.size(); ++i) {
     const Box& box_a = i < a.size() ? a[i] : all;
-    for (std::size_t j = 0; j <= b.size(); ++j) {
-      if (effects_[0][i] == effects_[1][j]) continue;  // the same answer
+    // Where old rule i matches, no new rule after its twin fires first (nor does none).
+    const std::size_t last = i < a.size() ? std::min(twin_a[i], b.size()) : b.size();
+    for (std::size_t j = 0; j <= last; ++j) {
+      if (effects_[0][i] == effects_[1][j] || (j < b.size() && twin_b[j] < i)) continue;
       const Box& box_b = j < b.size() ? b[j] : all;
-      if (BoxSpace::disjoint(box_a, box_b) || (i < a.size() && twin_a[i] < j) ||
-          (j < b.size() && twin_b[j] < i))
-        continue;
+      if (BoxSpace::disjoint(box_a, box_b)) continue;
       BoxRegion region;
       region.within = BoxSpace::intersection(box_a, box_b);
       // The earlier rules of either file that meet it; one that covers it leaves nothing. The
