@@ -13,6 +13,8 @@
 #include <tuple>
 #include <vector>
 
+#include "analyse/boxes.hpp"
+#include "analyse/partition.hpp"
 #include "analyse/rule_diff.hpp"
 #include "analyse/table_analysis.hpp"
 #include "api/rule_set_access.hpp"
@@ -42,8 +44,9 @@ std::vector<snnplan::Diagnostic> check(const RuleSet& rules, bool boxes) {
 }
 
 RuleDiff diff(const RuleSet& before, const RuleSet& after, bool boxes) {
-  return snnplan::analyse::diff_rules(RuleSetAccess::compiled(before),
-                                      RuleSetAccess::compiled(after), {}, boxes);
+  return snnplan::analyse::diff_rules(
+      RuleSetAccess::compiled(before), RuleSetAccess::compiled(after), {},
+      boxes ? snnplan::analyse::BoxMethod::regions : snnplan::analyse::BoxMethod::none);
 }
 
 const std::string kHead =
@@ -198,6 +201,139 @@ TEST_CASE("the box analysis agrees with the grid on small generated tables") {
     }
     CHECK(box_groups == grid_groups);
   }
+}
+
+// A decision table as bench/dmn_scale.py makes them (Calvanese et al.'s benchmark): int
+// columns x1.. of [0, 100), interval cells (10 % "any"), five outputs, no catch-all; and the
+// same rows with every tenth one perturbed (a bound moved or the output changed).
+std::pair<std::string, std::string> decision_tables(std::mt19937& rng, int columns, int rules) {
+  auto uniform = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  std::string head = "snnplan: 1\ninputs:\n";
+  for (int c = 1; c <= columns; ++c) head += fmt::format("  x{}: {{type: int}}\n", c);
+  head += "record:\n  mode: {type: string, default: none}\nstart: decide\ntables:\n  decide:\n";
+  std::string before = head, after = head;
+  for (int k = 0; k < rules; ++k) {
+    std::vector<std::pair<int, int>> cells;  // [lo, hi); lo < 0: any
+    for (int c = 0; c < columns; ++c) {
+      int lo = uniform(0, 100), hi = uniform(0, 100);
+      if (lo == hi) ++hi;
+      cells.emplace_back(std::min(lo, hi), std::max(lo, hi));
+      if (uniform(0, 9) == 0 && c > 0) cells.back().first = -1;
+    }
+    int mode = uniform(0, 4);
+    auto row = [&] {
+      std::string when;
+      for (int c = 0; c < columns; ++c)
+        if (cells[static_cast<std::size_t>(c)].first >= 0)
+          when += fmt::format("{}x{}: {{ge: {}, lt: {}}}", when.empty() ? "" : ", ", c + 1,
+                              cells[static_cast<std::size_t>(c)].first,
+                              cells[static_cast<std::size_t>(c)].second);
+      return fmt::format("    - {{name: r{}, when: {{{}}}, set: {{mode: m{}}}}}\n", k, when, mode);
+    };
+    before += row();
+    if (k % 10 == 3) {
+      if (uniform(0, 2) == 0) {
+        mode = (mode + 1) % 5;
+      } else {
+        auto& [lo, hi] = cells[0];
+        hi = std::clamp(hi + (uniform(0, 1) ? 1 : -1) * uniform(1, 10), lo + 1, 100);
+      }
+    }
+    after += row();
+  }
+  return {before, after};
+}
+
+using Paths = std::pair<std::vector<std::string>, std::vector<std::string>>;
+
+// The inputs of `box` with every int input within [-1, 101] (every bound of these tables lies
+// inside that range, so the sizes of two regions are equal if and only if the regions are).
+double clipped_size(const snnplan::analyse::Box& box) {
+  double points = 1;
+  for (const snnplan::analyse::Span& s : box)
+    points *= static_cast<double>(
+        std::max<std::int64_t>(std::min<std::int64_t>(s.hi, 101) - std::max<std::int64_t>(s.lo, -1) + 1, 0));
+  return points;
+}
+
+// The size of each group's region as the cells give it (disjoint boxes, BoxSpace::key's
+// "lo..hi/mask" per input).
+std::map<Paths, double> cell_sizes(const RuleDiff& d) {
+  std::map<Paths, double> out;
+  for (const auto& c : d.changes)
+    for (const auto& cell : c.cells) {
+      snnplan::analyse::Box box;
+      for (const std::string& span : cell) {
+        const std::size_t dots = span.find("..");
+        box.push_back({std::stoll(span.substr(0, dots)), std::stoll(span.substr(dots + 2)), 0});
+      }
+      out[{c.old_rules, c.new_rules}] += clipped_size(box);
+    }
+  return out;
+}
+
+// The size of a region as for_each_region gives it: its pieces, or its box less the others,
+// taken apart here.
+double region_size(const snnplan::analyse::BoxRegion& region) {
+  using snnplan::analyse::BoxSpace;
+  std::vector<snnplan::analyse::Box> pieces = region.pieces;
+  if (!region.less.empty()) {
+    pieces.assign(1, region.within);
+    for (const auto& cut : region.less) {
+      std::vector<snnplan::analyse::Box> next;
+      for (const auto& piece : pieces)
+        if (BoxSpace::disjoint(cut, piece))
+          next.push_back(piece);
+        else if (!BoxSpace::covers(cut, piece))
+          BoxSpace::subtract(piece, cut, next);
+      pieces = std::move(next);
+    }
+  }
+  double out = 0;
+  for (const auto& piece : pieces) out += clipped_size(piece);
+  return out;
+}
+
+TEST_CASE("the changed regions of a 7-column decision table come from its boxes, as the cells give them") {
+  std::mt19937 rng(7);
+  const auto [before_text, after_text] = decision_tables(rng, 7, 60);
+  const RuleSet before = load(before_text), after = load(after_text);
+  const snnplan::detail::CompiledRules* files[] = {&RuleSetAccess::compiled(before),
+                                                   &RuleSetAccess::compiled(after)};
+  // The regions are computed from the boxes, not found by refining cells; some are large
+  // enough to be described as a box less others.
+  const snnplan::analyse::Partition partition(files, {});
+  const auto boxes = snnplan::analyse::BoxDiff::make(partition.model(), files);
+  REQUIRE(boxes);
+  std::map<Paths, double> region_sizes;
+  std::size_t less = 0;
+  CHECK(boxes->for_each_region([&](snnplan::analyse::BoxRegion&& region, std::size_t was,
+                                   std::size_t now) {
+    region_sizes[{boxes->path_names(0, was), boxes->path_names(1, now)}] += region_size(region);
+    less += !region.less.empty();
+  }) == true);
+  CHECK(less > 0);
+
+  const RuleDiff by_regions = diff(before, after, true);
+  const RuleDiff by_cells = snnplan::analyse::diff_rules(*files[0], *files[1], {},
+                                                         snnplan::analyse::BoxMethod::cells);
+  REQUIRE(by_cells.complete);
+  CHECK(by_regions.complete);
+  CHECK(by_regions.undecided.empty());
+  // The same groups, each over the same inputs.
+  const std::map<Paths, double> cells = cell_sizes(by_cells);
+  CHECK(region_sizes == cells);
+  std::set<Paths> groups;
+  for (const auto& c : by_regions.changes) {
+    groups.emplace(c.old_rules, c.new_rules);
+    const auto was = snnplan::analyse::answer(*files[0], c.witness);
+    const auto now = snnplan::analyse::answer(*files[1], c.witness);
+    CHECK(snnplan::analyse::answers_differ(was, now));
+    CHECK(was.rules == c.old_rules);
+    CHECK(now.rules == c.new_rules);
+  }
+  CHECK(groups.size() == by_regions.changes.size());
+  CHECK(groups.size() == cells.size());
 }
 
 }  // namespace

@@ -49,6 +49,17 @@ std::string text(const detail::CompiledTemplate& t) {
   return out;
 }
 
+// What `rule` of `file` does when it fires, as text: equal texts give equal answers (when the
+// files make their records alike, same_records()).
+std::string effect(const detail::CompiledRules& file, const detail::CompiledRule& r) {
+  std::string what;
+  for (const detail::CompiledAssignment& a : r.set)
+    what += file.fields[static_cast<std::size_t>(a.target)].name + "=" + detail::repr(a.value.constant) + ",";
+  for (const detail::CompiledTemplate& line : r.because) what += "\x1f" + text(line);
+  what += r.error ? "\x1f" "error " + text(*r.error) : "";
+  return what;
+}
+
 // Whether two files make the same record of the same fired rules: the same fields, defaults
 // and header. Only then can a rule do "the same" in both.
 bool same_records(const detail::CompiledRules& a, const detail::CompiledRules& b) {
@@ -94,11 +105,7 @@ class Sameness {
     const detail::CompiledRule& r = file.tables[t].rules[k];
     std::string what = r.name + "\x1f";
     for (const std::string& label : space_.key(chains_[f].tables[t][k])) what += label + ",";
-    what += "\x1f";
-    for (const detail::CompiledAssignment& a : r.set)
-      what += file.fields[static_cast<std::size_t>(a.target)].name + "=" + detail::repr(a.value.constant) + ",";
-    for (const detail::CompiledTemplate& line : r.because) what += "\x1f" + text(line);
-    what += r.error ? "\x1f" "error " + text(*r.error) : "";
+    what += "\x1f" + effect(file, r);
     if (r.fallback)
       for (bool keep : r.fallback->keep) what += keep ? "k" : "-";
     const int then = chains_[f].then[t][k];
@@ -168,6 +175,17 @@ std::unique_ptr<BoxDiff> BoxDiff::make(const Model& m,
   if (files.size() == 2 && same_records(*files[0], *files[1])) {
     Sameness sameness(out->space_, files, chains);
     for (std::size_t f = 0; f < files.size(); ++f) chains[f].same_as = sameness.of(f);
+    std::map<std::string, int> ids;
+    for (const detail::CompiledRules* file : files) {
+      const detail::CompiledTable& start = file->tables[static_cast<std::size_t>(file->start)];
+      std::vector<int>& of = out->effects_.emplace_back();
+      for (std::size_t k = 0; k <= active_rules(start); ++k) {
+        // The last: no rule matched, which the evaluator reports with the table's name.
+        const std::string what = k < active_rules(start) ? effect(*file, start.rules[k])
+                                                         : "\x1f" "none " + start.name;
+        of.push_back(ids.try_emplace(what, static_cast<int>(ids.size())).first->second);
+      }
+    }
   }
   out->refinement_.emplace(std::move(chains));
   return out;
@@ -180,6 +198,109 @@ bool BoxDiff::for_each_cell(
       space_.domain(), SIZE_MAX,
       [&](const Box& box, std::span<const std::size_t> paths) { visit(box, paths[0], paths[1]); },
       budget);
+}
+
+std::optional<bool> BoxDiff::for_each_region(
+    const std::function<void(BoxRegion&&, std::size_t old_path, std::size_t new_path)>& visit) {
+  const std::vector<Refinement::Chain>& chains = refinement_->chains();
+  if (chains.size() != 2 || effects_.size() != 2) return std::nullopt;
+  for (const Refinement::Chain& chain : chains)
+    for (int then : chain.then[static_cast<std::size_t>(chain.start)])
+      if (then >= 0) return std::nullopt;
+  const std::vector<Box>& a = chains[0].tables[static_cast<std::size_t>(chains[0].start)];
+  const std::vector<Box>& b = chains[1].tables[static_cast<std::size_t>(chains[1].start)];
+  const Box all = space_.domain();
+  // Where an earlier rule of the other file has the same box, it covers the pair's
+  // intersection: the twins (the rules an edit left alone) rule most pairs out at once.
+  auto twins = [](const std::vector<Box>& of, const std::vector<Box>& in) {
+    auto flat = [](const Box& box) {
+      std::vector<std::int64_t> out;
+      for (const Span& s : box) out.insert(out.end(), {s.lo, s.hi, static_cast<std::int64_t>(s.mask)});
+      return out;
+    };
+    std::map<std::vector<std::int64_t>, std::size_t> first;
+    for (std::size_t k = in.size(); k-- > 0;) first[flat(in[k])] = k;
+    std::vector<std::size_t> out;
+    for (const Box& box : of) {
+      const auto it = first.find(flat(box));
+      out.push_back(it == first.end() ? SIZE_MAX : it->second);
+    }
+    return out;
+  };
+  const std::vector<std::size_t> twin_a = twins(a, b), twin_b = twins(b, a);
+  std::size_t budget = kMaxCells;
+  std::vector<std::pair<double, const Box*>> cuts;
+  std::vector<Box> next;
+  for (std::size_t i = 0; i <= a.size(); ++i) {
+    const Box& box_a = i < a.size() ? a[i] : all;
+    // Where old rule i matches, no new rule after its twin fires first (nor does none).
+    const std::size_t last = i < a.size() ? std::min(twin_a[i], b.size()) : b.size();
+    for (std::size_t j = 0; j <= last; ++j) {
+      if (effects_[0][i] == effects_[1][j] || (j < b.size() && twin_b[j] < i)) continue;
+      const Box& box_b = j < b.size() ? b[j] : all;
+      if (BoxSpace::disjoint(box_a, box_b)) continue;
+      BoxRegion region;
+      region.within = BoxSpace::intersection(box_a, box_b);
+      // The earlier rules of either file that meet it; one that covers it leaves nothing. The
+      // other file's rule at the same place, the likeliest (an edited row), is tried first.
+      const std::size_t same = std::min(i, j);
+      if ((i < j && same < b.size() && BoxSpace::covers(b[same], region.within)) ||
+          (j < i && same < a.size() && BoxSpace::covers(a[same], region.within)))
+        continue;
+      cuts.clear();
+      bool covered = false;
+      for (const auto& [rules, before] : {std::pair{&a, i}, std::pair{&b, j}})
+        for (std::size_t e = 0; e < before && !covered; ++e) {
+          const Box& cut = (*rules)[e];
+          if (BoxSpace::disjoint(cut, region.within)) continue;
+          covered = BoxSpace::covers(cut, region.within);
+          cuts.emplace_back(0, &cut);
+        }
+      if (covered) continue;
+      // The larger cuts first: they leave fewer and larger pieces for the rest to split.
+      for (auto& [size, cut] : cuts) size = -BoxSpace::volume(BoxSpace::intersection(*cut, region.within));
+      std::stable_sort(cuts.begin(), cuts.end(),
+                       [](const auto& x, const auto& y) { return x.first < y.first; });
+      std::vector<Box>& pieces = region.pieces;
+      pieces.assign(1, region.within);
+      // Pieces while they take fewer words than the cuts would (BoxRegion).
+      const std::size_t limit = std::clamp(cuts.size(), kMinRegionPieces, kMaxRegionPieces);
+      for (const auto& [size, cut] : cuts) {
+        next.clear();
+        for (const Box& piece : pieces) {
+          if (BoxSpace::disjoint(*cut, piece)) {
+            next.push_back(piece);
+          } else if (!BoxSpace::covers(*cut, piece)) {
+            const std::size_t had = next.size();
+            BoxSpace::subtract(piece, *cut, next);
+            if (next.size() - had > budget) return false;
+            budget -= next.size() - had;
+          }
+        }
+        pieces.swap(next);
+        if (pieces.empty() || pieces.size() > limit) break;
+      }
+      if (pieces.size() > limit) {
+        // Too many pieces to describe: the region is `within` less the cuts, and whether it
+        // is empty (and its nicest point) a search that stops at its first point decides.
+        for (const auto& [size, cut] : cuts) region.less.push_back(*cut);
+        std::vector<int> candidates(region.less.size());
+        for (std::size_t k = 0; k < candidates.size(); ++k) candidates[k] = static_cast<int>(k);
+        pieces.assign(1, Box{});
+        const Cover found = find_uncovered(region.less, std::move(candidates), region.within,
+                                           &space_, &pieces[0], budget);
+        if (found == Cover::too_many) return false;
+        if (found == Cover::covered) pieces.clear();
+      }
+      if (pieces.empty()) continue;
+      auto path = [&](int file, std::size_t rule, std::size_t rules) {
+        const int table = chains[static_cast<std::size_t>(file)].start;
+        return refinement_->child(0, table, rule < rules ? static_cast<int>(rule) : -1);
+      };
+      visit(std::move(region), path(0, i, a.size()), path(1, j, b.size()));
+    }
+  }
+  return true;
 }
 
 std::vector<RValue> BoxDiff::point(const Box& cell) const {

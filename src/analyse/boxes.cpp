@@ -4,6 +4,7 @@
 #include "analyse/boxes.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 #include <map>
 
@@ -159,28 +160,64 @@ Box BoxSpace::intersection(const Box& a, const Box& b) {
   return out;
 }
 
+namespace {
+
+// Whether `rule` narrows `cell` on coordinate d.
+bool narrows(const Span& c, const Span& r) {
+  return c.lo < r.lo || c.hi > r.hi || (c.mask & ~r.mask);
+}
+
+// The parts of `cell` outside `rule` on coordinate d (the other coordinates as in `cell`):
+// the representatives it leaves out, the ints below it, the ints above it.
+void outside(const Box& cell, const Box& rule, std::size_t d, std::vector<Box>& out) {
+  const Span& c = cell[d];
+  const Span& r = rule[d];
+  if (c.mask & ~r.mask) {
+    out.push_back(cell);
+    out.back()[d].mask = c.mask & ~r.mask;
+  }
+  if (c.lo < r.lo) {  // r.lo > c.lo >= kMin: r.lo - 1 does not wrap
+    out.push_back(cell);
+    out.back()[d].hi = r.lo - 1;
+  }
+  if (c.hi > r.hi) {
+    out.push_back(cell);
+    out.back()[d].lo = r.hi + 1;
+  }
+}
+
+Span inside(const Span& c, const Span& r) {
+  return Span{std::max(c.lo, r.lo), std::min(c.hi, r.hi), c.mask & r.mask};
+}
+
+}  // namespace
+
 std::vector<Box> BoxSpace::split(const Box& cell, const Box& rule) {
   for (std::size_t d = 0; d < cell.size(); ++d) {
-    const Span& c = cell[d];
-    const Span& r = rule[d];
-    if (c.lo >= r.lo && c.hi <= r.hi && !(c.mask & ~r.mask)) continue;  // not narrowed here
+    if (!narrows(cell[d], rule[d])) continue;
     std::vector<Box> parts(1, cell);
-    parts[0][d] = Span{std::max(c.lo, r.lo), std::min(c.hi, r.hi), c.mask & r.mask};
-    if (c.mask & ~r.mask) {
-      parts.push_back(cell);
-      parts.back()[d].mask = c.mask & ~r.mask;
-    }
-    if (c.lo < r.lo) {  // r.lo > c.lo >= kMin: r.lo - 1 does not wrap
-      parts.push_back(cell);
-      parts.back()[d].hi = r.lo - 1;
-    }
-    if (c.hi > r.hi) {
-      parts.push_back(cell);
-      parts.back()[d].lo = r.hi + 1;
-    }
+    parts[0][d] = inside(cell[d], rule[d]);
+    outside(cell, rule, d, parts);
     return parts;
   }
   return {cell};
+}
+
+void BoxSpace::subtract(const Box& piece, const Box& cut, std::vector<Box>& out) {
+  Box rest = piece;
+  for (std::size_t d = 0; d < rest.size(); ++d) {
+    if (!narrows(rest[d], cut[d])) continue;
+    outside(rest, cut, d, out);
+    rest[d] = inside(rest[d], cut[d]);
+  }
+}
+
+double BoxSpace::volume(const Box& box) {
+  double out = 1;  // an int coordinate's mask is all ones, a finite one's interval [0, 0]
+  for (const Span& s : box)
+    out *= (static_cast<double>(s.hi) - static_cast<double>(s.lo) + 1) *
+           (s.mask == kAll ? 1 : std::popcount(s.mask));
+  return out;
 }
 
 std::vector<RValue> BoxSpace::nicest(const Box& cell, Wide& score, Box* at) const {
@@ -333,6 +370,28 @@ std::string BoxSpace::describe(std::vector<Box> cells) const {
     out += (out.empty() ? "" : " || ") + conjunction;
   }
   return out.empty() ? "false" : out;
+}
+
+std::string BoxSpace::describe(const Box& within, const std::vector<Box>& less) const {
+  std::string out = describe(std::vector<Box>{within});
+  if (out == "true") out.clear();
+  for (const Box& cut : less) {
+    const Box part = intersection(cut, within);
+    std::string conjunction;
+    for (std::size_t d = 0; d < part.size(); ++d) {
+      const Span& s = part[d];
+      if (s.lo == within[d].lo && s.hi == within[d].hi && s.mask == within[d].mask) continue;
+      // The bound within does not imply, alone: "x <= 7" rather than "x >= 0 && x <= 7".
+      Span shown = s;
+      if (s.lo == within[d].lo) shown.lo = domain()[d].lo;
+      if (s.hi == within[d].hi) shown.hi = domain()[d].hi;
+      const std::string part_text = condition(d, shown);
+      if (!part_text.empty()) conjunction += (conjunction.empty() ? "" : " && ") + part_text;
+    }
+    if (conjunction.empty()) return "false";  // a cut covers it all (never asked)
+    out += (out.empty() ? "!(" : " && !(") + conjunction + ")";
+  }
+  return out;
 }
 
 // ---- the refinement ------------------------------------------------------------------------
@@ -502,15 +561,6 @@ bool Refinement::run(const Box& root, std::size_t start_rules,
 
 // ---- the scan of one table -----------------------------------------------------------------
 
-namespace {
-
-enum class Cover : std::uint8_t { covered, uncovered, too_many };
-
-// Whether the boxes `candidates` of `boxes` cover `root`. A cell any of them covers is done;
-// one none meets is not covered; otherwise it is split by the first that meets it. With
-// `space`, the cells are taken nicest first, so the first cell found uncovered holds the
-// nicest uncovered point (`found`); without, depth first, outside parts first (where a
-// point no box holds is likeliest).
 Cover find_uncovered(const std::vector<Box>& boxes, std::vector<int> candidates, const Box& root,
                      const BoxSpace* space, Box* found, std::size_t& budget) {
   using Candidates = std::shared_ptr<const std::vector<int>>;
@@ -556,8 +606,6 @@ Cover find_uncovered(const std::vector<Box>& boxes, std::vector<int> candidates,
   }
   return Cover::covered;
 }
-
-}  // namespace
 
 std::optional<TableScan> box_scan(const Model& m, int t, bool overlaps) {
   const TableModel& table = m.tables[static_cast<std::size_t>(t)];

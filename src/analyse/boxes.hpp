@@ -44,6 +44,23 @@ struct Span {
 };
 using Box = std::vector<Span>;
 
+/// A set of inputs as boxes: the union of the disjoint `pieces`, or, where those would be more
+/// than the boxes `within` less (and more than kMinRegionPieces), or more than
+/// kMaxRegionPieces, `within` less the union of `less` (`pieces` then holds one box of the
+/// set, with its nicest point).
+struct BoxRegion {
+  std::vector<Box> pieces;
+  Box within;
+  std::vector<Box> less;
+};
+
+/// Disjoint boxes a changed region is described by, at most; beyond (or beyond the number of
+/// boxes it is cut by, when that is more than kMinRegionPieces), it is described as a box less
+/// the boxes of the earlier rules: words linear in the rules, where the pieces of a region of
+/// a 7-input table run to hundreds of thousands.
+inline constexpr std::size_t kMinRegionPieces = 16;
+inline constexpr std::size_t kMaxRegionPieces = 1000;
+
 /// The inputs the boxes are over (the dimensions) and the geometry of boxes over them.
 /// Every span of a box has both parts: an int coordinate's mask is all ones, a finite one's
 /// interval is [0, 0], so the geometry needs no case per kind.
@@ -72,6 +89,12 @@ class BoxSpace {
   /// `cell` split by `rule`, which meets it without covering it, on its first coordinate that
   /// `rule` narrows: the part inside first, then the parts outside.
   [[nodiscard]] static std::vector<Box> split(const Box& cell, const Box& rule);
+  /// `piece` less `cut` (which meets it) as disjoint boxes appended to `out`: per coordinate
+  /// `cut` narrows, the parts outside it there (at most two per coordinate), the coordinates
+  /// before it already inside, as split() makes them one coordinate at a time.
+  static void subtract(const Box& piece, const Box& cut, std::vector<Box>& out);
+  /// The number of points of `box` (a finite coordinate's representatives), saturating.
+  [[nodiscard]] static double volume(const Box& box);
   /// The nicest point of `cell` (Model::niceness over the dimensions): one value per model
   /// input, placeholders for the inputs that are not dimensions; `at` (if given) gets the
   /// point as a box.
@@ -84,6 +107,9 @@ class BoxSpace {
   /// The union of disjoint `cells` as readable conditions ("x >= 3 && x <= 7 && mode ==
   /// 'a' || ..."), adjacent cells merged first; "true" for the whole domain.
   [[nodiscard]] std::string describe(std::vector<Box> cells) const;
+  /// `within` less the union of `less` as a readable condition ("x >= 3 && x <= 7 && !(x >=
+  /// 5 && y <= 2) && ..."), each box of `less` by its bounds that `within` does not imply.
+  [[nodiscard]] std::string describe(const Box& within, const std::vector<Box>& less) const;
 
  private:
   [[nodiscard]] std::string condition(std::size_t d, const Span& span) const;
@@ -124,14 +150,26 @@ class Refinement {
            const std::function<void(const Box&, std::span<const std::size_t>)>& visit,
            std::size_t& budget);
   [[nodiscard]] const Step& step(std::size_t id) const { return steps_[id]; }
+  /// The path `from` goes on to when rule `rule` of `table` fires (-1: none matched).
+  std::size_t child(std::size_t from, int table, int rule);
+  [[nodiscard]] const std::vector<Chain>& chains() const { return chains_; }
 
  private:
-  std::size_t child(std::size_t from, int table, int rule);
 
   std::vector<Chain> chains_;
   std::vector<Step> steps_{Step{}};
   std::map<std::tuple<std::size_t, int, int>, std::size_t> children_;
 };
+
+enum class Cover : std::uint8_t { covered, uncovered, too_many };
+
+/// Whether the boxes `candidates` of `boxes` cover `root`. A cell any of them covers is done;
+/// one none meets is not covered; otherwise it is split by the first that meets it. With
+/// `space`, the cells are taken nicest first, so the first cell found uncovered holds the
+/// nicest uncovered point (`found`); without, depth first, outside parts first (where a
+/// point no box holds is likeliest).
+Cover find_uncovered(const std::vector<Box>& boxes, std::vector<int> candidates, const Box& root,
+                     const BoxSpace* space, Box* found, std::size_t& budget);
 
 /// What a scan of one table's rules (those up to its first catch-all) found, by the grid
 /// (table_analysis.cpp) or by the boxes; table_analysis.cpp reports it.
@@ -173,6 +211,16 @@ class BoxDiff {
   /// there are more than kMaxCells cells.
   bool for_each_cell(
       const std::function<void(const Box&, std::size_t old_path, std::size_t new_path)>& visit);
+  /// Files whose start tables each decide alone (no rule goes on to another table, so a
+  /// rule's effect is the answer: a DMN decision table) and whose records are made alike:
+  /// visits each pair of rules (old, new; -1: none matched) whose effects differ with the
+  /// inputs where both fire first (their boxes' intersection less every earlier rule's box of
+  /// either file), each pair once. Nothing else of the domain is
+  /// refined, so the work follows the changed regions, not the cells between them.
+  /// std::nullopt when the files are not such (for_each_cell() applies); false when the
+  /// regions take more than kMaxCells boxes.
+  std::optional<bool> for_each_region(
+      const std::function<void(BoxRegion&&, std::size_t old_path, std::size_t new_path)>& visit);
   /// How nice the nicest point of a cell is (smaller is nicer), and that point.
   [[nodiscard]] Wide score(const Box& cell) const { return space_.score(cell); }
   [[nodiscard]] std::vector<RValue> point(const Box& cell) const;
@@ -181,6 +229,9 @@ class BoxDiff {
   /// fired_rule_path() names them.
   [[nodiscard]] std::vector<std::string> path_names(int file, std::size_t path) const;
   [[nodiscard]] std::string describe(const std::vector<std::vector<std::string>>& keys) const;
+  [[nodiscard]] std::string describe(const Box& within, const std::vector<Box>& less) const {
+    return space_.describe(within, less);
+  }
 
  private:
   explicit BoxDiff(const Model& m) : space_(m) {}
@@ -188,6 +239,9 @@ class BoxDiff {
   BoxSpace space_;
   std::vector<const detail::CompiledRules*> files_;
   std::optional<Refinement> refinement_;
+  // Per file, per rule of its start table and one more for "none matched": an id equal
+  // between the files exactly when the answers are (empty unless the records are made alike).
+  std::vector<std::vector<int>> effects_;
 };
 
 }  // namespace snnplan::analyse

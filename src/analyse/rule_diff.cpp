@@ -69,14 +69,16 @@ void add_undecided_values(const Partition& partition, std::vector<std::string>& 
 // (so a group's fields mean one thing: both sides end alike), in order of first appearance.
 class Changes {
  public:
-  // Adds inputs (of `cells`, scored `score`: smaller is a nicer witness) whose answers differ.
+  // Adds inputs (of `cells`, scored `score`: smaller is a nicer witness) whose answers differ;
+  // `region`, where given, describes the group's region instead of its cells.
   void add(const Inputs& inputs, detail::Wide score, Answer before, Answer after,
-           std::span<const Cell> cells) {
+           std::span<const Cell> cells, std::string region = {}) {
     auto [it, fresh] =
         index_.emplace(std::make_pair(before.region(), after.region()), groups_.size());
     if (fresh) groups_.emplace_back();
     Group& g = groups_[it->second];
     g.cells.insert(cells.begin(), cells.end());
+    if (!region.empty()) g.region = std::move(region);
     for (const std::string& name : field_names(before, after)) {
       Value was = field_value(before, name), now = field_value(after, name);
       if (was == now) continue;
@@ -108,7 +110,7 @@ class Changes {
         f.new_value = g.fields[f.field].second;
       }
       g.change.cells.assign(g.cells.begin(), g.cells.end());
-      g.change.region = describe(g.change.cells);
+      g.change.region = g.region.empty() ? describe(g.change.cells) : std::move(g.region);
       out.push_back(std::move(g.change));
     }
     return out;
@@ -119,18 +121,21 @@ class Changes {
     ChangeGroup change;
     detail::Wide witness_score = 0;
     std::set<Cell> cells;
+    std::string region;
     std::map<std::string, std::pair<std::optional<Value>, std::optional<Value>>> fields;
   };
   std::vector<Group> groups_;
   std::map<std::pair<Region, Region>, std::size_t> index_;
 };
 
-// The diff by the boxes (boxes.hpp) where both files are made of them: every cell once, one
-// evaluation of each file per pair of rule paths (the answer is constant on such a pair's
-// cells), at its nicest cell. std::nullopt where the boxes do not apply, stop short, or the
-// evaluator fires other rules than the boxes say (then the grid decides).
+// The diff by the boxes (boxes.hpp) where both files are made of them: every changed region
+// (`regions`, where the files allow) or every cell once, one evaluation of each file per pair
+// of rule paths (the answer is constant on such a pair's cells), at its nicest cell.
+// std::nullopt where the boxes do not apply, stop short, or the evaluator fires other rules
+// than the boxes say (then the grid decides).
 std::optional<RuleDiff> box_diff(const Partition& partition,
-                                 std::span<const detail::CompiledRules* const> files) {
+                                 std::span<const detail::CompiledRules* const> files,
+                                 BoxMethod method) {
   std::unique_ptr<BoxDiff> boxes = BoxDiff::make(partition.model(), files);
   if (!boxes) return std::nullopt;
   struct Pair {
@@ -138,21 +143,29 @@ std::optional<RuleDiff> box_diff(const Partition& partition,
     Box nicest;
     detail::Wide score = 0;
     std::vector<Box> cells;
+    std::optional<BoxRegion> region;  // where described as a box less others
   };
   std::vector<Pair> pairs;
   std::map<std::pair<std::size_t, std::size_t>, std::size_t> index;
-  const bool done = boxes->for_each_cell([&](const Box& cell, std::size_t was, std::size_t now) {
+  auto add = [&](const Box& cell, std::size_t was, std::size_t now) {
     const detail::Wide score = boxes->score(cell);
     auto [it, fresh] = index.emplace(std::make_pair(was, now), pairs.size());
-    if (fresh) pairs.push_back(Pair{was, now, cell, score, {}});
+    if (fresh) pairs.push_back(Pair{was, now, cell, score, {}, std::nullopt});
     Pair& pair = pairs[it->second];
     pair.cells.push_back(cell);
     if (score < pair.score) {
       pair.nicest = cell;
       pair.score = score;
     }
-  });
-  if (!done) return std::nullopt;
+  };
+  std::optional<bool> done;
+  if (method == BoxMethod::regions)
+    done = boxes->for_each_region([&](BoxRegion&& region, std::size_t was, std::size_t now) {
+      for (const Box& box : region.pieces) add(box, was, now);
+      if (!region.less.empty()) pairs[index.at({was, now})].region = std::move(region);
+    });
+  if (!done) done = boxes->for_each_cell(add);
+  if (!*done) return std::nullopt;
   const Model& model = partition.model();
   Changes changes;
   for (const Pair& pair : pairs) {
@@ -167,7 +180,8 @@ std::optional<RuleDiff> box_diff(const Partition& partition,
     if (!answers_differ(before, after)) continue;
     std::vector<Cell> cells;
     for (const Box& cell : pair.cells) cells.push_back(boxes->key(cell));
-    changes.add(inputs, pair.score, std::move(before), std::move(after), cells);
+    changes.add(inputs, pair.score, std::move(before), std::move(after), cells,
+                pair.region ? boxes->describe(pair.region->within, pair.region->less) : "");
   }
   RuleDiff out;
   out.changes =
@@ -217,11 +231,12 @@ std::string input_differences(const detail::CompiledRules& old_rules,
 }
 
 RuleDiff diff_rules(const detail::CompiledRules& old_rules, const detail::CompiledRules& new_rules,
-                    const std::vector<FixedInput>& fixed, bool boxes) {
+                    const std::vector<FixedInput>& fixed, BoxMethod boxes) {
   const detail::CompiledRules* files[] = {&old_rules, &new_rules};
   const Partition partition(files, fixed);
-  if (boxes)
-    if (std::optional<RuleDiff> by_boxes = box_diff(partition, files)) return std::move(*by_boxes);
+  if (boxes != BoxMethod::none)
+    if (std::optional<RuleDiff> by_boxes = box_diff(partition, files, boxes))
+      return std::move(*by_boxes);
   RuleDiff out;
   for (const Issue& issue : partition.undecided()) out.undecided.push_back(located(issue));
 

@@ -5,6 +5,7 @@
 // regions (input_space.hpp: the old file's, the new file's) that gives them, each with a
 // witness input at which both files were evaluated and differ. For `snnplan diff` and `snnplan map --diff`.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,7 +47,8 @@ struct ChangeGroup {
   Answer old_answer, new_answer;  // at the witness
   std::vector<FieldChange> fields;
   Inputs witness;  // the inputs given (those left out get their defaults)
-  std::vector<Cell> cells;  // the cells of the partition where the change is seen
+  std::vector<Cell> cells;  // the cells of the partition where the change is seen (where the
+                            // region is a box less others, BoxRegion: its witness's box only)
   std::string region;  // the cells as readable conditions
 };
 
@@ -62,12 +64,17 @@ struct RuleDiff {
 /// The inputs a point of `partition` gives (left-out inputs absent).
 Inputs inputs_at(const Partition& partition, const Partition::Point& point);
 
+/// How diff_rules() compares files made of boxes (analyse/boxes.hpp): `regions`, each
+/// changed region computed from the rules' boxes where both files are single decision tables
+/// (BoxDiff::for_each_region), cell by cell of their boxes otherwise; `cells`, cell by cell
+/// always; `none`, by the grid only, as before the boxes. The tests compare them.
+enum class BoxMethod : std::uint8_t { none, cells, regions };
+
 /// Compares `old_rules` and `new_rules` (which declare the same input names; the caller
 /// checks) over their input domain, `fixed` inputs held at one value each. Files made of
-/// boxes are compared cell by cell of their boxes (analyse/boxes.hpp) unless `boxes` is
-/// false (the grid only, as before them: the tests compare the two).
+/// boxes are compared by `boxes`, others by the grid.
 RuleDiff diff_rules(const detail::CompiledRules& old_rules, const detail::CompiledRules& new_rules,
-                    const std::vector<FixedInput>& fixed, bool boxes = true);
+                    const std::vector<FixedInput>& fixed, BoxMethod boxes = BoxMethod::regions);
 
 /// Names of inputs only one of the two files declares, as a message; empty when they match.
 std::string input_differences(const detail::CompiledRules& old_rules,
