@@ -337,3 +337,28 @@ TEST_CASE("the changed regions of a 7-column decision table come from its boxes,
 }
 
 }  // namespace
+
+TEST_CASE("a rule's effect that only prints like another's is a change the box diff reports") {
+  // Two fields set to x and y, against one field set to a text that printed as both (the
+  // effects' keys were printed values): what the rules do differs, however it prints.
+  auto file = [](const std::string& set) {
+    return load("snnplan: 1\n"
+                "inputs:\n"
+                "  a: {type: int}\n"
+                "record:\n"
+                "  p: {type: string, default: ''}\n"
+                "  q: {type: string, default: ''}\n"
+                "start: decide\n"
+                "tables:\n"
+                "  decide:\n"
+                "    - {name: low, when: {a: {lt: 10}}, set: " + set + "}\n");
+  };
+  const RuleSet two_fields = file("{p: x, q: y}");
+  const RuleSet one_text = file("{p: \"x',q='y\"}");
+  for (const auto method : {snnplan::analyse::BoxMethod::regions, snnplan::analyse::BoxMethod::cells}) {
+    const RuleDiff d = snnplan::analyse::diff_rules(RuleSetAccess::compiled(two_fields),
+                                                    RuleSetAccess::compiled(one_text), {}, method);
+    CHECK(d.complete);
+    CHECK(d.changes.size() == 1);
+  }
+}

@@ -4,6 +4,8 @@
 // inputs), so one evaluation per pair of paths decides every cell of that pair.
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <map>
 #include <string>
 
@@ -43,9 +45,36 @@ std::size_t active_rules(const detail::CompiledTable& table) {
   return table.rules.size();
 }
 
+// Texts and values as keys, each part length-prefixed and values tagged with their kind:
+// equal keys must mean equal answers, so no string may read as two fields (a value holding
+// "',b='") and no int as a float (1 and 1.0 print alike).
+void append_key(std::string& out, std::string_view part) {
+  out += std::to_string(part.size());
+  out += ':';
+  out += part;
+}
+
+void append_key(std::string& out, const RValue& value) {
+  out += static_cast<char>('0' + static_cast<int>(value.kind));
+  switch (value.kind) {
+    case RValue::Kind::null: return;
+    case RValue::Kind::boolean: out += value.b ? 't' : 'f'; return;
+    case RValue::Kind::integer: append_key(out, detail::wide_to_string(value.i)); return;
+    case RValue::Kind::floating:
+      append_key(out, std::to_string(std::bit_cast<std::uint64_t>(value.f)));
+      return;
+    case RValue::Kind::string: append_key(out, value.s()); return;
+    case RValue::Kind::list:
+      append_key(out, std::to_string(value.list().size()));
+      for (const RValue& item : value.list()) append_key(out, item);
+      return;
+    case RValue::Kind::record: append_key(out, detail::repr(value)); return;  // not a literal
+  }
+}
+
 std::string text(const detail::CompiledTemplate& t) {
   std::string out;
-  for (const auto& piece : t.pieces) out += std::string(piece.text) + "\x1e";
+  for (const auto& piece : t.pieces) append_key(out, piece.text);
   return out;
 }
 
@@ -53,11 +82,19 @@ std::string text(const detail::CompiledTemplate& t) {
 // files make their records alike, same_records()).
 std::string effect(const detail::CompiledRules& file, const detail::CompiledRule& r) {
   std::string what;
-  for (const detail::CompiledAssignment& a : r.set)
-    what += file.fields[static_cast<std::size_t>(a.target)].name + "=" + detail::repr(a.value.constant) + ",";
-  for (const detail::CompiledTemplate& line : r.because) what += "\x1f" + text(line);
-  what += r.error ? "\x1f" "error " + text(*r.error) : "";
+  for (const detail::CompiledAssignment& a : r.set) {
+    append_key(what, file.fields[static_cast<std::size_t>(a.target)].name);
+    append_key(what, a.value.constant);
+  }
+  for (const detail::CompiledTemplate& line : r.because) append_key(what, text(line));
+  if (r.error) append_key(what, "error " + text(*r.error));
   return what;
+}
+
+std::string key(const RValue& value) {
+  std::string out;
+  append_key(out, value);
+  return out;
 }
 
 // Whether two files make the same record of the same fired rules: the same fields, defaults
@@ -69,9 +106,8 @@ bool same_records(const detail::CompiledRules& a, const detail::CompiledRules& b
   for (std::size_t k = 0; k < a.fields.size(); ++k) {
     const detail::CompiledField &x = a.fields[k], &y = b.fields[k];
     if (x.name != y.name || x.type.kinds != y.type.kinds ||
-        detail::repr(x.default_value) != detail::repr(y.default_value) ||
-        x.init.has_value() != y.init.has_value() ||
-        (x.init && detail::repr(x.init->constant) != detail::repr(y.init->constant)))
+        key(x.default_value) != key(y.default_value) || x.init.has_value() != y.init.has_value() ||
+        (x.init && key(x.init->constant) != key(y.init->constant)))
       return false;
   }
   return true;
@@ -229,12 +265,22 @@ std::optional<bool> BoxDiff::for_each_region(
   };
   const std::vector<std::size_t> twin_a = twins(a, b), twin_b = twins(b, a);
   std::size_t budget = kMaxCells;
+  // The pairs and the earlier rules scanned for each cost time without making pieces: they
+  // are charged to a budget of their own, so two large tables an edit left few twins in give
+  // up (and the cells or the grid decide) rather than take minutes.
+  std::size_t tests = kMaxBoxTests;
+  auto charge = [&tests](std::size_t n) {
+    if (n > tests) return false;
+    tests -= n;
+    return true;
+  };
   std::vector<std::pair<double, const Box*>> cuts;
   std::vector<Box> next;
   for (std::size_t i = 0; i <= a.size(); ++i) {
     const Box& box_a = i < a.size() ? a[i] : all;
     // Where old rule i matches, no new rule after its twin fires first (nor does none).
     const std::size_t last = i < a.size() ? std::min(twin_a[i], b.size()) : b.size();
+    if (!charge(last + 1)) return false;
     for (std::size_t j = 0; j <= last; ++j) {
       if (effects_[0][i] == effects_[1][j] || (j < b.size() && twin_b[j] < i)) continue;
       const Box& box_b = j < b.size() ? b[j] : all;
@@ -249,13 +295,17 @@ std::optional<bool> BoxDiff::for_each_region(
         continue;
       cuts.clear();
       bool covered = false;
+      std::size_t scanned = 0;
       for (const auto& [rules, before] : {std::pair{&a, i}, std::pair{&b, j}})
-        for (std::size_t e = 0; e < before && !covered; ++e) {
+        for (std::size_t e = 0; e < before && !covered; ++e, ++scanned) {
+          // A new rule whose twin is an earlier old rule is that rule's cut already.
+          if (rules == &b && twin_b[e] < i) continue;
           const Box& cut = (*rules)[e];
           if (BoxSpace::disjoint(cut, region.within)) continue;
           covered = BoxSpace::covers(cut, region.within);
           cuts.emplace_back(0, &cut);
         }
+      if (!charge(scanned)) return false;
       if (covered) continue;
       // The larger cuts first: they leave fewer and larger pieces for the rest to split.
       for (auto& [size, cut] : cuts) size = -BoxSpace::volume(BoxSpace::intersection(*cut, region.within));

@@ -36,6 +36,12 @@ namespace snnplan::analyse {
 /// gives up and the grid decides (or says it cannot).
 inline constexpr std::size_t kMaxCells = 2000000;
 
+/// Box tests (a pair of rules, an earlier rule scanned) the changed regions of a decision
+/// table may take (BoxDiff::for_each_region), at most: 9x what a 5,000-rule, 5-column table
+/// against a copy with 10 % of its rows perturbed takes (bench/dmn_scale.py), some 10-20 s of
+/// tests alone here.
+inline constexpr std::size_t kMaxBoxTests = 1000000000;
+
 /// One coordinate of a box: the closed interval [lo, hi] of an int input, or the set of a
 /// finite input's representatives (bit k: Model's reps[k]).
 struct Span {

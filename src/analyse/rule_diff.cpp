@@ -164,7 +164,11 @@ std::optional<RuleDiff> box_diff(const Partition& partition,
       for (const Box& box : region.pieces) add(box, was, now);
       if (!region.less.empty()) pairs[index.at({was, now})].region = std::move(region);
     });
-  if (!done) done = boxes->for_each_cell(add);
+  if (done != true) {  // not regions, or regions past their budget: the cells may decide it
+    pairs.clear();
+    index.clear();
+    done = boxes->for_each_cell(add);
+  }
   if (!*done) return std::nullopt;
   const Model& model = partition.model();
   Changes changes;
