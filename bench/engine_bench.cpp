@@ -104,13 +104,7 @@ void ratio_branch(benchmark::State& state, const bench::Case* c) {
   const snnplan::Inputs inputs = c->inputs();
   snnplan::Evaluation evaluation;
   // The same inputs by position: the layout made once, outside the loop.
-  std::vector<std::string_view> names;
-  std::vector<snnplan::Value> values;
-  for (const auto& [name, value] : inputs) {
-    names.push_back(name);
-    values.push_back(value);
-  }
-  const snnplan::InputLayout layout = rules.input_layout(names);
+  const auto [layout, values] = bench::by_position(rules, inputs);
   std::int64_t engine = 0, views = 0, positional = 0, base = 0;
   for (auto _ : state) {
     const std::int64_t t0 = thread_cpu_ns();

@@ -4,6 +4,8 @@
 #include <ostream>
 #include <random>
 #include <stdexcept>
+#include <string_view>
+#include <utility>
 
 #include "snnplan/microbatches.hpp"
 #include "snnplan/recommendation.hpp"
@@ -69,6 +71,16 @@ snnplan::Inputs Case::inputs() const {
   add("fsdp2_available", options.fsdp2_available);
   add("tensor_parallel_available", options.tensor_parallel_available);
   return in;
+}
+
+PositionalInputs by_position(const snnplan::RuleSet& rules, const snnplan::Inputs& inputs) {
+  std::vector<std::string_view> names;
+  std::vector<snnplan::Value> values;
+  for (const auto& [name, value] : inputs) {
+    names.push_back(name);
+    values.push_back(value);
+  }
+  return PositionalInputs{rules.input_layout(names), std::move(values)};
 }
 
 baseline::Result Case::run_baseline() const { return baseline::recommend(model, world_size, prefer, batch_size, options); }

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "baseline.hpp"
+#include "snnplan/evaluation.hpp"
+#include "snnplan/rule_set.hpp"
 #include "snnplan/value.hpp"
 
 namespace bench {
@@ -27,6 +29,14 @@ struct Case {
   [[nodiscard]] snnplan::Inputs inputs() const;
   [[nodiscard]] baseline::Result run_baseline() const;
 };
+
+/// Named inputs by position, for RuleSet::evaluate(layout, values, evaluation): the layout
+/// made once from `rules`, the values in its order.
+struct PositionalInputs {
+  snnplan::InputLayout layout;
+  std::vector<snnplan::Value> values;
+};
+PositionalInputs by_position(const snnplan::RuleSet& rules, const snnplan::Inputs& inputs);
 
 /// The branches the benchmarks time, one case each, in the reference's order.
 const std::vector<Case>& branch_cases();

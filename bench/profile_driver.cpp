@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (argc < 2) {
-    std::cerr << "usage: profile_driver CASE [N] [engine|baseline|recommend]\ncases:";
+    std::cerr << "usage: profile_driver CASE [N] [engine|views|positional|baseline|recommend]\ncases:";
     for (const auto& c : bench::branch_cases()) std::cerr << ' ' << c.name;
     std::cerr << '\n';
     return 2;
@@ -110,13 +110,7 @@ int main(int argc, char** argv) {
   }
   const snnplan::RuleSet& rules = snnplan::RuleSet::builtin();  // loaded outside the loop
   const snnplan::Inputs inputs = c.inputs();
-  std::vector<std::string_view> names;
-  std::vector<snnplan::Value> values;
-  for (const auto& [name, value] : inputs) {
-    names.push_back(name);
-    values.push_back(value);
-  }
-  const snnplan::InputLayout layout = rules.input_layout(names);
+  const auto [layout, values] = bench::by_position(rules, inputs);
   g_counting = true;
   const std::size_t sink = run_loop(c, inputs, n, mode, rules, layout, values);
   g_counting = false;
