@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string_view>
@@ -158,12 +159,16 @@ CommandLine::CommandLine(std::string_view only)
 
 namespace {
 
-int run_unchecked(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
-  reset_cache_choice();
-  // A run of one subcommand builds only that one's flags (most of the start-up cost).
-  // `--version` alone builds none; followed by more words, they are parsed as before.
+// The subcommand whose flags a run builds (see CommandLine): a run of one subcommand builds only
+// that one's (most of the start-up cost). `--version` alone builds none; followed by more words,
+// they are parsed as before.
+std::string_view subcommand_to_build(int argc, const char* const* argv) {
   const std::string_view first = argc > 1 ? std::string_view(argv[1]) : std::string_view();
-  CommandLine cli(first == "--version" && argc > 2 ? std::string_view() : first);
+  return first == "--version" && argc > 2 ? std::string_view() : first;
+}
+
+int run_unchecked(CommandLine& cli, int argc, const char* const* argv, std::istream& in, std::ostream& out,
+                  std::ostream& err) {
   CLI::App& app = cli.app;
   if (argc > 1) {
     if (const std::string refusal = refusal_of_first_word(cli, argv[1]); !refusal.empty()) {
@@ -201,8 +206,17 @@ int run_unchecked(int argc, const char* const* argv, std::istream& in, std::ostr
 
 }  // namespace
 
-int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
-  return checked(run_unchecked(argc, argv, in, out, err), out, err);
+int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err,
+        CommandLineLifetime lifetime) {
+  reset_cache_choice();
+  auto cli = std::make_unique<CommandLine>(subcommand_to_build(argc, argv));
+  const int code = checked(run_unchecked(*cli, argc, argv, in, out, err), out, err);
+  if (lifetime == CommandLineLifetime::process) {
+    // Still reachable from here when the process exits, so not a leak to a leak checker.
+    static CommandLine* const left_to_exit = cli.release();
+    (void)left_to_exit;
+  }
+  return code;
 }
 
 }  // namespace snnplan::cli

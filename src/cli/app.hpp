@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "cli/run.hpp"
 
 namespace snnplan::cli {
 
@@ -22,9 +23,5 @@ struct CommandLine {
   CLI::App app;
   std::vector<Command> commands;
 };
-
-/// Runs the CLI as `main` would; returns the process exit code. Streams are parameters so
-/// tests can run it in-process.
-int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err);
 
 }  // namespace snnplan::cli

@@ -12,7 +12,7 @@
 namespace snnplan::cli {
 
 namespace {
-constexpr std::size_t kBufferBytes = 1 << 16;
+constexpr std::size_t kReadBufferBytes = 1 << 16;
 }
 
 // The buffer is allocated by the first read: a run that never reads its standard input (most
@@ -21,9 +21,9 @@ FdReader::FdReader(int fd) : fd_(fd) {}
 
 FdReader::int_type FdReader::underflow() {
   if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
-  if (!buffer_) buffer_.reset(new char[kBufferBytes]);
+  if (!buffer_) buffer_.reset(new char[kReadBufferBytes]);
   for (;;) {
-    const ssize_t n = ::read(fd_, buffer_.get(), kBufferBytes);
+    const ssize_t n = ::read(fd_, buffer_.get(), kReadBufferBytes);
     if (n < 0 && errno == EINTR) {
       if (interrupt::pending()) return traits_type::eof();
       continue;

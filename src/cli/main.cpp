@@ -1,9 +1,9 @@
 #include <iostream>
 
-#include "cli/app.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/lines.hpp"
 #include "cli/output.hpp"
+#include "cli/run.hpp"
 
 int main(int argc, char** argv) {
   snnplan::cli::interrupt::install();
@@ -17,5 +17,5 @@ int main(int argc, char** argv) {
   snnplan::cli::FdWriter stdout_writer(1);
   std::istream in(&stdin_reader);
   std::ostream out(&stdout_writer);
-  return snnplan::cli::run(argc, argv, in, out, std::cerr);
+  return snnplan::cli::run(argc, argv, in, out, std::cerr, snnplan::cli::CommandLineLifetime::process);
 }

@@ -13,15 +13,15 @@
 namespace snnplan::cli {
 
 namespace {
-constexpr std::size_t kBufferBytes = 1 << 16;
+constexpr std::size_t kWriteBufferBytes = 1 << 16;
 
 std::string system_reason(int error) {
   return std::strerror(error);
 }
 }  // namespace
 
-FdWriter::FdWriter(int fd) : fd_(fd), buffer_(new char[kBufferBytes]) {
-  setp(buffer_.get(), buffer_.get() + kBufferBytes);
+FdWriter::FdWriter(int fd) : fd_(fd), buffer_(new char[kWriteBufferBytes]) {
+  setp(buffer_.get(), buffer_.get() + kWriteBufferBytes);
 }
 
 FdWriter::~FdWriter() {
@@ -52,7 +52,7 @@ bool FdWriter::write_all(const char* data, std::size_t size) {
 bool FdWriter::drain() {
   const std::size_t pending = static_cast<std::size_t>(pptr() - pbase());
   const bool ok = write_all(pbase(), pending);
-  setp(buffer_.get(), buffer_.get() + kBufferBytes);
+  setp(buffer_.get(), buffer_.get() + kWriteBufferBytes);
   return ok;
 }
 
