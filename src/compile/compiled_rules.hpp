@@ -246,6 +246,12 @@ struct CompiledRules {
   std::string source_text;
   LazyText revision;  // RuleSet::sha256()
 
+  /// Room for `count` fields in the tables add_field() appends to.
+  void reserve_fields(std::size_t count) {
+    fields.reserve(count);
+    default_record.reserve(count);
+    default_views.reserve(count);
+  }
   /// Appends a record field, with its default and init in the tables derived from them.
   void add_field(CompiledField field) {
     const std::size_t k = fields.size();

@@ -325,13 +325,19 @@ class RulesReader {
     CompiledRules& r = *out;
     r.file_name = in_.str();
     r.source_text = in_.str();
+    // Each vector is reserved at its count: grown one push at a time, it would allocate (and
+    // touch) about twice its size, at every start of the CLI for the built-in rules.
     const std::size_t used = in_.count();
+    r.used_names.reserve(used);
+    r.used.reserve(used);
     for (std::size_t k = 0; k < used; ++k) {
       r.used_names.push_back(in_.str());
       RulesReader nested(in_, nesting_ + 1);
       r.used.push_back(nested.rules());
     }
     const std::size_t inputs = in_.count();
+    r.inputs.reserve(inputs);
+    r.input_slots.reserve(inputs);
     for (std::size_t k = 0; k < inputs; ++k) {
       detail::CompiledInput input;
       input.name = in_.str();
@@ -340,6 +346,7 @@ class RulesReader {
       if (in_.boolean()) input.default_value = value();
       input.lower = in_.boolean();
       const std::size_t options = in_.count();
+      input.one_of.reserve(options);
       for (std::size_t j = 0; j < options; ++j) input.one_of.push_back(value());
       if (in_.boolean()) input.error = text();
       input.location = in_.location();
@@ -349,6 +356,7 @@ class RulesReader {
       r.inputs.push_back(std::move(input));
     }
     const std::size_t infos = in_.count();
+    r.input_info.reserve(infos);
     for (std::size_t k = 0; k < infos; ++k) {
       InputInfo info;
       info.name = in_.str();
@@ -358,6 +366,9 @@ class RulesReader {
     }
     // Slots are checked once every count is known (a let may read any later let's slot).
     const std::size_t lets = in_.count();
+    r.let_names.reserve(lets);
+    r.lets.reserve(lets);
+    r.calls.reserve(lets);
     for (std::size_t k = 0; k < lets; ++k) {
       r.let_names.push_back(in_.str());
       r.lets.push_back(node());
@@ -379,6 +390,8 @@ class RulesReader {
       if (k < 0 || static_cast<std::size_t>(k) >= lets) throw Malformed{};
     auto names = std::make_shared<std::vector<std::string>>();
     const std::size_t fields = in_.count();
+    names->reserve(fields);
+    r.reserve_fields(fields);
     for (std::size_t k = 0; k < fields; ++k) {
       detail::CompiledField field;
       field.name = in_.str();
@@ -394,6 +407,7 @@ class RulesReader {
     if (in_.boolean()) r.header = text();
     r.start = in_.i32();
     const std::size_t tables = in_.count();
+    r.tables.reserve(tables);
     for (std::size_t k = 0; k < tables; ++k) {
       detail::CompiledTable table;
       table.name = in_.str();
@@ -404,6 +418,7 @@ class RulesReader {
       r.tables.push_back(std::move(table));
     }
     const std::size_t invariants = in_.count();
+    r.invariants.reserve(invariants);
     for (std::size_t k = 0; k < invariants; ++k) {
       detail::CompiledInvariant invariant;
       invariant.name = in_.str();
