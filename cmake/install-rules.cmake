@@ -39,11 +39,11 @@ foreach(target IN ITEMS snnplan_shared snnplan_static)
     ARCHIVE_OUTPUT_DIRECTORY "${snnplan_package_lib_dir}")
 endforeach()
 # Private: nothing of these reaches the exported interface of the shared library.
-target_link_libraries(snnplan_shared PRIVATE yaml-cpp fmt::fmt ${SNNPLAN_NETTLE_LIBRARY})
+target_link_libraries(snnplan_shared PRIVATE yaml-cpp fmt::fmt ${SNNPLAN_MD_LIBRARY})
 # For a static archive, CMake exports private libraries as $<LINK_ONLY:...>: linked, never compiled
 # with. Boost and nlohmann_json are header-only here and are deliberately absent.
-# Nettle by name (-lnettle): an installed package must not carry this machine's library path.
-target_link_libraries(snnplan_static PRIVATE yaml-cpp fmt::fmt nettle)
+# libmd by name (-lmd): an installed package must not carry this machine's library path.
+target_link_libraries(snnplan_static PRIVATE yaml-cpp fmt::fmt md)
 set_target_properties(snnplan_shared PROPERTIES
   EXPORT_NAME snnplan
   VERSION ${PROJECT_VERSION}
@@ -68,11 +68,11 @@ install(TARGETS snnplan_static EXPORT snnplanStaticTargets
 # working if it links the shared one. The static CLI, installed when built, has no run path.)
 set_target_properties(snnplan_shared PROPERTIES INSTALL_RPATH "$ORIGIN")
 # What is put on PATH as `snnplan` is the CLI that starts fastest: snnplan-static, linked
-# statically (no dynamic loader, no relocation of libstdc++, yaml-cpp, fmt and Nettle at every
+# statically (no dynamic loader, no relocation of libstdc++, yaml-cpp and fmt at every
 # start; bench/cold_start_bench.cpp), whenever this build makes it. Its `serve` runs the dynamic
 # CLI, which has the web server (Debian's cpp-httplib is shared only): that one is installed as
 # libexec/snnplan/snnplan (SNNPLAN_SERVE_HELPER_DIR, src/serve/server_exec.cpp). Where no static
-# CLI is built (sanitizer builds, no static yaml-cpp or Nettle), the dynamic CLI is bin/snnplan.
+# CLI is built (sanitizer builds, no static yaml-cpp or libmd), the dynamic CLI is bin/snnplan.
 if(TARGET snnplan_static_exe)
   set(snnplan_dynamic_cli_dir "${SNNPLAN_SERVE_HELPER_DIR}")
 else()

@@ -65,6 +65,41 @@ TEST_SUITE("render") {
     CHECK(direct == "prefix\n" + snnplan::render::json_line(snnplan::render::to_json(record_of(values))));
   }
 
+  TEST_CASE("the direct indented JSON writer writes what the JSON library's two-space dump writes") {
+    const std::vector<Value> values = {
+        Value(),
+        Value(false),
+        Value(std::numeric_limits<std::int64_t>::min()),
+        Value(-0.0),
+        Value(1e-7),
+        Value(std::nan("")),
+        Value("quote \" backslash \\ and \n newline"),
+        Value("invalid UTF-8: \xff\xfe \xc3 end"),
+        Value(Value::List{}),
+        Value(Value::List{Value(4), Value(2)}),
+        Value(Value::List{Value("a"), Value(Value::List{}), Value(Value::List{Value(), Value(Value::List{Value(1.5)})})}),
+    };
+    for (const Value& v : values) {
+      const Record record = record_of({v});
+      std::string direct;
+      snnplan::render::append_json_indented(direct, record);
+      const std::string library = snnplan::render::pretty(snnplan::render::to_json(record));
+      CAPTURE(library);
+      CHECK(direct + "\n" == library);
+    }
+    const Record whole = record_of(values);
+    std::string direct = "prefix\n";
+    snnplan::render::append_json_indented(direct, whole);
+    CHECK(direct + "\n" == "prefix\n" + snnplan::render::pretty(snnplan::render::to_json(whole)));
+    // A record of no fields is {} as the library writes it.
+    const Record empty(std::make_shared<std::vector<std::string>>(), {});
+    std::string none;
+    snnplan::render::append_json_indented(none, empty);
+    CHECK(none + "\n" == snnplan::render::pretty(snnplan::render::to_json(empty)));
+    // The public layout is the same bytes.
+    CHECK(snnplan::to_json(whole, snnplan::JsonLayout::indented) == snnplan::render::pretty(snnplan::render::to_json(whole)));
+  }
+
   TEST_CASE("YAML output quotes every string a YAML reader would take for something else and spells floats as floats") {
     // The first line of to_yaml for a one-field record: "field_0: <value>".
     const auto yaml_of = [](const Value& v) {

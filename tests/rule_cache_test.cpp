@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "api/builtin_forms.hpp"
 #include "api/rule_cache.hpp"
 #include "api/rule_set_access.hpp"
 #include "cli/app.hpp"
@@ -232,6 +233,21 @@ TEST_SUITE("cache") {
       CAPTURE(name);
       CHECK(snnplan::compile::serialize_rules(RuleSetAccess::compiled(RuleSetAccess::builtin(name))) ==
             RuleSetAccess::embedded_form(name));
+    }
+  }
+
+  TEST_CASE("the compiled forms embedded in the library pass every check of bytes from outside") {
+    // builtin() reads them as this build's own (SerializedOrigin::this_build), without
+    // recomputing the ABI hash and the checksum: both hold, and the bytes are what the library
+    // compiles from the embedded text.
+    REQUIRE(snnplan::detail::kBuiltinCompiledRuleCount == 2);
+    for (std::size_t k = 0; k < snnplan::detail::kBuiltinCompiledRuleCount; ++k) {
+      const snnplan::detail::BuiltinCompiledForm& form = snnplan::detail::kBuiltinCompiledRules[k];
+      CAPTURE(form.file);
+      snnplan::compile::SerializedProblem problem = snnplan::compile::SerializedProblem::truncated;
+      CHECK(snnplan::compile::deserialize_rules(form.bytes, &problem) != nullptr);
+      CHECK(problem == snnplan::compile::SerializedProblem::none);
+      CHECK(form.bytes == RuleSetAccess::embedded_form(form.file));
     }
   }
 

@@ -357,7 +357,8 @@ RuleSet RuleSetAccess::builtin(std::string_view file_name) {
   if (!text) throw std::invalid_argument("no built-in rule file " + std::string(file_name));
   for (std::size_t k = 0; k < detail::kBuiltinCompiledRuleCount; ++k) {
     if (detail::kBuiltinCompiledRules[k].file != file_name) continue;
-    auto compiled = compile::deserialize_rules(detail::kBuiltinCompiledRules[k].bytes);
+    auto compiled = compile::deserialize_rules(detail::kBuiltinCompiledRules[k].bytes, nullptr,
+                                               compile::SerializedOrigin::this_build);
     // Compiled from these very bytes (a stale build would differ): else the YAML decides.
     if (compiled && compiled->source_text == *text) return wrap(std::move(compiled));
   }

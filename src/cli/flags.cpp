@@ -2,9 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
-#include <memory>
-#include <set>
 #include <stdexcept>
+#include <string_view>
 
 #include "cli/batch.hpp"
 #include "cli/messages.hpp"
@@ -177,17 +176,27 @@ CLI::Option* add_rules_option(CLI::App& command, std::string& path, const std::s
       ->type_name(kFilePlaceholder);
 }
 
-void refuse_flag_names_as_values(CLI::App& command) {
-  auto names = std::make_shared<std::set<std::string>>();
-  for (const CLI::App* app = &command; app != nullptr;
-       app = app->get_parent())  // --version is the top level's
+namespace {
+// Whether `word` is "-x" or "--name" of an option of `command` or of an app above it
+// (--version is the top level's). Looked up when a value is checked, for the few options a run
+// is given, rather than collected for all of them at every start.
+bool names_a_flag(const CLI::App* command, std::string_view word) {
+  if (word.size() < 2 || word[0] != '-') return false;
+  const bool long_name = word[1] == '-';
+  const std::string_view name = word.substr(long_name ? 2 : 1);
+  for (const CLI::App* app = command; app != nullptr; app = app->get_parent())
     for (const CLI::Option* option : app->get_options()) {
-      for (const std::string& name : option->get_lnames()) names->insert("--" + name);
-      for (const std::string& name : option->get_snames()) names->insert("-" + name);
+      const std::vector<std::string>& names = long_name ? option->get_lnames() : option->get_snames();
+      if (std::find(names.begin(), names.end(), name) != names.end()) return true;
     }
+  return false;
+}
+}  // namespace
+
+void refuse_flag_names_as_values(CLI::App& command) {
   const CLI::Validator not_a_flag(
-      [names](std::string& value) -> std::string {
-        return names->count(value) ? messages::flag_value_missing(value) : std::string();
+      [&command](std::string& value) -> std::string {
+        return names_a_flag(&command, value) ? messages::flag_value_missing(value) : std::string();
       },
       "");
   for (CLI::Option* option : command.get_options())

@@ -674,7 +674,9 @@ std::string serialize_rules(const detail::CompiledRules& rules) {
   return std::move(w.out);
 }
 
-std::shared_ptr<detail::CompiledRules> deserialize_rules(std::string_view bytes, SerializedProblem* problem) {
+std::shared_ptr<detail::CompiledRules> deserialize_rules(std::string_view bytes, SerializedProblem* problem,
+                                                         SerializedOrigin origin) {
+  const bool outside = origin == SerializedOrigin::outside;
   const auto fail = [&](SerializedProblem p) {
     if (problem) *problem = p;
     return std::shared_ptr<detail::CompiledRules>();
@@ -687,12 +689,12 @@ std::shared_ptr<detail::CompiledRules> deserialize_rules(std::string_view bytes,
   Header header;
   std::memcpy(&header, bytes.data(), sizeof header);
   if (std::memcmp(header.magic, kMagic, sizeof kMagic) != 0) return fail(SerializedProblem::bad_magic);
-  if (header.format != kSerializedFormatVersion || header.abi != abi_hash())
+  if (header.format != kSerializedFormatVersion || (outside && header.abi != abi_hash()))
     return fail(SerializedProblem::wrong_version);
   const std::string_view payload = bytes.substr(sizeof header);
   if (header.payload_size != payload.size())
     return fail(header.payload_size > payload.size() ? SerializedProblem::truncated : SerializedProblem::malformed);
-  if (header.checksum != content_hash(payload)) return fail(SerializedProblem::bad_checksum);
+  if (outside && header.checksum != content_hash(payload)) return fail(SerializedProblem::bad_checksum);
   try {
     Reader in(payload);
     RulesReader reader(in, 0);

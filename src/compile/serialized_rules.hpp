@@ -33,11 +33,20 @@ std::string serialize_rules(const detail::CompiledRules& rules);
 enum class SerializedProblem { none, truncated, bad_magic, wrong_version, bad_checksum, malformed };
 const char* to_string(SerializedProblem problem) noexcept;
 
+/// Where bytes to read back come from.
+enum class SerializedOrigin {
+  outside,     ///< a file (the cache) or a caller: every check below
+  this_build,  ///< embedded in this program by its own build (the built-in rules): the ABI hash
+               ///< and the checksum are not recomputed (~22k instructions at every CLI start),
+               ///< the payload is still read with every index checked
+};
+
 /// The rules `bytes` hold, or nullptr with `problem` set: every problem (a short or padded
 /// file, another format or build, a flipped bit, an index out of range) is detected; none
 /// throws or crashes. May throw std::bad_alloc.
 std::shared_ptr<detail::CompiledRules> deserialize_rules(std::string_view bytes,
-                                                         SerializedProblem* problem = nullptr);
+                                                         SerializedProblem* problem = nullptr,
+                                                         SerializedOrigin origin = SerializedOrigin::outside);
 
 /// A 64-bit hash of `bytes` (the payload checksum; also names cache files).
 std::uint64_t content_hash(std::string_view bytes, std::uint64_t seed = 0) noexcept;

@@ -1,6 +1,6 @@
 #include "core/sha256.hpp"
 
-#include <nettle/sha2.h>
+#include <sha2.h>  // libmd
 
 #include <array>
 #include <cstdint>
@@ -8,11 +8,11 @@
 namespace snnplan::detail {
 
 std::string sha256_hex(std::string_view bytes) {
-  sha256_ctx context;
-  sha256_init(&context);
-  sha256_update(&context, bytes.size(), reinterpret_cast<const std::uint8_t*>(bytes.data()));
-  std::array<std::uint8_t, SHA256_DIGEST_SIZE> digest{};
-  sha256_digest(&context, digest.size(), digest.data());
+  SHA2_CTX context;
+  SHA256Init(&context);
+  SHA256Update(&context, reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+  std::array<std::uint8_t, SHA256_DIGEST_LENGTH> digest{};
+  SHA256Final(digest.data(), &context);
   static constexpr char kHex[] = "0123456789abcdef";
   std::string hex;
   hex.reserve(2 * digest.size());

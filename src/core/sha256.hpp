@@ -1,5 +1,5 @@
 #pragma once
-// SHA-256 of bytes, in lower-case hex as sha256sum prints it (Nettle computes it): the identity
+// SHA-256 of bytes, in lower-case hex as sha256sum prints it (libmd computes it): the identity
 // of a rule file's revision in decision records, rank agreement and replay.
 
 #include <string>

@@ -233,9 +233,17 @@ void append_json_string(std::string& out, std::string_view s) {
   out += json_line(nlohmann::ordered_json(std::string(s)));
 }
 
-// For a Value (a Record's field) or a ValueView (an Evaluation's): the same accessors.
+// The line break and indentation before a member or item at `depth` in the indented layout,
+// as nlohmann's dump(2) writes them: two spaces a level.
+void append_break(std::string& out, int depth) {
+  out += '\n';
+  out.append(2 * static_cast<std::size_t>(depth), ' ');
+}
+
+// For a Value (a Record's field) or a ValueView (an Evaluation's): the same accessors. With
+// `depth` -1 on one line (json_line()); with depth >= 0 indented at that level (pretty()).
 template <typename V>
-void append_json_value(std::string& out, const V& value) {
+void append_json_value(std::string& out, const V& value, int depth = -1) {
   if (value.is_null()) {
     out.append("null", 4);
   } else if (value.is_bool()) {
@@ -258,26 +266,34 @@ void append_json_value(std::string& out, const V& value) {
   } else if (value.is_string()) {
     append_json_string(out, value.as_string());
   } else {
+    const auto& items = value.as_list();
+    const bool indented = depth >= 0 && items.begin() != items.end();  // [] stays on its line
     out += '[';
     bool first = true;
-    for (const auto& item : value.as_list()) {
+    for (const auto& item : items) {
       if (!first) out += ',';
       first = false;
-      append_json_value(out, item);
+      if (indented) append_break(out, depth + 1);
+      append_json_value(out, item, indented ? depth + 1 : -1);
     }
+    if (indented) append_break(out, depth);
     out += ']';
   }
 }
 
 template <typename Names, typename Values>
-void append_json_object(std::string& out, const Names& names, const Values& values) {
+void append_json_object(std::string& out, const Names& names, const Values& values, int depth = -1) {
+  const bool indented = depth >= 0 && names.size() > 0;  // {} stays on its line
   out += '{';
   for (std::size_t k = 0; k < names.size(); ++k) {
     if (k) out += ',';
+    if (indented) append_break(out, depth + 1);
     append_json_string(out, names[k]);
-    out += ':';
-    append_json_value(out, values[k]);
+    if (indented) out.append(": ", 2);
+    else out += ':';
+    append_json_value(out, values[k], indented ? depth + 1 : -1);
   }
+  if (indented) append_break(out, depth);
   out += '}';
 }
 
@@ -381,6 +397,10 @@ void append_json_line(std::string& out, const Record& record) {
   append_json_object(out, record.names(), record.values());
 }
 
+void append_json_indented(std::string& out, const Record& record) {
+  append_json_object(out, record.names(), record.values(), 0);
+}
+
 void append_json_line(std::string& out, const Evaluation& evaluation) {
   append_json_object(out, evaluation.names(), evaluation.values());
 }
@@ -431,10 +451,14 @@ void RecordLineWriter::append(std::string& out, std::span<const ValueView> value
 namespace snnplan {
 
 std::string to_json(const Record& record, JsonLayout layout) {
-  if (layout == JsonLayout::indented) return render::pretty(render::to_json(record));
-  std::string line;
-  render::append_json_line(line, record);
-  return line;
+  std::string text;
+  if (layout == JsonLayout::indented) {
+    render::append_json_indented(text, record);  // what pretty(render::to_json(record)) writes
+    text += '\n';
+  } else {
+    render::append_json_line(text, record);
+  }
+  return text;
 }
 
 }  // namespace snnplan
