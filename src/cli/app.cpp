@@ -167,8 +167,8 @@ std::string_view subcommand_to_build(int argc, const char* const* argv) {
   return first == "--version" && argc > 2 ? std::string_view() : first;
 }
 
-int run_unchecked(CommandLine& cli, int argc, const char* const* argv, std::istream& in, std::ostream& out,
-                  std::ostream& err) {
+int run_unchecked(CommandLine& cli, int argc, const char* const* argv, std::istream& in,
+                  std::ostream& out, std::ostream& err) {
   CLI::App& app = cli.app;
   if (argc > 1) {
     if (const std::string refusal = refusal_of_first_word(cli, argv[1]); !refusal.empty()) {

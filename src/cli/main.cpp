@@ -17,5 +17,6 @@ int main(int argc, char** argv) {
   snnplan::cli::FdWriter stdout_writer(1);
   std::istream in(&stdin_reader);
   std::ostream out(&stdout_writer);
-  return snnplan::cli::run(argc, argv, in, out, std::cerr, snnplan::cli::CommandLineLifetime::process);
+  return snnplan::cli::run(argc, argv, in, out, std::cerr,
+                           snnplan::cli::CommandLineLifetime::process);
 }
