@@ -65,7 +65,8 @@ TEST_SUITE("render") {
     CHECK(direct == "prefix\n" + snnplan::render::json_line(snnplan::render::to_json(record_of(values))));
   }
 
-  TEST_CASE("the direct indented JSON writer writes what the JSON library's two-space dump writes") {
+  TEST_CASE(
+      "the direct indented JSON writer writes what the JSON library's two-space dump writes") {
     const std::vector<Value> values = {
         Value(),
         Value(false),
@@ -77,7 +78,8 @@ TEST_SUITE("render") {
         Value("invalid UTF-8: \xff\xfe \xc3 end"),
         Value(Value::List{}),
         Value(Value::List{Value(4), Value(2)}),
-        Value(Value::List{Value("a"), Value(Value::List{}), Value(Value::List{Value(), Value(Value::List{Value(1.5)})})}),
+        Value(Value::List{Value("a"), Value(Value::List{}),
+                          Value(Value::List{Value(), Value(Value::List{Value(1.5)})})}),
     };
     for (const Value& v : values) {
       const Record record = record_of({v});
@@ -97,7 +99,8 @@ TEST_SUITE("render") {
     snnplan::render::append_json_indented(none, empty);
     CHECK(none + "\n" == snnplan::render::pretty(snnplan::render::to_json(empty)));
     // The public layout is the same bytes.
-    CHECK(snnplan::to_json(whole, snnplan::JsonLayout::indented) == snnplan::render::pretty(snnplan::render::to_json(whole)));
+    CHECK(snnplan::to_json(whole, snnplan::JsonLayout::indented) ==
+          snnplan::render::pretty(snnplan::render::to_json(whole)));
   }
 
   TEST_CASE("YAML output quotes every string a YAML reader would take for something else and spells floats as floats") {

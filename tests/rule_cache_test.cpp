@@ -1,10 +1,9 @@
 // The compiled form of rule files (compile/serialized_rules.hpp): the built-in rules embedded at
 // build time and the compiled-rules cache behave exactly as rules compiled from YAML, and a
 // damaged cache is rebuilt, never trusted.
+#include "api/rule_cache.hpp"
+
 #include <doctest/doctest.h>
-
-#include <nlohmann/json.hpp>
-
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
 #include <sstream>
@@ -20,7 +20,6 @@
 #include <vector>
 
 #include "api/builtin_forms.hpp"
-#include "api/rule_cache.hpp"
 #include "api/rule_set_access.hpp"
 #include "cli/app.hpp"
 #include "compile/serialized_rules.hpp"

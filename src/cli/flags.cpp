@@ -186,7 +186,8 @@ bool names_a_flag(const CLI::App* command, std::string_view word) {
   const std::string_view name = word.substr(long_name ? 2 : 1);
   for (const CLI::App* app = command; app != nullptr; app = app->get_parent())
     for (const CLI::Option* option : app->get_options()) {
-      const std::vector<std::string>& names = long_name ? option->get_lnames() : option->get_snames();
+      const std::vector<std::string>& names =
+          long_name ? option->get_lnames() : option->get_snames();
       if (std::find(names.begin(), names.end(), name) != names.end()) return true;
     }
   return false;

@@ -674,7 +674,8 @@ std::string serialize_rules(const detail::CompiledRules& rules) {
   return std::move(w.out);
 }
 
-std::shared_ptr<detail::CompiledRules> deserialize_rules(std::string_view bytes, SerializedProblem* problem,
+std::shared_ptr<detail::CompiledRules> deserialize_rules(std::string_view bytes,
+                                                         SerializedProblem* problem,
                                                          SerializedOrigin origin) {
   const bool outside = origin == SerializedOrigin::outside;
   const auto fail = [&](SerializedProblem p) {
@@ -694,7 +695,8 @@ std::shared_ptr<detail::CompiledRules> deserialize_rules(std::string_view bytes,
   const std::string_view payload = bytes.substr(sizeof header);
   if (header.payload_size != payload.size())
     return fail(header.payload_size > payload.size() ? SerializedProblem::truncated : SerializedProblem::malformed);
-  if (outside && header.checksum != content_hash(payload)) return fail(SerializedProblem::bad_checksum);
+  if (outside && header.checksum != content_hash(payload))
+    return fail(SerializedProblem::bad_checksum);
   try {
     Reader in(payload);
     RulesReader reader(in, 0);

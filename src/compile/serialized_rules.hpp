@@ -44,9 +44,9 @@ enum class SerializedOrigin {
 /// The rules `bytes` hold, or nullptr with `problem` set: every problem (a short or padded
 /// file, another format or build, a flipped bit, an index out of range) is detected; none
 /// throws or crashes. May throw std::bad_alloc.
-std::shared_ptr<detail::CompiledRules> deserialize_rules(std::string_view bytes,
-                                                         SerializedProblem* problem = nullptr,
-                                                         SerializedOrigin origin = SerializedOrigin::outside);
+std::shared_ptr<detail::CompiledRules> deserialize_rules(
+    std::string_view bytes, SerializedProblem* problem = nullptr,
+    SerializedOrigin origin = SerializedOrigin::outside);
 
 /// A 64-bit hash of `bytes` (the payload checksum; also names cache files).
 std::uint64_t content_hash(std::string_view bytes, std::uint64_t seed = 0) noexcept;

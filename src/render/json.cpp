@@ -282,15 +282,18 @@ void append_json_value(std::string& out, const V& value, int depth = -1) {
 }
 
 template <typename Names, typename Values>
-void append_json_object(std::string& out, const Names& names, const Values& values, int depth = -1) {
+void append_json_object(std::string& out, const Names& names, const Values& values,
+                        int depth = -1) {
   const bool indented = depth >= 0 && names.size() > 0;  // {} stays on its line
   out += '{';
   for (std::size_t k = 0; k < names.size(); ++k) {
     if (k) out += ',';
     if (indented) append_break(out, depth + 1);
     append_json_string(out, names[k]);
-    if (indented) out.append(": ", 2);
-    else out += ':';
+    if (indented)
+      out.append(": ", 2);
+    else
+      out += ':';
     append_json_value(out, values[k], indented ? depth + 1 : -1);
   }
   if (indented) append_break(out, depth);
