@@ -9,7 +9,7 @@
 # yaml-cpp, fmt, Boost and nlohmann_json stay private: the installed headers do not include them
 # and the exported targets carry no compile flags of theirs. The shared library links them itself;
 # the static archive names only what it needs at link time (yaml-cpp, fmt) as link-only
-# dependencies, which snnplanConfig.cmake finds.
+# dependencies, which snnplanConfig.cmake finds, and libmd (SHA-256) by name, -lmd.
 
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)

@@ -90,6 +90,29 @@ std::vector<std::string> lines_of(const std::string& text) {
 }  // namespace
 
 TEST_SUITE("cli") {
+  TEST_CASE("a run for the process leaves its command line to exit, reachable, and only the first") {
+    // main's runs (CommandLineLifetime::process) keep CLI11's tree for the process's exit; the
+    // global pointer is what makes it reachable, not leaked, to LeakSanitizer (the ASan stage
+    // runs the CLI with leak checking). A later such run takes its own tree apart as usual.
+    std::vector<const char*> argv{"snnplan", "microbatches", "--batch-size", "8", "--num-stages", "2"};
+    std::istringstream in;
+    std::ostringstream out;
+    std::ostringstream err;
+    const auto process = snnplan::cli::CommandLineLifetime::process;
+    snnplan::cli::CommandLine* const before = snnplan::cli::command_line_left_to_exit;
+    CHECK(snnplan::cli::run(static_cast<int>(argv.size()), argv.data(), in, out, err, process) == 0);
+    CHECK(out.str() == "8\n");
+    snnplan::cli::CommandLine* const kept = snnplan::cli::command_line_left_to_exit;
+    REQUIRE(kept != nullptr);
+    if (before != nullptr) CHECK(kept == before);
+    CHECK(kept->app.get_subcommand("microbatches")->parsed());
+    CHECK(snnplan::cli::run(static_cast<int>(argv.size()), argv.data(), in, out, err, process) == 0);
+    CHECK(snnplan::cli::command_line_left_to_exit == kept);
+    // The default lifetime keeps nothing.
+    CHECK(run_cli({"microbatches", "--batch-size", "8", "--num-stages", "2"}).code == 0);
+    CHECK(snnplan::cli::command_line_left_to_exit == kept);
+  }
+
   TEST_CASE("recommend prints the record as JSON and exits 0") {
     const CliRun run = run_cli(kSpeed8);
     CHECK(run.code == 0);

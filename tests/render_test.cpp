@@ -98,6 +98,17 @@ TEST_SUITE("render") {
     std::string none;
     snnplan::render::append_json_indented(none, empty);
     CHECK(none + "\n" == snnplan::render::pretty(snnplan::render::to_json(empty)));
+    // A record built by hand with a name twice: the library keeps the name once, and so do
+    // both direct writers.
+    const Record twice(std::make_shared<std::vector<std::string>>(std::vector<std::string>{"a", "b", "a"}),
+                       {Value(1), Value("x"), Value(3)});
+    std::string indented;
+    snnplan::render::append_json_indented(indented, twice);
+    CHECK(indented + "\n" == snnplan::render::pretty(snnplan::render::to_json(twice)));
+    CHECK(indented == "{\n  \"a\": 3,\n  \"b\": \"x\"\n}");
+    std::string line;
+    snnplan::render::append_json_line(line, twice);
+    CHECK(line == "{\"a\":3,\"b\":\"x\"}");
     // The public layout is the same bytes.
     CHECK(snnplan::to_json(whole, snnplan::JsonLayout::indented) ==
           snnplan::render::pretty(snnplan::render::to_json(whole)));

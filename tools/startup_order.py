@@ -3,13 +3,16 @@
 
   python3 tools/startup_order.py build/snnplan-static [--out src/cli/startup.order]
 
-Runs the static CLI (built with -ffunction-sections, as CMakeLists.txt builds it when the static
-CLI is on) under valgrind's callgrind for each command of COMMANDS, the calls launchers make, and
-writes every function they executed (mangled names, in the order first seen), one per line. The
-static CLI is linked with `--symbol-ordering-file` of this list (lld), which puts those functions
-side by side at the start of the code: a cold start then touches a few 64 KiB blocks of code
-instead of dozens spread over 4 MB, and each block first touched is a page fault (about 5 us on
-a paravirtualised machine; bench/results.md, issue 34).
+Runs the static CLI (built with -ffunction-sections -fdata-sections, as CMakeLists.txt builds it
+when the static CLI is on) for each command of COMMANDS, the calls launchers make, and writes one
+name per line (mangled): the functions they execute (valgrind's callgrind), the C library's string
+functions chosen by CPU, the functions whose first instruction faulted in a native run (perf's
+page-fault tracepoint; what valgrind's paths miss), then the variables they touch (valgrind's
+lackey). The static CLI is linked with `--symbol-ordering-file` of this list (lld), which puts
+them side by side: a cold start then touches about a dozen 64 KiB blocks of code instead of ~45
+spread over 4 MB, and each block first touched is a page fault (a few us on a paravirtualised
+machine; bench/results.md, issue 34). Run it twice after a large change: the native faults are
+found in the binary as linked with the list before.
 
 The list only orders code: a function missing from it (renamed, new since) is placed as without
 the list, and a name that no longer exists is ignored. So a stale list costs start-up time and

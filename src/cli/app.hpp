@@ -24,4 +24,8 @@ struct CommandLine {
   std::vector<Command> commands;
 };
 
+/// The command line a run with CommandLineLifetime::process left to the process's exit (see
+/// run.hpp); nullptr before.
+extern CommandLine* command_line_left_to_exit;
+
 }  // namespace snnplan::cli

@@ -11,7 +11,8 @@ namespace snnplan::cli {
 enum class CommandLineLifetime {
   run,      ///< taken apart before `run` returns: tests, anything that runs the CLI many times
   process,  ///< left to the process's exit: `main`, which returns at once (taking CLI11's tree
-            ///< apart costs ~90k instructions, a tenth of a cold `snnplan recommend`)
+            ///< apart costs ~90k instructions, a tenth of a cold `snnplan recommend`). Only the
+            ///< first such run's is kept; a later one's is taken apart as with `run`.
 };
 
 /// Runs the CLI as `main` would; returns the process exit code. Streams are parameters so

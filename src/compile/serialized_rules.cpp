@@ -1,5 +1,6 @@
 #include "compile/serialized_rules.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <limits>
@@ -314,6 +315,14 @@ class Reader {
   std::vector<FileName> files_;  // each location shares its file's one name
 };
 
+// A count read from the bytes is checked only against the bytes left, and an element takes far
+// more room in memory than in the bytes: room is made for at most this many elements at once
+// (every vector of the built-in rules is shorter), and a longer one grows as its elements are read.
+constexpr std::size_t kMostReservedAtOnce = 256;
+std::size_t reservable(std::size_t count) {
+  return std::min(count, kMostReservedAtOnce);
+}
+
 class RulesReader {
  public:
   RulesReader(Reader& in, int nesting) : in_(in), nesting_(nesting) {}
@@ -325,19 +334,19 @@ class RulesReader {
     CompiledRules& r = *out;
     r.file_name = in_.str();
     r.source_text = in_.str();
-    // Each vector is reserved at its count: grown one push at a time, it would allocate (and
-    // touch) about twice its size, at every start of the CLI for the built-in rules.
+    // Each vector is reserved at its count (up to reservable()'s bound): grown one push at a
+    // time, it would allocate (and touch) about twice its size, at every CLI start.
     const std::size_t used = in_.count();
-    r.used_names.reserve(used);
-    r.used.reserve(used);
+    r.used_names.reserve(reservable(used));
+    r.used.reserve(reservable(used));
     for (std::size_t k = 0; k < used; ++k) {
       r.used_names.push_back(in_.str());
       RulesReader nested(in_, nesting_ + 1);
       r.used.push_back(nested.rules());
     }
     const std::size_t inputs = in_.count();
-    r.inputs.reserve(inputs);
-    r.input_slots.reserve(inputs);
+    r.inputs.reserve(reservable(inputs));
+    r.input_slots.reserve(reservable(inputs));
     for (std::size_t k = 0; k < inputs; ++k) {
       detail::CompiledInput input;
       input.name = in_.str();
@@ -346,7 +355,7 @@ class RulesReader {
       if (in_.boolean()) input.default_value = value();
       input.lower = in_.boolean();
       const std::size_t options = in_.count();
-      input.one_of.reserve(options);
+      input.one_of.reserve(reservable(options));
       for (std::size_t j = 0; j < options; ++j) input.one_of.push_back(value());
       if (in_.boolean()) input.error = text();
       input.location = in_.location();
@@ -356,7 +365,7 @@ class RulesReader {
       r.inputs.push_back(std::move(input));
     }
     const std::size_t infos = in_.count();
-    r.input_info.reserve(infos);
+    r.input_info.reserve(reservable(infos));
     for (std::size_t k = 0; k < infos; ++k) {
       InputInfo info;
       info.name = in_.str();
@@ -366,9 +375,9 @@ class RulesReader {
     }
     // Slots are checked once every count is known (a let may read any later let's slot).
     const std::size_t lets = in_.count();
-    r.let_names.reserve(lets);
-    r.lets.reserve(lets);
-    r.calls.reserve(lets);
+    r.let_names.reserve(reservable(lets));
+    r.lets.reserve(reservable(lets));
+    r.calls.reserve(reservable(lets));
     for (std::size_t k = 0; k < lets; ++k) {
       r.let_names.push_back(in_.str());
       r.lets.push_back(node());
@@ -390,8 +399,8 @@ class RulesReader {
       if (k < 0 || static_cast<std::size_t>(k) >= lets) throw Malformed{};
     auto names = std::make_shared<std::vector<std::string>>();
     const std::size_t fields = in_.count();
-    names->reserve(fields);
-    r.reserve_fields(fields);
+    names->reserve(reservable(fields));
+    r.reserve_fields(reservable(fields));
     for (std::size_t k = 0; k < fields; ++k) {
       detail::CompiledField field;
       field.name = in_.str();
@@ -407,18 +416,18 @@ class RulesReader {
     if (in_.boolean()) r.header = text();
     r.start = in_.i32();
     const std::size_t tables = in_.count();
-    r.tables.reserve(tables);
+    r.tables.reserve(reservable(tables));
     for (std::size_t k = 0; k < tables; ++k) {
       detail::CompiledTable table;
       table.name = in_.str();
       table.location = in_.location();
       const std::size_t rules = in_.count();
-      table.rules.reserve(rules);
+      table.rules.reserve(reservable(rules));
       for (std::size_t j = 0; j < rules; ++j) table.rules.push_back(rule());
       r.tables.push_back(std::move(table));
     }
     const std::size_t invariants = in_.count();
-    r.invariants.reserve(invariants);
+    r.invariants.reserve(reservable(invariants));
     for (std::size_t k = 0; k < invariants; ++k) {
       detail::CompiledInvariant invariant;
       invariant.name = in_.str();
@@ -480,7 +489,7 @@ class RulesReader {
     }
     if (n.kind == syntax::ExprKind::name) name_slots_.push_back(n.slot);
     const std::size_t children = in_.count();
-    n.children.reserve(children);
+    n.children.reserve(reservable(children));
     for (std::size_t k = 0; k < children; ++k) n.children.push_back(node(depth + 1));
     if (!shape_ok(n)) throw Malformed{};
     return n;
@@ -504,7 +513,7 @@ class RulesReader {
   detail::CompiledTemplate text() {
     detail::CompiledTemplate t;
     const std::size_t pieces = in_.count();
-    t.pieces.reserve(pieces);  // one allocation per template, not one per growth
+    t.pieces.reserve(reservable(pieces));  // one allocation per template, not one per growth
     for (std::size_t k = 0; k < pieces; ++k) {
       detail::CompiledTemplate::Piece piece;
       piece.text = r_->constants.keep(in_.view());
@@ -531,7 +540,7 @@ class RulesReader {
     r.name = in_.str();
     r.location = in_.location();
     const std::size_t when = in_.count();
-    r.when.reserve(when);
+    r.when.reserve(reservable(when));
     for (std::size_t k = 0; k < when; ++k) {
       detail::CompiledMatcher m;
       m.slot = in_.i32();
@@ -547,7 +556,7 @@ class RulesReader {
     r.set = assignments();
     for (const auto& a : r.set) field_targets_.push_back(a.target);
     const std::size_t because = in_.count();
-    r.because.reserve(because);
+    r.because.reserve(reservable(because));
     for (std::size_t k = 0; k < because; ++k) r.because.push_back(text());
     if (in_.boolean()) r.error = text();
     r.next = in_.i32();

@@ -42,8 +42,9 @@ enum class SerializedOrigin {
 };
 
 /// The rules `bytes` hold, or nullptr with `problem` set: every problem (a short or padded
-/// file, another format or build, a flipped bit, an index out of range) is detected; none
-/// throws or crashes. May throw std::bad_alloc.
+/// file, another format or build, a flipped bit, an index out of range) is detected -- with
+/// SerializedOrigin::this_build, all but another build and a flipped bit; none throws or
+/// crashes. May throw std::bad_alloc.
 std::shared_ptr<detail::CompiledRules> deserialize_rules(
     std::string_view bytes, SerializedProblem* problem = nullptr,
     SerializedOrigin origin = SerializedOrigin::outside);

@@ -396,12 +396,29 @@ void append_json_line(std::string& out, const Plan& p) {
   out += json_line(to_json(p));
 }
 
+namespace {
+// A Record built by hand may name a field twice; the JSON library's object keeps such a name
+// once (at its first place, with its last value), so such a record takes the library's path.
+bool repeats_a_name(const std::vector<std::string>& names) {
+  for (std::size_t k = 1; k < names.size(); ++k)
+    for (std::size_t j = 0; j < k; ++j)
+      if (names[j] == names[k]) return true;
+  return false;
+}
+}  // namespace
+
 void append_json_line(std::string& out, const Record& record) {
-  append_json_object(out, record.names(), record.values());
+  if (repeats_a_name(record.names())) out += json_line(render::to_json(record));
+  else append_json_object(out, record.names(), record.values());
 }
 
 void append_json_indented(std::string& out, const Record& record) {
-  append_json_object(out, record.names(), record.values(), 0);
+  if (!repeats_a_name(record.names())) {
+    append_json_object(out, record.names(), record.values(), 0);
+    return;
+  }
+  const std::string text = pretty(render::to_json(record));
+  out.append(text, 0, text.size() - 1);  // without pretty()'s newline
 }
 
 void append_json_line(std::string& out, const Evaluation& evaluation) {
