@@ -343,13 +343,22 @@ void append_json_optional(std::string& out, const std::optional<T>& v) {
   else append_json_items(out, *v);
 }
 
-// An object of named values as to_json() builds it, with a name given twice kept once (at its
-// first place, with its last value, as ordered_json's operator[] does): nlohmann's path then.
+// Whether two of `items` have the same name (`name_of(item)`). The JSON library's object keeps
+// such a name once (at its first place, with its last value, as ordered_json's operator[]
+// does), which the direct writers do not: such an object takes the library's path.
+template <typename Items, typename NameOf>
+bool repeats_a_name(const Items& items, const NameOf& name_of) {
+  for (std::size_t k = 1; k < items.size(); ++k)
+    for (std::size_t j = 0; j < k; ++j)
+      if (name_of(items[j]) == name_of(items[k])) return true;
+  return false;
+}
+
+// An object of named values as to_json() builds it; false, writing nothing, when a name repeats.
 template <typename Items, typename Append>
 bool append_json_members(std::string& out, const Items& items, const Append& append) {
-  for (std::size_t k = 0; k < items.size(); ++k)
-    for (std::size_t j = 0; j < k; ++j)
-      if (items[j].name == items[k].name) return false;
+  const auto name_of = [](const auto& item) -> const std::string& { return item.name; };
+  if (repeats_a_name(items, name_of)) return false;
   ObjectWriter object(out);
   for (const auto& item : items) append(object.key(item.name), item);
   return true;
@@ -397,23 +406,22 @@ void append_json_line(std::string& out, const Plan& p) {
 }
 
 namespace {
-// A Record built by hand may name a field twice; the JSON library's object keeps such a name
-// once (at its first place, with its last value), so such a record takes the library's path.
-bool repeats_a_name(const std::vector<std::string>& names) {
-  for (std::size_t k = 1; k < names.size(); ++k)
-    for (std::size_t j = 0; j < k; ++j)
-      if (names[j] == names[k]) return true;
-  return false;
+// A Record built by hand may name a field twice (see repeats_a_name()).
+bool repeats_a_field_name(const Record& record) {
+  const auto itself = [](const std::string& name) -> const std::string& { return name; };
+  return repeats_a_name(record.names(), itself);
 }
 }  // namespace
 
 void append_json_line(std::string& out, const Record& record) {
-  if (repeats_a_name(record.names())) out += json_line(render::to_json(record));
-  else append_json_object(out, record.names(), record.values());
+  if (repeats_a_field_name(record))
+    out += json_line(render::to_json(record));
+  else
+    append_json_object(out, record.names(), record.values());
 }
 
 void append_json_indented(std::string& out, const Record& record) {
-  if (!repeats_a_name(record.names())) {
+  if (!repeats_a_field_name(record)) {
     append_json_object(out, record.names(), record.values(), 0);
     return;
   }
