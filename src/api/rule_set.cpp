@@ -182,9 +182,11 @@ class PipelineRun {
         check::sort_by_position(found);
         // A broken invariant is an error like any other: the rules are refused.
         if (has_errors(analysis.diagnostics)) compiled.reset();
-        else
+        else {
           for (std::size_t k = 0; k < compiled->invariants.size(); ++k)
             compiled->invariants[k].proved = analysis.proved_invariants[k];
+          compiled->proofs_changed();
+        }
       }
     }
     diagnostics.insert(diagnostics.end(), found.begin(), found.end());
@@ -387,6 +389,7 @@ std::string RuleSetAccess::embedded_form(std::string_view file_name) {
   if (!plain) throw std::logic_error("the compiled form of " + name + " does not read back");
   const auto& proofs = compiled(analysed).invariants;
   for (std::size_t k = 0; k < plain->invariants.size(); ++k) plain->invariants[k].proved = proofs[k].proved;
+  plain->proofs_changed();
   return compile::serialize_rules(*plain);
 }
 

@@ -263,6 +263,16 @@ struct CompiledRules {
     fields.push_back(std::move(field));
   }
 
+  /// To call after setting invariants' `proved`: keeps every_invariant_proved.
+  void proofs_changed() {
+    every_invariant_proved = std::all_of(invariants.begin(), invariants.end(),
+                                         [](const CompiledInvariant& i) { return i.proved; });
+  }
+  /// Every invariant proved, as proofs_changed() last found: an evaluation then checks none
+  /// without asking each. False until proofs_changed() says otherwise (the evaluator then asks
+  /// each invariant's own `proved`), so a flag left stale can only cost time.
+  bool every_invariant_proved = false;
+
   [[nodiscard]] std::size_t slot_count() const { return inputs.size() + lets.size(); }
   /// The slots of an evaluation's frame: the facts, then (only when there are invariants to
   /// check) one per record field.

@@ -438,6 +438,7 @@ class RulesReader {
       invariant.proved = in_.boolean();
       r.invariants.push_back(std::move(invariant));
     }
+    r.proofs_changed();
     const std::size_t warnings = in_.count();
     for (std::size_t k = 0; k < warnings; ++k) r.warnings.push_back(diagnostic());
     const std::size_t allowed = in_.count();

@@ -41,7 +41,7 @@ using language::type_failure;
 class Evaluator {
  public:
   Evaluator(const CompiledRules& rules, std::vector<TraceStep>* trace, detail::ValueStore& store)
-      : rules_(rules), trace_(trace), store_(store), checks_invariants_(some_invariant_checked()) {}
+      : rules_(rules), trace_(trace), store_(store), checks_invariants_(!rules.every_invariant_proved && some_invariant_checked()) {}
 
   std::optional<EvaluationError> check(const Inputs& inputs) {
     if (check_given(inputs)) return std::nullopt;
@@ -101,6 +101,7 @@ class Evaluator {
       throw EvaluationFailure{failure_->kind, std::move(failure_->message)};
     }
     const std::size_t count = rules_.fields.size();
+    record.complete();
     if (rules_.rationale_field >= 0) {
       RValue* lines = store_.values(record.rationale.size());
       for (std::size_t k = 0; k < record.rationale.size(); ++k)
@@ -168,7 +169,7 @@ class Evaluator {
     if (!checks_invariants_) return true;
     for (std::size_t k = 0; k < rules_.fields.size(); ++k)
       frame.set_input(rules_.field_slot(k),
-                      static_cast<int>(k) == rules_.rationale_field ? RValue{} : record.fields[k]);
+                      static_cast<int>(k) == rules_.rationale_field ? RValue{} : record.field(k));
     for (std::size_t k = 0; k < rules_.invariants.size(); ++k) {
       const detail::CompiledInvariant& invariant = rules_.invariants[k];
       if (!must_check(invariant)) continue;
@@ -314,9 +315,7 @@ class Evaluator {
 
   // ---- record --------------------------------------------------------------------------
   bool new_record(Frame& frame, WorkingRecord& record) {
-    record.fields = store_.values(rules_.fields.size());
-    std::memcpy(static_cast<void*>(record.fields), rules_.default_record.data(),
-                rules_.default_record.size() * sizeof(RValue));
+    record.start(rules_.default_record.data(), rules_.fields.size(), store_);
     for (int k : rules_.initialised_fields) {
       const auto& field = rules_.fields[static_cast<std::size_t>(k)];
       const RValue v = value(*field.init, frame);
@@ -369,7 +368,7 @@ class Evaluator {
   }
 
   [[gnu::always_inline]] bool view_field(const WorkingRecord& record, std::size_t k, ValueView& v) {
-    const RValue& field = record.fields[k];
+    const RValue& field = record.field(k);
     if (detail::scalar_view(field, v)) return true;
     // The rationale field holds its lines in record.rationale, written by views().
     if (static_cast<int>(k) == rules_.rationale_field) return true;
@@ -403,7 +402,7 @@ class Evaluator {
         lines.reserve(record.rationale.size());
         for (std::string_view line : record.rationale) lines.emplace_back(std::string(line));
         values.emplace_back(std::move(lines));
-      } else if (!append_public(record.fields[k], rules_.fields[k].name, values)) {
+      } else if (!append_public(record.field(k), rules_.fields[k].name, values)) {
         return std::move(*failure_);
       }
     }
@@ -529,7 +528,7 @@ class Evaluator {
       return false;
     for (std::size_t k = 0; k < rules_.fields.size(); ++k) {
       if (!fallback.keep[k] && static_cast<int>(k) != rules_.rationale_field)
-        record.write(k, result.fields[k]);
+        record.write(k, result.field(k));
     }
     record.rationale.append(result.rationale);
     return true;
@@ -566,8 +565,10 @@ class Evaluator {
   inline RValue call(const detail::CompiledCall& call, Frame& frame);
   inline std::string_view render(const CompiledTemplate& t, Frame& frame);
   inline RValue eval(const Node& n, Frame& frame);
-  // Called once, from eval(), and inlined there.
-  [[gnu::always_inline]] inline RValue binary(const Node& n, Frame& frame);
+  [[gnu::noinline]] inline RValue binary(const Node& n, Frame& frame);
+  [[gnu::noinline]] inline RValue list(const Node& n, Frame& frame);
+  [[gnu::noinline]] inline RValue unary(const Node& n, Frame& frame);
+  [[gnu::noinline]] inline RValue member(const Node& n, Frame& frame);
   class OnDemand;
   [[gnu::always_inline]] inline RValue call_builtin(const Node& n, Frame& frame);
 

@@ -27,6 +27,7 @@ inline const RValue& Evaluator::operand(const Node& n, Frame& frame, RValue& scr
 inline RValue Evaluator::value(const Node& n, Frame& frame) {
   if (n.kind == ExprKind::literal) return n.constant;
   if (n.kind == ExprKind::name && frame.ready(n.slot)) return frame.value(n.slot);
+  if (n.kind == ExprKind::binary) return binary(n, frame);
   return eval(n, frame);
 }
 
@@ -129,18 +130,10 @@ inline RValue Evaluator::eval(const Node& n, Frame& frame) {
       return n.constant;
     case ExprKind::name:
       return lookup(n.slot, frame);
-    case ExprKind::list: {
-      RValue* items = store_.values(n.children.size());
-      for (std::size_t k = 0; k < n.children.size(); ++k)
-        new (items + k) RValue(value(n.children[k], frame));
-      return RValue::of_items({items, n.children.size()});
-    }
-    case ExprKind::unary: {
-      const RValue v = value(n.children[0], frame);
-      if (n.op == Op::logical_not)
-        return RValue::of_bool(!language::truth(v, n.children[0].location));
-      return language::negate(v, n.location);
-    }
+    case ExprKind::list:
+      return list(n, frame);
+    case ExprKind::unary:
+      return unary(n, frame);
     case ExprKind::conditional:
       return language::truth(value(n.children[0], frame), n.children[0].location)
                  ? value(n.children[1], frame)
@@ -149,26 +142,44 @@ inline RValue Evaluator::eval(const Node& n, Frame& frame) {
       return binary(n, frame);
     case ExprKind::call:
       return call_builtin(n, frame);
-    case ExprKind::member: {
-      RValue object = value(n.children[0], frame);
-      if (object.kind != Kind::record)
-        type_failure(n.location,
-                     messages::type_mismatch(fmt::format("the value before '.{}'", n.name),
-                                             "a record", detail::kind_name(object)));
-      const auto& names = *object.record->names;
-      std::size_t field = n.slot >= 0 ? static_cast<std::size_t>(n.slot) : names.size();
-      if (n.slot < 0)
-        for (std::size_t k = 0; k < names.size(); ++k)
-          if (names[k] == n.name) field = k;
-      if (field >= names.size() || names[field] != n.name)
-        type_failure(n.location, messages::unknown_name("record field", n.name, ""));
-      return object.record->values[field];
-    }
+    case ExprKind::member:
+      return member(n, frame);
   }
   return RValue{};
 }
 
-inline RValue Evaluator::binary(const Node& n, Frame& frame) {
+// The rarer nodes out of line: eval() stays small, so its every call saves and restores
+// fewer registers.
+RValue Evaluator::list(const Node& n, Frame& frame) {
+  RValue* items = store_.values(n.children.size());
+  for (std::size_t k = 0; k < n.children.size(); ++k)
+    new (items + k) RValue(value(n.children[k], frame));
+  return RValue::of_items({items, n.children.size()});
+}
+
+RValue Evaluator::unary(const Node& n, Frame& frame) {
+  const RValue v = value(n.children[0], frame);
+  if (n.op == Op::logical_not) return RValue::of_bool(!language::truth(v, n.children[0].location));
+  return language::negate(v, n.location);
+}
+
+RValue Evaluator::member(const Node& n, Frame& frame) {
+  RValue object = value(n.children[0], frame);
+  if (object.kind != Kind::record)
+    type_failure(n.location,
+                 messages::type_mismatch(fmt::format("the value before '.{}'", n.name),
+                                         "a record", detail::kind_name(object)));
+  const auto& names = *object.record->names;
+  std::size_t field = n.slot >= 0 ? static_cast<std::size_t>(n.slot) : names.size();
+  if (n.slot < 0)
+    for (std::size_t k = 0; k < names.size(); ++k)
+      if (names[k] == n.name) field = k;
+  if (field >= names.size() || names[field] != n.name)
+    type_failure(n.location, messages::unknown_name("record field", n.name, ""));
+  return object.record->values[field];
+}
+
+RValue Evaluator::binary(const Node& n, Frame& frame) {
   if (n.op == Op::logical_and) {
     return RValue::of_bool(language::truth(value(n.children[0], frame), n.children[0].location) &&
                            language::truth(value(n.children[1], frame), n.children[1].location));

@@ -20,11 +20,14 @@ using language::rule_failure;
 // The record under construction: field values, and rationale lines as views (of the rule
 // set's constant text, or of text rendered into the evaluation's store).
 struct WorkingRecord {
-  // The lines in the store, grown by doubling (the store frees nothing before its reset, so
-  // a grown array simply leaves the old one behind).
+  // The lines: the first few in the object itself, then in the store, grown by doubling (the
+  // store frees nothing before its reset, so a grown array simply leaves the old one behind).
+  // Not copyable: data_ may point into the object.
   class Lines {
    public:
     explicit Lines(detail::ValueStore& store) : store_(store) {}
+    Lines(const Lines&) = delete;
+    Lines& operator=(const Lines&) = delete;
     void push_back(std::string_view line) {
       if (size_ == capacity_) grow();
       data_[size_++] = line;
@@ -39,26 +42,50 @@ struct WorkingRecord {
 
    private:
     [[gnu::noinline]] void grow() {
-      const std::size_t capacity = capacity_ == 0 ? 8 : 2 * capacity_;
+      const std::size_t capacity = 2 * capacity_;
       auto* grown = static_cast<std::string_view*>(
           store_.allocate_bytes(capacity * sizeof(std::string_view), alignof(std::string_view)));
       std::uninitialized_copy(data_, data_ + size_, grown);
       data_ = grown;
       capacity_ = capacity;
     }
+    // Most records have a header and a line or two of their rule's `because`.
+    static constexpr std::size_t kInlineLines = 4;
     detail::ValueStore& store_;
-    std::string_view* data_ = nullptr;
+    std::string_view inline_[kInlineLines];
+    std::string_view* data_ = inline_;
     std::size_t size_ = 0;
-    std::size_t capacity_ = 0;
+    std::size_t capacity_ = kInlineLines;
   };
 
   explicit WorkingRecord(detail::ValueStore& store) : rationale(store) {}
+  // A record of `count` fields holding `defaults` (one per field). Only the fields from 64 on
+  // are copied: the first 64 are read from `defaults` until written (`written` tracks them),
+  // so a record starts without copying what most evaluations never change.
+  void start(const RValue* defaults_, std::size_t count_, detail::ValueStore& store) {
+    defaults = defaults_;
+    count = count_;
+    fields = store.values(count);
+    if (count > 64)
+      std::memcpy(static_cast<void*>(fields + 64), defaults + 64, (count - 64) * sizeof(RValue));
+  }
   // Field k's new value; the views convert only fields written (and those past 64).
   void write(std::size_t k, const RValue& value) {
     fields[k] = value;
     if (k < 64) written |= std::uint64_t{1} << k;
   }
+  // Field k's value: written, or still its default.
+  [[nodiscard]] const RValue& field(std::size_t k) const {
+    return k >= 64 || (written >> k & 1) ? fields[k] : defaults[k];
+  }
+  // Every field in `fields`, for a reader of the whole array (a record value of `call`).
+  void complete() {
+    for (std::size_t k = 0; k < count && k < 64; ++k)
+      if (!(written >> k & 1)) fields[k] = defaults[k];
+  }
   RValue* fields = nullptr;
+  const RValue* defaults = nullptr;
+  std::size_t count = 0;
   std::uint64_t written = 0;  // bit k: field k (k < 64) no longer holds its default
   Lines rationale;
 };
