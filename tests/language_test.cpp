@@ -380,6 +380,22 @@ TEST_SUITE("builtins in rule files") {
                             Value("{s!r} is \"a'b\\n\"")}));
   }
 
+  TEST_CASE("a template renders the same however its texts and placeholders alternate") {
+    // Adjacent placeholders, escaped braces beside a placeholder, a leading and a trailing
+    // value: each runs through the rendering's text-then-value steps.
+    const RuleSet rules = RuleSet::from_string(
+        "snnplan: 1\ninputs:\n  s: {type: string}\n  n: {type: int}\n"
+        "record:\n  why: {type: rationale}\nrationale_header: \"{s}{n}\"\n"
+        "start: main\ntables:\n  main:\n    - name: only\n      because:\n"
+        "        - \"{{{s}}}\"\n        - \"{n} and {s}.\"\n        - \"a{{b}}c\"\n"
+        "        - \"{n}\"\n",
+        "t.yaml");
+    const auto result = rules.evaluate({{"s", "x"}, {"n", Value(std::int64_t{-12})}});
+    REQUIRE(result.ok());
+    CHECK(*result.record().find("why") == Value(Value::List{Value("x-12"), Value("{x}"), Value("-12 and x."),
+                                                            Value("a{b}c"), Value("-12")}));
+  }
+
   TEST_CASE("a template conversion other than !r is refused at its position") {
     CHECK(
         load_error(

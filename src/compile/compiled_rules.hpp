@@ -54,12 +54,26 @@ struct CompiledTemplate {
   /// Indices of the pieces that are placeholders, for a rendering to read their values
   /// without walking the literal pieces.
   std::vector<std::uint32_t> placeholders;
-  /// Appends a piece, keeping literal_bytes and placeholders.
+  /// The pieces as a rendering writes them: a literal text, then (piece >= 0) the value of that
+  /// placeholder piece. Text and value in one step: half the steps of walking the pieces.
+  struct Run {
+    std::string_view text;
+    std::int32_t piece = -1;
+  };
+  std::vector<Run> runs;
+  /// Appends a piece, keeping literal_bytes, placeholders and runs.
   void add(Piece piece) {
-    if (piece.slot >= 0)
-      placeholders.push_back(static_cast<std::uint32_t>(pieces.size()));
-    else
+    const auto k = static_cast<std::int32_t>(pieces.size());
+    const bool open = !runs.empty() && runs.back().piece < 0;  // text without its value yet
+    if (piece.slot >= 0) {
+      placeholders.push_back(static_cast<std::uint32_t>(k));
+      if (open) runs.back().piece = k;
+      else runs.push_back({{}, k});
+    } else {
       literal_bytes += piece.text.size();
+      if (open && runs.back().text.empty()) runs.back().text = piece.text;
+      else runs.push_back({piece.text, -1});
+    }
     pieces.push_back(piece);
   }
   std::string source_text;

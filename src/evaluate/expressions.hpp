@@ -93,14 +93,14 @@ inline std::string_view Evaluator::render(const CompiledTemplate& t, Frame& fram
         detail::copy_text(out, text);
         out += text.size();
       };
-      for (std::size_t k = 0; k < count; ++k) {
-        const auto& piece = pieces[k];
-        if (piece.slot < 0) {
-          put(piece.text);
-        } else if (values[k]->kind == Kind::string) {
-          put(values[k]->s());
+      for (const CompiledTemplate::Run& run : t.runs) {
+        put(run.text);
+        if (run.piece < 0) continue;
+        const RValue& v = *values[run.piece];
+        if (v.kind == Kind::string) {
+          put(v.s());
         } else {
-          const fmt::format_int digits(static_cast<std::int64_t>(values[k]->i));
+          const fmt::format_int digits(static_cast<std::int64_t>(v.i));
           put({digits.data(), digits.size()});
         }
       }
