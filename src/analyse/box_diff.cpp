@@ -26,7 +26,7 @@ bool same_declaration(const detail::CompiledInput& a, const detail::CompiledInpu
   return true;
 }
 
-bool fixed(const detail::CompiledTemplate& t) { return t.placeholders.empty(); }
+bool fixed(const detail::CompiledTemplate& t) { return !t.has_placeholders(); }
 
 // Whether what `rule` does when it fires is the same at every input: constant values and
 // texts, and no fallback that sets inputs.

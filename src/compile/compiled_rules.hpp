@@ -51,9 +51,6 @@ struct CompiledTemplate {
   std::vector<Piece> pieces;
   /// The literal pieces' total length: what a rendering needs besides its values.
   std::size_t literal_bytes = 0;
-  /// Indices of the pieces that are placeholders, for a rendering to read their values
-  /// without walking the literal pieces.
-  std::vector<std::uint32_t> placeholders;
   /// The pieces as a rendering writes them: a literal text, then (piece >= 0) the value of that
   /// placeholder piece. Text and value in one step: half the steps of walking the pieces.
   struct Run {
@@ -61,12 +58,14 @@ struct CompiledTemplate {
     std::int32_t piece = -1;
   };
   std::vector<Run> runs;
-  /// Appends a piece, keeping literal_bytes, placeholders and runs.
+  std::size_t placeholder_count = 0;
+  [[nodiscard]] bool has_placeholders() const { return placeholder_count != 0; }
+  /// Appends a piece, keeping literal_bytes, runs and placeholder_count.
   void add(Piece piece) {
     const auto k = static_cast<std::int32_t>(pieces.size());
     const bool open = !runs.empty() && runs.back().piece < 0;  // text without its value yet
     if (piece.slot >= 0) {
-      placeholders.push_back(static_cast<std::uint32_t>(k));
+      ++placeholder_count;
       if (open) runs.back().piece = k;
       else runs.push_back({{}, k});
     } else {

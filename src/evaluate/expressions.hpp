@@ -72,7 +72,9 @@ inline std::string_view Evaluator::render(const CompiledTemplate& t, Frame& fram
     const RValue* values[kInPlacePieces];
     std::size_t bound = t.literal_bytes;
     bool in_place = true;
-    for (const std::uint32_t k : t.placeholders) {
+    for (const CompiledTemplate::Run& run : t.runs) {
+      if (run.piece < 0) continue;
+      const auto k = static_cast<std::size_t>(run.piece);
       const auto& piece = pieces[k];
       const RValue& v = lookup(piece.slot, frame);
       values[k] = &v;
