@@ -11,6 +11,13 @@
 //   cold_start/static    cold_start/ratio with snnplan-static, the CLI linked statically.
 //
 // Give the binaries' paths with SNNPLAN_CLI and SNNPLAN_HELLO (CMake sets their defaults).
+//
+// Compare binaries only in the same page-cache state: a file just written by `cp` starts ~10 %
+// faster here than the same bytes read back from disk by exec's page faults (after
+// `echo 3 > /proc/sys/vm/drop_caches`, or a reboot) or written by `cmake --install`: `cp`'s pages
+// sit in the page cache in large folios, the others in single pages (/proc/kpageflags, kernel
+// 6.18), which each fault maps one by one (bench/results.md, issue 34, 2026-12-05). Copy every
+// binary compared with `cp` just before, or drop the caches, before a run.
 
 #include <benchmark/benchmark.h>
 
