@@ -12,12 +12,12 @@
 //
 // Give the binaries' paths with SNNPLAN_CLI and SNNPLAN_HELLO (CMake sets their defaults).
 //
-// Compare binaries only in the same page-cache state: a file just written by `cp` starts ~10 %
-// faster here than the same bytes read back from disk by exec's page faults (after
-// `echo 3 > /proc/sys/vm/drop_caches`, or a reboot) or written by `cmake --install`: `cp`'s pages
-// sit in the page cache in large folios, the others in single pages (/proc/kpageflags, kernel
-// 6.18), which each fault maps one by one (bench/results.md, issue 34, 2026-12-05). Copy every
-// binary compared with `cp` just before, or drop the caches, before a run.
+// Every binary is timed in one page-cache state, the one a reboot leaves: before its warm-up run,
+// its pages are written back and dropped from the cache (fdatasync, POSIX_FADV_DONTNEED), so that
+// exec's page faults read them in again. How a file's pages got into the cache moves a start by
+// ~10 % here: a file just written by `cp` sits in large folios and starts faster than the same
+// bytes read in by faults or written by `cmake --install`, which sit in single pages that each
+// fault maps one by one (/proc/kpageflags, kernel 6.18; bench/results.md, issue 34, 2026-12-05).
 
 #include <benchmark/benchmark.h>
 
@@ -77,6 +77,17 @@ double median(std::vector<double> v) {
   return v.empty() ? 0 : v[v.size() / 2];
 }
 
+// Drops `path`'s pages from the page cache (written back first: only clean pages are dropped),
+// so its next run reads them in by page faults, as the first run after a reboot does.
+void read_back_by_faults(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || ::fdatasync(fd) != 0 || ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) != 0) {
+    std::cerr << "cold_start_bench: cannot drop " << path << " from the page cache\n";
+    std::exit(1);
+  }
+  ::close(fd);
+}
+
 std::string env_or(const char* name, const char* fallback) {
   const char* v = std::getenv(name);
   return v && *v ? v : fallback;
@@ -84,6 +95,8 @@ std::string env_or(const char* name, const char* fallback) {
 
 void against_hello(benchmark::State& state, std::vector<std::string> command) {
   const std::vector<std::string> hello = {env_or("SNNPLAN_HELLO", SNNPLAN_HELLO)};
+  read_back_by_faults(command[0]);
+  read_back_by_faults(hello[0]);
   run(command);  // warm the page cache (and the compiled-rules cache)
   run(hello);
   std::vector<double> cli_wall, cli_cpu, hello_wall, hello_cpu;

@@ -60,6 +60,11 @@ struct CompiledTemplate {
   std::vector<Run> runs;
   std::size_t placeholder_count = 0;
   [[nodiscard]] bool has_placeholders() const { return placeholder_count != 0; }
+  /// Room for `count` pieces (and so for their runs, never more than the pieces).
+  void reserve(std::size_t count) {
+    pieces.reserve(count);
+    runs.reserve(count);
+  }
   /// Appends a piece, keeping literal_bytes, runs and placeholder_count.
   void add(Piece piece) {
     const auto k = static_cast<std::int32_t>(pieces.size());

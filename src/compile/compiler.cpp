@@ -155,6 +155,7 @@ class Compiler {
 
   CompiledTemplate text(const Template& t) {
     CompiledTemplate out;
+    out.reserve(t.pieces.size());
     out.source_text = t.text;
     std::string fixed;
     out.is_fixed = true;

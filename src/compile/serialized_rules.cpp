@@ -514,7 +514,7 @@ class RulesReader {
   detail::CompiledTemplate text() {
     detail::CompiledTemplate t;
     const std::size_t pieces = in_.count();
-    t.pieces.reserve(reservable(pieces));  // one allocation per template, not one per growth
+    t.reserve(reservable(pieces));  // one allocation per table, not one per growth
     for (std::size_t k = 0; k < pieces; ++k) {
       detail::CompiledTemplate::Piece piece;
       piece.text = r_->constants.keep(in_.view());
