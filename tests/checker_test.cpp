@@ -232,7 +232,7 @@ TEST_SUITE("checker") {
                                                    snnplan::LoadOptions{.analyse_tables = true});
     REQUIRE(snnplan::RuleSetAccess::compiled(rules).invariants.size() == 1);
     CHECK_FALSE(snnplan::RuleSetAccess::compiled(rules).invariants[0].proved);
-    CHECK_FALSE(snnplan::RuleSetAccess::compiled(rules).every_invariant_proved);
+    CHECK_FALSE(snnplan::RuleSetAccess::compiled(rules).every_invariant_proved());
     const auto result = rules.evaluate({{"x", snnplan::Value(std::int64_t{24690})}});
     REQUIRE_FALSE(result.ok());
     CHECK(result.error().message == "half=12345 is too large");

@@ -200,6 +200,42 @@ TEST_SUITE("evaluator") {
     CHECK(field(direct, "log") == lines({"header n=2 who=caller", "direct 2"}));
   }
 
+  TEST_CASE("a called rule set's record holds the defaults of the fields its rule left alone") {
+    // The callee writes only `b`: `a` and `c` are read from the record value as their defaults.
+    const snnplan::testing::TempFile leaf("leaf.yaml", R"(snnplan: 1
+inputs: {n: {type: int}}
+record:
+  a: {type: string, default: first}
+  b: {type: int, default: 0}
+  c: {type: "list[int]?", default: [4, 5]}
+  why: {type: rationale}
+start: only
+tables:
+  only: [{name: one, set: {b: = n * 2}, because: "doubled {n}"}]
+)");
+    const snnplan::testing::TempFile top("top.yaml", R"(snnplan: 1
+uses: {leaf: leaf.yaml}
+inputs: {n: {type: int}}
+let:
+  sub: {call: leaf, with: {n: = n}}
+record:
+  a: {type: string, init: = sub.a}
+  b: {type: int, default: 0}
+  c: {type: "list[int]?", init: = sub.c}
+  lines: {type: "list[string]", init: = sub.why}
+start: only
+tables:
+  only: [{name: one, set: {b: = sub.b}}]
+)");
+    const RuleSet rules = RuleSet::from_file(top.path());
+    const auto result = rules.evaluate({{"n", 21}});
+    REQUIRE(result.ok());
+    CHECK(field(result, "a").as_string() == "first");
+    CHECK(field(result, "b").as_int() == 42);
+    CHECK(field(result, "c") == Value(Value::List{Value(4), Value(5)}));
+    CHECK(field(result, "lines") == lines({"doubled 21"}));
+  }
+
   TEST_CASE("an invariant's call after the deepest chain of table calls runs at its own rule set's level") {
     // t0 -> ... -> t32 is the deepest walk the evaluator allows (32 nested calls). The
     // invariant's `call` belongs to the top rule set, one level below it, not below t32.

@@ -182,11 +182,7 @@ class PipelineRun {
         check::sort_by_position(found);
         // A broken invariant is an error like any other: the rules are refused.
         if (has_errors(analysis.diagnostics)) compiled.reset();
-        else {
-          for (std::size_t k = 0; k < compiled->invariants.size(); ++k)
-            compiled->invariants[k].proved = analysis.proved_invariants[k];
-          compiled->proofs_changed();
-        }
+        else compiled->set_proofs(analysis.proved_invariants);
       }
     }
     diagnostics.insert(diagnostics.end(), found.begin(), found.end());
@@ -387,9 +383,9 @@ std::string RuleSetAccess::embedded_form(std::string_view file_name) {
   std::shared_ptr<detail::CompiledRules> plain =
       compile::deserialize_rules(compile::serialize_rules(compiled(RuleSet::from_string(*text, name))));
   if (!plain) throw std::logic_error("the compiled form of " + name + " does not read back");
-  const auto& proofs = compiled(analysed).invariants;
-  for (std::size_t k = 0; k < plain->invariants.size(); ++k) plain->invariants[k].proved = proofs[k].proved;
-  plain->proofs_changed();
+  std::vector<bool> proofs;
+  for (const detail::CompiledInvariant& invariant : compiled(analysed).invariants) proofs.push_back(invariant.proved);
+  plain->set_proofs(proofs);
   return compile::serialize_rules(*plain);
 }
 

@@ -243,7 +243,7 @@ struct CompiledRules {
   std::vector<std::string> used_names;
   std::vector<int> let_order;  // indices into lets, dependencies first (Boost.Graph topological sort)
   std::vector<CompiledField> fields;
-  std::vector<RValue> default_record;   // per field: its default, copied whole to start a record
+  std::vector<RValue> default_record;   // per field: its default, read until a record writes the field
   std::vector<int> initialised_fields;  // fields with an `init` expression, in field order
   /// Per field: its default as the views API returns it, copied whole to start the views, so
   /// that only the fields an evaluation wrote are converted. A default with no scalar view (a
@@ -281,15 +281,17 @@ struct CompiledRules {
     fields.push_back(std::move(field));
   }
 
-  /// To call after setting invariants' `proved`: keeps every_invariant_proved.
-  void proofs_changed() {
-    every_invariant_proved = std::all_of(invariants.begin(), invariants.end(),
-                                         [](const CompiledInvariant& i) { return i.proved; });
+  /// Sets each invariant's `proved` (one flag per invariant, in order), and with them
+  /// every_invariant_proved(): the one way proofs are set, so the summary cannot fall behind.
+  void set_proofs(const std::vector<bool>& proved) {
+    for (std::size_t k = 0; k < invariants.size(); ++k) invariants[k].proved = k < proved.size() && proved[k];
+    every_invariant_proved_ = std::all_of(invariants.begin(), invariants.end(),
+                                          [](const CompiledInvariant& i) { return i.proved; });
   }
-  /// Every invariant proved, as proofs_changed() last found: an evaluation then checks none
-  /// without asking each. False until proofs_changed() says otherwise (the evaluator then asks
-  /// each invariant's own `proved`), so a flag left stale can only cost time.
-  bool every_invariant_proved = false;
+  /// Every invariant proved, as set_proofs() last set them: an evaluation then checks none
+  /// without asking each. False until set_proofs() says otherwise (a compiled rule set, a
+  /// mutant), when the evaluator asks each invariant's own `proved`.
+  [[nodiscard]] bool every_invariant_proved() const { return every_invariant_proved_; }
 
   [[nodiscard]] std::size_t slot_count() const { return inputs.size() + lets.size(); }
   /// The slots of an evaluation's frame: the facts, then (only when there are invariants to
@@ -307,6 +309,9 @@ struct CompiledRules {
     if (k < slot_count()) return let_names[k - inputs.size()];
     return fields[k - slot_count()].name;
   }
+
+ private:
+  bool every_invariant_proved_ = false;
 };
 
 }  // namespace snnplan::detail

@@ -428,6 +428,7 @@ class RulesReader {
     }
     const std::size_t invariants = in_.count();
     r.invariants.reserve(reservable(invariants));
+    std::vector<bool> proofs;
     for (std::size_t k = 0; k < invariants; ++k) {
       detail::CompiledInvariant invariant;
       invariant.name = in_.str();
@@ -435,10 +436,10 @@ class RulesReader {
       invariant.condition = rule();
       invariant.require = node();
       invariant.message = text();
-      invariant.proved = in_.boolean();
+      proofs.push_back(in_.boolean());
       r.invariants.push_back(std::move(invariant));
     }
-    r.proofs_changed();
+    r.set_proofs(proofs);
     const std::size_t warnings = in_.count();
     for (std::size_t k = 0; k < warnings; ++k) r.warnings.push_back(diagnostic());
     const std::size_t allowed = in_.count();
@@ -514,7 +515,7 @@ class RulesReader {
   detail::CompiledTemplate text() {
     detail::CompiledTemplate t;
     const std::size_t pieces = in_.count();
-    t.reserve(reservable(pieces));  // one allocation per table, not one per growth
+    t.reserve(reservable(pieces));  // one allocation each for the pieces and runs, not one per growth
     for (std::size_t k = 0; k < pieces; ++k) {
       detail::CompiledTemplate::Piece piece;
       piece.text = r_->constants.keep(in_.view());

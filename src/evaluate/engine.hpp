@@ -41,7 +41,7 @@ using language::type_failure;
 class Evaluator {
  public:
   Evaluator(const CompiledRules& rules, std::vector<TraceStep>* trace, detail::ValueStore& store)
-      : rules_(rules), trace_(trace), store_(store), checks_invariants_(!rules.every_invariant_proved && some_invariant_checked()) {}
+      : rules_(rules), trace_(trace), store_(store), checks_invariants_(!rules.every_invariant_proved() && some_invariant_checked()) {}
 
   std::optional<EvaluationError> check(const Inputs& inputs) {
     if (check_given(inputs)) return std::nullopt;
@@ -101,16 +101,16 @@ class Evaluator {
       throw EvaluationFailure{failure_->kind, std::move(failure_->message)};
     }
     const std::size_t count = rules_.fields.size();
-    record.complete();
+    RValue* const fields = record.all_fields();
     if (rules_.rationale_field >= 0) {
       RValue* lines = store_.values(record.rationale.size());
       for (std::size_t k = 0; k < record.rationale.size(); ++k)
         lines[k] = RValue::of_view(record.rationale[k]);
-      record.fields[rules_.rationale_field] = RValue::of_items({lines, record.rationale.size()});
+      fields[rules_.rationale_field] = RValue::of_items({lines, record.rationale.size()});
     }
     RValue out;
     out.kind = Kind::record;
-    out.record = store_.record(rules_.field_names.get(), {record.fields, count});
+    out.record = store_.record(rules_.field_names.get(), {fields, count});
     return out;
   }
 
@@ -348,7 +348,7 @@ class Evaluator {
     ValueView* const fields = out.data();
     static_assert(std::is_trivially_copyable_v<ValueView>);
     std::copy_n(rules_.default_views.data(), count, fields);  // default_views: one per field
-    std::uint64_t pending = record.written | rules_.unviewed_defaults;
+    std::uint64_t pending = record.written() | rules_.unviewed_defaults;
     while (pending != 0) {
       const auto k = static_cast<std::size_t>(std::countr_zero(pending));
       pending &= pending - 1;

@@ -23,7 +23,8 @@ inline const RValue& Evaluator::operand(const Node& n, Frame& frame, RValue& scr
   return scratch;
 }
 
-// eval() with the two commonest nodes -- a constant, a fact already known -- decided inline.
+// eval() with the two commonest nodes -- a constant, a fact already known -- decided inline,
+// and an operator node sent straight to binary().
 inline RValue Evaluator::value(const Node& n, Frame& frame) {
   if (n.kind == ExprKind::literal) return n.constant;
   if (n.kind == ExprKind::name && frame.ready(n.slot)) return frame.value(n.slot);

@@ -62,32 +62,38 @@ struct WorkingRecord {
   // A record of `count` fields holding `defaults` (one per field). Only the fields from 64 on
   // are copied: the first 64 are read from `defaults` until written (`written` tracks them),
   // so a record starts without copying what most evaluations never change.
-  void start(const RValue* defaults_, std::size_t count_, detail::ValueStore& store) {
-    defaults = defaults_;
-    count = count_;
-    fields = store.values(count);
+  void start(const RValue* defaults, std::size_t count, detail::ValueStore& store) {
+    defaults_ = defaults;
+    count_ = count;
+    written_ = 0;
+    fields_ = store.values(count);
     if (count > 64)
-      std::memcpy(static_cast<void*>(fields + 64), defaults + 64, (count - 64) * sizeof(RValue));
+      std::memcpy(static_cast<void*>(fields_ + 64), defaults + 64, (count - 64) * sizeof(RValue));
   }
   // Field k's new value; the views convert only fields written (and those past 64).
   void write(std::size_t k, const RValue& value) {
-    fields[k] = value;
-    if (k < 64) written |= std::uint64_t{1} << k;
+    fields_[k] = value;
+    if (k < 64) written_ |= std::uint64_t{1} << k;
   }
   // Field k's value: written, or still its default.
   [[nodiscard]] const RValue& field(std::size_t k) const {
-    return k >= 64 || (written >> k & 1) ? fields[k] : defaults[k];
+    return k >= 64 || (written_ >> k & 1) ? fields_[k] : defaults_[k];
   }
-  // Every field in `fields`, for a reader of the whole array (a record value of `call`).
-  void complete() {
-    for (std::size_t k = 0; k < count && k < 64; ++k)
-      if (!(written >> k & 1)) fields[k] = defaults[k];
+  // Bit k (k < 64): field k was written (the views convert only those).
+  [[nodiscard]] std::uint64_t written() const { return written_; }
+  // Every field, defaults filled in, as one array (a `call`'s record value holds it).
+  RValue* all_fields() {
+    for (std::size_t k = 0; k < count_ && k < 64; ++k)
+      if (!(written_ >> k & 1)) fields_[k] = defaults_[k];
+    return fields_;
   }
-  RValue* fields = nullptr;
-  const RValue* defaults = nullptr;
-  std::size_t count = 0;
-  std::uint64_t written = 0;  // bit k: field k (k < 64) no longer holds its default
   Lines rationale;
+
+ private:
+  RValue* fields_ = nullptr;  // k < 64: meaningful only once written (or after all_fields())
+  const RValue* defaults_ = nullptr;
+  std::size_t count_ = 0;
+  std::uint64_t written_ = 0;
 };
 
 // Facts of one evaluation by slot: inputs bound up front, `let` values computed on first use.

@@ -1,6 +1,6 @@
 #pragma once
-// The pipeline microbatch search over wide integers; the public int64 function and the
-// rule language's builtin both use it.
+// The pipeline microbatch search over wide integers (run in 64 bits when the batch size fits);
+// the public int64 function and the rule language's builtin both use it.
 
 #include <string>
 #include <variant>
