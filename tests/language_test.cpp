@@ -392,8 +392,9 @@ TEST_SUITE("builtins in rule files") {
         "t.yaml");
     const auto result = rules.evaluate({{"s", "x"}, {"n", Value(std::int64_t{-12})}});
     REQUIRE(result.ok());
-    CHECK(*result.record().find("why") == Value(Value::List{Value("x-12"), Value("{x}"), Value("-12 and x."),
-                                                            Value("a{b}c"), Value("-12")}));
+    CHECK(*result.record().find("why") ==
+          Value(Value::List{Value("x-12"), Value("{x}"), Value("-12 and x."), Value("a{b}c"),
+                            Value("-12")}));
   }
 
   TEST_CASE("a template conversion other than !r is refused at its position") {

@@ -280,7 +280,8 @@ TEST_SUITE("cache") {
     // the summary is kept wherever the proofs are set, and false where any is missing.
     CHECK(RuleSetAccess::compiled(RuleSet::builtin()).every_invariant_proved());
     CHECK(RuleSetAccess::compiled(round_trip(RuleSet::builtin())).every_invariant_proved());
-    CHECK_FALSE(RuleSetAccess::compiled(RuleSet::from_string(text, "rules/snn_distributed.yaml")).every_invariant_proved());
+    CHECK_FALSE(RuleSetAccess::compiled(RuleSet::from_string(text, "rules/snn_distributed.yaml"))
+                    .every_invariant_proved());
   }
 
   TEST_CASE("a rule set read back from its bytes explains every input as the one compiled from YAML") {

@@ -26,7 +26,9 @@ bool same_declaration(const detail::CompiledInput& a, const detail::CompiledInpu
   return true;
 }
 
-bool fixed(const detail::CompiledTemplate& t) { return !t.has_placeholders(); }
+bool fixed(const detail::CompiledTemplate& t) {
+  return !t.has_placeholders();
+}
 
 // Whether what `rule` does when it fires is the same at every input: constant values and
 // texts, and no fallback that sets inputs.

@@ -182,7 +182,8 @@ class PipelineRun {
         check::sort_by_position(found);
         // A broken invariant is an error like any other: the rules are refused.
         if (has_errors(analysis.diagnostics)) compiled.reset();
-        else compiled->set_proofs(analysis.proved_invariants);
+        else
+          compiled->set_proofs(analysis.proved_invariants);
       }
     }
     diagnostics.insert(diagnostics.end(), found.begin(), found.end());
@@ -384,7 +385,8 @@ std::string RuleSetAccess::embedded_form(std::string_view file_name) {
       compile::deserialize_rules(compile::serialize_rules(compiled(RuleSet::from_string(*text, name))));
   if (!plain) throw std::logic_error("the compiled form of " + name + " does not read back");
   std::vector<bool> proofs;
-  for (const detail::CompiledInvariant& invariant : compiled(analysed).invariants) proofs.push_back(invariant.proved);
+  for (const detail::CompiledInvariant& invariant : compiled(analysed).invariants)
+    proofs.push_back(invariant.proved);
   plain->set_proofs(proofs);
   return compile::serialize_rules(*plain);
 }

@@ -71,12 +71,16 @@ struct CompiledTemplate {
     const bool open = !runs.empty() && runs.back().piece < 0;  // text without its value yet
     if (piece.slot >= 0) {
       ++placeholder_count;
-      if (open) runs.back().piece = k;
-      else runs.push_back({{}, k});
+      if (open)
+        runs.back().piece = k;
+      else
+        runs.push_back({{}, k});
     } else {
       literal_bytes += piece.text.size();
-      if (open && runs.back().text.empty()) runs.back().text = piece.text;
-      else runs.push_back({piece.text, -1});
+      if (open && runs.back().text.empty())
+        runs.back().text = piece.text;
+      else
+        runs.push_back({piece.text, -1});
     }
     pieces.push_back(piece);
   }
@@ -243,7 +247,8 @@ struct CompiledRules {
   std::vector<std::string> used_names;
   std::vector<int> let_order;  // indices into lets, dependencies first (Boost.Graph topological sort)
   std::vector<CompiledField> fields;
-  std::vector<RValue> default_record;   // per field: its default, read until a record writes the field
+  std::vector<RValue>
+      default_record;  // per field: its default, read until a record writes the field
   std::vector<int> initialised_fields;  // fields with an `init` expression, in field order
   /// Per field: its default as the views API returns it, copied whole to start the views, so
   /// that only the fields an evaluation wrote are converted. A default with no scalar view (a
@@ -284,7 +289,8 @@ struct CompiledRules {
   /// Sets each invariant's `proved` (one flag per invariant, in order), and with them
   /// every_invariant_proved(): the one way proofs are set, so the summary cannot fall behind.
   void set_proofs(const std::vector<bool>& proved) {
-    for (std::size_t k = 0; k < invariants.size(); ++k) invariants[k].proved = k < proved.size() && proved[k];
+    for (std::size_t k = 0; k < invariants.size(); ++k)
+      invariants[k].proved = k < proved.size() && proved[k];
     every_invariant_proved_ = std::all_of(invariants.begin(), invariants.end(),
                                           [](const CompiledInvariant& i) { return i.proved; });
   }

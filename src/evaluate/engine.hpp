@@ -41,7 +41,10 @@ using language::type_failure;
 class Evaluator {
  public:
   Evaluator(const CompiledRules& rules, std::vector<TraceStep>* trace, detail::ValueStore& store)
-      : rules_(rules), trace_(trace), store_(store), checks_invariants_(!rules.every_invariant_proved() && some_invariant_checked()) {}
+      : rules_(rules),
+        trace_(trace),
+        store_(store),
+        checks_invariants_(!rules.every_invariant_proved() && some_invariant_checked()) {}
 
   std::optional<EvaluationError> check(const Inputs& inputs) {
     if (check_given(inputs)) return std::nullopt;

@@ -169,9 +169,8 @@ RValue Evaluator::unary(const Node& n, Frame& frame) {
 RValue Evaluator::member(const Node& n, Frame& frame) {
   RValue object = value(n.children[0], frame);
   if (object.kind != Kind::record)
-    type_failure(n.location,
-                 messages::type_mismatch(fmt::format("the value before '.{}'", n.name),
-                                         "a record", detail::kind_name(object)));
+    type_failure(n.location, messages::type_mismatch(fmt::format("the value before '.{}'", n.name),
+                                                     "a record", detail::kind_name(object)));
   const auto& names = *object.record->names;
   std::size_t field = n.slot >= 0 ? static_cast<std::size_t>(n.slot) : names.size();
   if (n.slot < 0)

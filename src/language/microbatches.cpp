@@ -4,8 +4,8 @@
 #include <limits>
 #include <optional>
 
-#include "snnplan/microbatches.hpp"
 #include "language/messages.hpp"
+#include "snnplan/microbatches.hpp"
 
 namespace snnplan::language {
 
@@ -24,7 +24,8 @@ namespace {
 template <typename Int>
 std::optional<Int> largest_divisor(Int batch_size, Int num_stages, Int target) {
   const Int candidates = target - num_stages + 1;
-  const Int q_low = batch_size / target + (batch_size % target != 0 ? 1 : 0);  // no overflow near the top
+  const Int q_low =
+      batch_size / target + (batch_size % target != 0 ? 1 : 0);  // no overflow near the top
   const Int q_high = batch_size / num_stages;
   if (candidates <= q_high - q_low + 1) {
     for (Int c = target; c >= num_stages; --c)
@@ -62,8 +63,8 @@ std::variant<Wide, std::string> search(Wide batch_size, Wide num_stages,
     return *c;
   }
   // Python's min() gives its first argument when they tie: the reference shows that one.
-  return messages::microbatches_no_divisor(batch_text(), stages_text(),
-                                           target == batch_size ? batch_text() : wide_to_string(target));
+  return messages::microbatches_no_divisor(
+      batch_text(), stages_text(), target == batch_size ? batch_text() : wide_to_string(target));
 }
 
 }  // namespace
