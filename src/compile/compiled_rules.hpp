@@ -247,8 +247,8 @@ struct CompiledRules {
   std::vector<std::string> used_names;
   std::vector<int> let_order;  // indices into lets, dependencies first (Boost.Graph topological sort)
   std::vector<CompiledField> fields;
-  std::vector<RValue>
-      default_record;  // per field: its default, read until a record writes the field
+  /// Per field: its default, read until a record writes the field.
+  std::vector<RValue> default_record;
   std::vector<int> initialised_fields;  // fields with an `init` expression, in field order
   /// Per field: its default as the views API returns it, copied whole to start the views, so
   /// that only the fields an evaluation wrote are converted. A default with no scalar view (a
