@@ -328,9 +328,17 @@ class Evaluator {
     return true;
   }
 
-  void check_field(const detail::CompiledField& field, const RValue& v, const SourceLocation& at) {
+  // A value against its field's type: the common case (a scalar of an allowed kind) decided
+  // inline; a list's items and the refusal out of line.
+  [[gnu::always_inline]] void check_field(const detail::CompiledField& field, const RValue& v,
+                                          const SourceLocation& at) {
+    if ((detail::kind_bit(v) & field.type.kinds) && v.kind != Kind::list) return;
+    check_field_items(field, v, at);
+  }
+
+  [[gnu::noinline]] void check_field_items(const detail::CompiledField& field, const RValue& v,
+                                           const SourceLocation& at) {
     bool ok = detail::kind_bit(v) & field.type.kinds;
-    if (ok && v.kind != Kind::list) return;
     if (ok)
       for (const RValue& item : v.list())
         ok = ok && (detail::kind_bit(item) & field.type.element_kinds);

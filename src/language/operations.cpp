@@ -220,13 +220,22 @@ RValue lowered(const RValue& v, ValueStore& store) {
     unchanged = unchanged_word(word);
   }
   if (unchanged && k < s.size()) {
-    // The tail as one word: the last eight bytes (overlapping bytes already found unchanged),
-    // or the whole short string padded with zero bytes (which are neither).
-    word = 0;
-    if (s.size() >= 8)
-      std::memcpy(&word, s.data() + s.size() - 8, 8);
-    else
-      std::memcpy(&word, s.data(), s.size());
+    // The tail as one word of fixed-size loads (a memcpy of a variable length is a library
+    // call): the last eight bytes, or for a shorter string bytes that cover it, some read
+    // twice (a test, so no harm), the rest of the word zero bytes (which are neither).
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    const std::size_t n = s.size();
+    if (n >= 8) {
+      std::memcpy(&word, p + n - 8, 8);
+    } else if (n >= 4) {
+      std::uint32_t head = 0;
+      std::uint32_t tail = 0;
+      std::memcpy(&head, p, 4);
+      std::memcpy(&tail, p + n - 4, 4);
+      word = head | (std::uint64_t{tail} << 32);
+    } else {
+      word = p[0] | (std::uint64_t{p[n / 2]} << 8) | (std::uint64_t{p[n - 1]} << 16);
+    }
     unchanged = unchanged_word(word);
   }
   if (unchanged) return v;
