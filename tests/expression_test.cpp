@@ -449,6 +449,23 @@ tables:
     CHECK(bool_of("ends_with('model_vgg', '_vgg')"));
     CHECK_FALSE(bool_of("ends_with('vgg', 'model_vgg')"));
     CHECK_FALSE(bool_of("ends_with(s, 'LLO')"));
+    // A prefix or suffix that differs only in its last byte, or only in its first, at every
+    // length to past two words: each byte takes part in the comparison.
+    const std::string text = "abcdefghijklmnopqrs";
+    for (std::size_t n = 1; n <= text.size(); ++n) {
+      std::string prefix = text.substr(0, n);
+      std::string suffix = text.substr(text.size() - n);
+      CAPTURE(n);
+      CHECK(bool_of("starts_with('" + text + "', '" + prefix + "')"));
+      CHECK(bool_of("ends_with('" + text + "', '" + suffix + "')"));
+      for (const std::size_t at : {std::size_t{0}, n - 1}) {
+        std::string other_prefix = prefix, other_suffix = suffix;
+        other_prefix[at] = '_';
+        other_suffix[at] = '_';
+        CHECK_FALSE(bool_of("starts_with('" + text + "', '" + other_prefix + "')"));
+        CHECK_FALSE(bool_of("ends_with('" + text + "', '" + other_suffix + "')"));
+      }
+    }
   }
 
   TEST_CASE("contains finds substrings and list members") {

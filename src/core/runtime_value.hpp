@@ -285,11 +285,14 @@ inline void copy_text(char* out, std::string_view text) noexcept {
 /// different kinds are unequal.
 bool values_equal_slow(const RValue& a, const RValue& b);
 inline bool values_equal(const RValue& a, const RValue& b) {
-  // The common cases inline: two strings, two integers, two booleans.
+  // The common cases inline: two strings, two integers, two booleans, and values of different
+  // kinds (a fact against null), which are equal only as an integer and a float.
   if (a.kind == b.kind) {
     if (a.kind == RValue::Kind::string) return same_text(a.s(), b.s());
     if (a.kind == RValue::Kind::integer) return a.i == b.i;
     if (a.kind == RValue::Kind::boolean) return a.b == b.b;
+  } else if (a.kind != RValue::Kind::floating && b.kind != RValue::Kind::floating) {
+    return false;
   }
   return values_equal_slow(a, b);
 }
