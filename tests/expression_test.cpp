@@ -449,8 +449,8 @@ tables:
     CHECK(bool_of("ends_with('model_vgg', '_vgg')"));
     CHECK_FALSE(bool_of("ends_with('vgg', 'model_vgg')"));
     CHECK_FALSE(bool_of("ends_with(s, 'LLO')"));
-    // A prefix or suffix that differs only in its last byte, or only in its first, at every
-    // length to past two words: each byte takes part in the comparison.
+    // A prefix or suffix that differs from the text in one byte only (its first, middle or
+    // last), at every length to past two words.
     const std::string text = "abcdefghijklmnopqrs";
     for (std::size_t n = 1; n <= text.size(); ++n) {
       std::string prefix = text.substr(0, n);
@@ -458,7 +458,7 @@ tables:
       CAPTURE(n);
       CHECK(bool_of("starts_with('" + text + "', '" + prefix + "')"));
       CHECK(bool_of("ends_with('" + text + "', '" + suffix + "')"));
-      for (const std::size_t at : {std::size_t{0}, n - 1}) {
+      for (const std::size_t at : {std::size_t{0}, n / 2, n - 1}) {
         std::string other_prefix = prefix, other_suffix = suffix;
         other_prefix[at] = '_';
         other_suffix[at] = '_';

@@ -336,6 +336,7 @@ class Evaluator {
     check_field_items(field, v, at);
   }
 
+  // check_field() past its fast path only: `v` is a list, or of a kind the field refuses.
   [[gnu::noinline]] void check_field_items(const detail::CompiledField& field, const RValue& v,
                                            const SourceLocation& at) {
     bool ok = detail::kind_bit(v) & field.type.kinds;

@@ -221,8 +221,9 @@ RValue lowered(const RValue& v, ValueStore& store) {
   }
   if (unchanged && k < s.size()) {
     // The tail as one word of fixed-size loads (a memcpy of a variable length is a library
-    // call): the last eight bytes, or for a shorter string bytes that cover it, some read
-    // twice (a test, so no harm), the rest of the word zero bytes (which are neither).
+    // call): the last eight bytes; for four to seven, two overlapping halves; for one to
+    // three, each byte in one of three places, the rest of the word zero bytes (which are
+    // neither uppercase nor non-ASCII). A byte read twice is only tested twice.
     const auto* p = reinterpret_cast<const unsigned char*>(s.data());
     const std::size_t n = s.size();
     if (n >= 8) {
