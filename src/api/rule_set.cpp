@@ -181,7 +181,8 @@ class PipelineRun {
         found.insert(found.end(), analysis.diagnostics.begin(), analysis.diagnostics.end());
         check::sort_by_position(found);
         // A broken invariant is an error like any other: the rules are refused.
-        if (has_errors(analysis.diagnostics)) compiled.reset();
+        if (has_errors(analysis.diagnostics))
+          compiled.reset();
         else
           compiled->set_proofs(analysis.proved_invariants);
       }

@@ -515,8 +515,8 @@ class RulesReader {
   detail::CompiledTemplate text() {
     detail::CompiledTemplate t;
     const std::size_t pieces = in_.count();
-    t.reserve(
-        reservable(pieces));  // one allocation each for the pieces and runs, not one per growth
+    // One allocation each for the pieces and runs, not one per growth.
+    t.reserve(reservable(pieces));
     for (std::size_t k = 0; k < pieces; ++k) {
       detail::CompiledTemplate::Piece piece;
       piece.text = r_->constants.keep(in_.view());
