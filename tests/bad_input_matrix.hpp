@@ -219,7 +219,7 @@ inline void add_rules_flag_rows(std::vector<Row>& rows, const std::vector<std::s
                       "': No such file or directory\n"});
   rows.push_back({"--rules naming a file that is not a rule file", with(rest, {"--rules", kRuleTests}), kRulesUnusable,
                   kRuleTests + ":4:1: error: unknown key 'tests' in the rule file\n" + kRuleTests +
-                      ":1:1: error: missing required key 'snnplan' in the rule file (the format version, 1)\n"});
+                      ":1:1: error: missing required key 'snnplan' in the rule file (the format version, 1 or 2)\n"});
   add_common_rows(rows, base, "--rules", kRules, "FILE");
 }
 

@@ -53,7 +53,7 @@ TEST_SUITE("cli conventions") {
   TEST_CASE("--version names the rule format and each built-in rule file's SHA-256") {
     const CliRun run = run_cli({"--version"});
     CHECK(run.code == 0);
-    std::string expected = std::string("snnplan ") + snnplan::version + "\nrule format 1\n";
+    std::string expected = std::string("snnplan ") + snnplan::version + "\nrule format 2\n";
     const auto hashes = snnplan::RuleSet::builtin_sha256();
     REQUIRE(hashes.size() == 2);
     // A file without uses: is its hash; the plan rules (uses: snn_distributed.yaml) also name

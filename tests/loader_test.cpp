@@ -112,11 +112,13 @@ TEST_SUITE("loader") {
           "not_one_of); did you mean 'ge'?");
   }
 
-  TEST_CASE("a rule format version other than 1 is refused at the version number") {
-    CHECK(first_error(edited("snnplan: 1", "snnplan: 2")) ==
-          "test.yaml:1:10: error: unsupported rule format version 2 (this snnplan reads version 1)");
+  TEST_CASE("a rule format version other than 1 or 2 is refused at the version number") {
+    CHECK(first_error(edited("snnplan: 1", "snnplan: 3")) ==
+          "test.yaml:1:10: error: unsupported rule format version 3 (this snnplan reads versions 1 to 2)");
+    CHECK(first_error(edited("snnplan: 1", "snnplan: 0")) ==
+          "test.yaml:1:10: error: unsupported rule format version 0 (this snnplan reads versions 1 to 2)");
     CHECK(first_error(edited("snnplan: 1", "snnplan: one")) ==
-          "test.yaml:1:10: error: unsupported rule format version one (this snnplan reads version 1)");
+          "test.yaml:1:10: error: unsupported rule format version one (this snnplan reads versions 1 to 2)");
   }
 
   TEST_CASE("a rule format version beyond 64 bits or the double range gets its range error only") {
@@ -132,7 +134,7 @@ TEST_SUITE("loader") {
     const auto errors = load_errors(edited("snnplan: 1\n", ""));
     REQUIRE(errors.size() == 1);
     CHECK(snnplan::format(errors[0]) ==
-          "test.yaml:1:1: error: missing required key 'snnplan' in the rule file (the format version, 1)");
+          "test.yaml:1:1: error: missing required key 'snnplan' in the rule file (the format version, 1 or 2)");
   }
 
   TEST_CASE("a YAML syntax error is reported with its line and column") {

@@ -19,6 +19,15 @@ struct TraceStep {
     fallback,       ///< detail lists the overridden inputs
     derived_value,  ///< a `let` value was computed; detail is "name = value"
     error,          ///< the evaluation stopped with this message
+    // A search (table: the let's name): a tier starts (rule: the tier), a candidate is removed
+    // by a constraint (rule) or tested against `fits` (fits / too big; detail: its values and
+    // the constraint's message), the tier's counts, the chosen candidate.
+    search_tier,
+    candidate_removed,
+    candidate_fits,
+    candidate_too_big,
+    search_summary,
+    search_chosen,
   };
   Kind kind = Kind::enter_table;
   int depth = 0;  ///< nesting of table calls, 0 for the start table

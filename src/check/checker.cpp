@@ -150,8 +150,185 @@ class Checker {
     }
     for (int k : *order) {
       const LetDecl& let = file_.lets[static_cast<std::size_t>(k)];
-      facts_[let.name.value] = let.call ? check_call(let) : infer(let.expr);
+      facts_[let.name.value] = let.call ? check_call(let) : let.search ? check_search(let) : infer(let.expr);
     }
+  }
+
+  // ---- searches -------------------------------------------------------------------------------
+
+  // A search's names are in scope inside it only: each is declared for its part, checked, and
+  // the outer facts restored after. Its value is a record of the candidate's names.
+  KindSet check_search(const LetDecl& let) {
+    const Search& search = *let.search;
+    const auto outer_facts = facts_;
+    const auto outer_declared = declared_at_;
+    UsedRules& record = search_records_[let.name.value];
+    record = UsedRules{};
+    auto declare = [&](const Located<std::string>& name, KindSet kinds) {
+      if (auto it = declared_at_.find(name.value); it != declared_at_.end()) {
+        error(name.location, "duplicate-name", messages::duplicate_name("name", name.value, to_string(it->second)));
+        return;
+      }
+      declared_at_[name.value] = name.location;
+      facts_[name.value] = kinds;
+      record.fields.emplace_back(name.value, kinds);
+    };
+    auto condition = [&](const Constraint& c) {
+      const KindSet k = infer(c.holds);
+      if (!(k & kBool))
+        error(c.holds.location, "type-mismatch",
+              messages::type_mismatch(messages::search_constraint(c.name.value), "bool", describe(k)));
+      else
+        require(c.holds, k, kBool, messages::search_constraint(c.name.value));
+      if (c.message) check_template(*c.message);
+    };
+    auto unique = [&](std::map<std::string, SourceLocation>& names, const Located<std::string>& name, const char* kind) {
+      if (auto [it, fresh] = names.emplace(name.value, name.location); !fresh)
+        error(name.location, "duplicate-name", messages::duplicate_name(kind, name.value, to_string(it->second)));
+    };
+    // The failure when every candidate breaks a constraint sees the facts only.
+    if (search.none_valid) check_failure(*search.none_valid, {});
+    // Tier values are computed from facts when the tier starts, before any enumeration.
+    // Every tier gives the same names (a candidate's values may read them); their kinds join.
+    std::map<std::string, KindSet> tier_kinds;
+    std::map<std::string, SourceLocation> tier_names;
+    for (const Tier& tier : search.tiers) {
+      unique(tier_names, tier.name, "tier");
+      for (const LetDecl& value : tier.lets) tier_kinds[value.name.value] |= infer(value.expr);
+    }
+    for (const Tier& tier : search.tiers) {
+      for (const auto& [name, kinds] : tier_kinds) {
+        const bool given = std::any_of(tier.lets.begin(), tier.lets.end(), [&](const LetDecl& l) { return l.name.value == name; });
+        if (!given) error(tier.name.location, "missing-key", messages::tier_without_value(tier.name.value, name));
+      }
+    }
+    for (const Enumeration& e : search.enumerations) {
+      const KindSet k = infer(e.values);
+      if (!(k & kList))
+        error(e.values.location, "type-mismatch",
+              messages::type_mismatch(messages::search_enumeration(e.name.value), "list", describe(k)));
+      declare(e.name, enumerated_kinds(e.values));
+    }
+    if (!search.tiers.empty())
+      for (const LetDecl& value : search.tiers.front().lets) declare(value.name, tier_kinds[value.name.value]);
+    // A candidate's values may use each other in any order (each is computed on first use):
+    // all are declared first, their kinds refined in a second pass.
+    for (const LetDecl& value : search.lets) declare(value.name, kAny);
+    for (int pass = 0; pass < 2; ++pass) {
+      ++quiet_;
+      for (const LetDecl& value : search.lets) facts_[value.name.value] = infer(value.expr);
+      --quiet_;
+    }
+    for (const LetDecl& value : search.lets) {
+      const KindSet k = infer(value.expr);
+      facts_[value.name.value] = k;
+      for (auto& field : record.fields)
+        if (field.first == value.name.value) field.second = k;
+    }
+    std::map<std::string, SourceLocation> constraint_names;
+    for (const Constraint& c : search.constraints) {
+      unique(constraint_names, c.name, "constraint");
+      condition(c);
+    }
+    for (const Tier& tier : search.tiers)
+      for (const Constraint& c : tier.constraints) {
+        unique(constraint_names, c.name, "constraint");
+        condition(c);
+      }
+    if (search.fits) condition(*search.fits);
+    check_key(search.minimize);
+    record.fields.emplace_back(kTierField, kString);
+    // The failure when nothing fits sees the facts and aggregates of the candidates' values.
+    std::map<std::string, KindSet> candidate_values;
+    for (const auto& [name, kinds] : record.fields) candidate_values[name] = kinds;
+    facts_ = outer_facts;
+    declared_at_ = outer_declared;
+    if (search.none_fits) check_failure(*search.none_fits, candidate_values);
+    record_of_[let.name.value] = &record;
+    return kRecord;
+  }
+
+  // The kinds of an enumeration's items: divisors() gives ints, a list literal its items'.
+  KindSet enumerated_kinds(const Expr& values) {
+    if (values.kind == ExprKind::call && values.name == "divisors") return kInt;
+    if (values.kind == ExprKind::list) {
+      KindSet items = 0;
+      for (const Expr& item : values.children) items |= kinds_of(item);
+      return items ? items : KindSet{kAny};
+    }
+    const KindSet items = declared_items(file_, values, record_of_);
+    return items ? items : KindSet{kAny};
+  }
+
+  // A failure's own values (with the aggregates of `candidate_values` when it has them), then
+  // its message.
+  void check_failure(const SearchFailure& failure, const std::map<std::string, KindSet>& candidate_values) {
+    const auto outer_facts = facts_;
+    const auto outer_declared = declared_at_;
+    aggregated_ = &candidate_values;
+    for (const LetDecl& value : failure.lets) {
+      const KindSet k = infer(value.expr);
+      if (auto it = declared_at_.find(value.name.value); it != declared_at_.end()) {
+        error(value.name.location, "duplicate-name", messages::duplicate_name("name", value.name.value, to_string(it->second)));
+        continue;
+      }
+      declared_at_[value.name.value] = value.name.location;
+      facts_[value.name.value] = k;
+    }
+    aggregated_ = nullptr;
+    check_template(failure.error);
+    facts_ = outer_facts;
+    declared_at_ = outer_declared;
+  }
+
+  // smallest(v), largest(v), count() in a failure's values: `v` a candidate's value.
+  KindSet infer_aggregate(const Expr& e) {
+    const bool counts = e.name == kCountAggregate;
+    if (e.children.size() != (counts ? 0u : 1u)) {
+      error(e.location, "wrong-arity", messages::wrong_arity(e.name, counts ? "0" : "1", e.children.size()));
+      return kAny;
+    }
+    if (counts) return kInt;
+    const Expr& value = e.children[0];
+    if (value.kind != ExprKind::name || !aggregated_->count(value.name)) {
+      std::vector<std::string> names;
+      for (const auto& [name, kinds] : *aggregated_) names.push_back(name);
+      error(value.location, "unknown-name",
+            messages::unknown_name(messages::aggregated_value(e.name), value.kind == ExprKind::name ? value.name : "(an expression)",
+                                   value.kind == ExprKind::name ? messages::closest_match(value.name, names) : ""));
+      return kAny;
+    }
+    const KindSet k = aggregated_->at(value.name);
+    if (!(k & (kNumeric | kString)) || (k & ~(kNumeric | kString) & ~kAny) == k)
+      error(value.location, "type-mismatch",
+            messages::type_mismatch(messages::builtin_argument(1, e.name), "int, float or string", describe(k)));
+    return (k & (kNumeric | kString)) | kNull;  // null: no candidate was tested
+  }
+
+  // The key of a search's choice: a value or a list of values that order (numbers, strings);
+  // a conditional's branches and a list literal's items are checked one by one.
+  void check_key(const Expr& key) {
+    const KindSet k = infer(key);
+    const KindSet orderable_kinds = kNumeric | kString;
+    if (key.kind == ExprKind::conditional) {
+      ++quiet_;
+      check_key(key.children[1]);
+      check_key(key.children[2]);
+      --quiet_;
+      return;
+    }
+    if (key.kind == ExprKind::list) {
+      for (const Expr& item : key.children) {
+        const KindSet ik = kinds_of(item);
+        if (ik != kAny && (ik & ~orderable_kinds))
+          report(Severity::error, item.location, "type-mismatch",
+                 messages::type_mismatch(messages::search_key_item(), "int, float or string", describe(ik)));
+      }
+      return;
+    }
+    if (k != kAny && (k & ~(orderable_kinds | kList)))
+      report(Severity::error, key.location, "type-mismatch",
+             messages::type_mismatch(messages::search_key(), "int, float, string or a list of them", describe(k)));
   }
 
   // A `let` that calls another rule set: its `with` must name that set's inputs with values
@@ -692,7 +869,15 @@ class Checker {
         warn_unless_surely(e, "+", l, r, true);
         return result;
       }
-      case Op::subtract: case Op::multiply: case Op::divide: case Op::modulo:
+      case Op::true_divide:
+        if (!(l & kNumeric) || !(r & kNumeric)) {
+          error(e.location, "type-mismatch", messages::operand_kinds(op, describe(l), describe(r)));
+          return kAny;
+        }
+        require(e.children[0], l, kNumeric, messages::left_operand(op));
+        require(e.children[1], r, kNumeric, messages::right_operand(op));
+        return kFloat;
+      case Op::subtract: case Op::multiply: case Op::divide: case Op::floor_divide: case Op::modulo:
         if (!(l & kNumeric) || !(r & kNumeric)) {
           error(e.location, "type-mismatch", messages::operand_kinds(op, describe(l), describe(r)));
           return kAny;
@@ -719,6 +904,8 @@ class Checker {
   }
 
   KindSet infer_call(const Expr& e) {
+    if (aggregated_ && (e.name == kSmallestAggregate || e.name == kLargestAggregate || e.name == kCountAggregate))
+      return infer_aggregate(e);
     std::vector<KindSet> args;
     for (const Expr& arg : e.children) args.push_back(infer(arg));
     const language::BuiltinInfo* sig = language::find_builtin(e.name);
@@ -759,6 +946,9 @@ class Checker {
   const RuleFile& file_;
   const std::map<std::string, UsedRules>& used_rules_;
   std::map<std::string, const UsedRules*> record_of_;  // call-let name -> the called rules
+  std::map<std::string, UsedRules> search_records_;     // search-let name -> its record's fields
+  // In a search failure's values: the candidates' values smallest() and largest() may read.
+  const std::map<std::string, KindSet>* aggregated_ = nullptr;
   std::map<std::string, KindSet> facts_;
   std::map<std::string, SourceLocation> declared_at_;
   std::set<std::string> used_;

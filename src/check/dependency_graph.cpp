@@ -110,6 +110,27 @@ void names_used(const syntax::Expr& e, std::set<std::string>& out) {
   for (const syntax::Expr& child : e.children) names_used(child, out);
 }
 
+// Every name a search's expressions use (its own names among them: they are no `let`).
+void names_used(const syntax::Search& search, std::set<std::string>& out) {
+  auto lets = [&out](const std::vector<syntax::LetDecl>& values) {
+    for (const syntax::LetDecl& let : values) names_used(let.expr, out);
+  };
+  auto constraints = [&out](const std::vector<syntax::Constraint>& conditions) {
+    for (const syntax::Constraint& c : conditions) names_used(c.holds, out);
+  };
+  for (const syntax::Enumeration& e : search.enumerations) names_used(e.values, out);
+  lets(search.lets);
+  constraints(search.constraints);
+  for (const syntax::Tier& tier : search.tiers) {
+    lets(tier.lets);
+    constraints(tier.constraints);
+  }
+  if (search.fits) names_used(search.fits->holds, out);
+  names_used(search.minimize, out);
+  if (search.none_valid) lets(search.none_valid->lets);
+  if (search.none_fits) lets(search.none_fits->lets);
+}
+
 }  // namespace
 
 DependencyGraph let_graph(const syntax::RuleFile& file) {
@@ -120,6 +141,8 @@ DependencyGraph let_graph(const syntax::RuleFile& file) {
     std::set<std::string> used;
     if (file.lets[k].call) {
       for (const syntax::Assignment& a : file.lets[k].call->with) names_used(a.value, used);
+    } else if (file.lets[k].search) {
+      names_used(*file.lets[k].search, used);
     } else {
       names_used(file.lets[k].expr, used);
     }

@@ -47,6 +47,26 @@ inline std::string duplicate_name(std::string_view kind, std::string_view name,
                                   std::string_view first) {
   return fmt::format("duplicate {} '{}' (first declared at {})", kind, name, first);
 }
+// ---- searches ---------------------------------------------------------------------------------
+inline std::string search_constraint(std::string_view name) {
+  return fmt::format("constraint '{}'", name);
+}
+inline std::string search_enumeration(std::string_view name) {
+  return fmt::format("the values of '{}' in `for`", name);
+}
+inline std::string tier_without_value(std::string_view tier, std::string_view name) {
+  return fmt::format("tier '{}' does not give '{}', which another tier gives (every tier gives the same values)",
+                     tier, name);
+}
+inline std::string aggregated_value(std::string_view aggregate) {
+  return fmt::format("candidate value for {}()", aggregate);
+}
+inline std::string search_key() {
+  return "the key of `minimize`";
+}
+inline std::string search_key_item() {
+  return "an item of the key of `minimize`";
+}
 inline std::string let_cycle(std::string_view path) {
   return fmt::format("derived values depend on each other in a cycle: {}", path);
 }

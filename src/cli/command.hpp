@@ -58,6 +58,7 @@ Command setup_check(CLI::App& app);
 Command setup_test(CLI::App& app);
 Command setup_graph(CLI::App& app);
 Command setup_plan(CLI::App& app);
+Command setup_plan_training(CLI::App& app);
 Command setup_diff(CLI::App& app);
 Command setup_map(CLI::App& app);
 Command setup_replay(CLI::App& app);

@@ -36,6 +36,13 @@ inline std::string allowed_finding(std::string_view severity, std::string_view m
 inline std::string watch_needs_batch() {
   return "--watch needs --batch (it re-reads the rule file between lines)";
 }
+inline std::string explain_with_batch() {
+  return "--explain shows one request's search; give the request as flags, not --batch";
+}
+inline std::string planning_input_help(std::string_view input, std::string_view type, bool required) {
+  return fmt::format("the request's {} ({}{}; null or none: its default)", input, type,
+                     required ? ", required" : "");
+}
 inline std::string jobs_needs_batch() {
   return "--jobs needs --batch (it answers batch lines on several threads)";
 }

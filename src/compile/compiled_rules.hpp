@@ -189,6 +189,64 @@ struct CompiledCall {
   std::vector<CompiledAssignment> with;  // target: the callee's input slot
 };
 
+/// A search's constraint (and its `fits`), checked as soon as the enumerations it uses, directly
+/// or through the candidate's values, are bound: at `level` (the index of the innermost of
+/// them; 0 when it uses none), so a constraint on `tp` alone prunes every `pp` and `cp` below.
+struct CompiledConstraint {
+  std::string name;
+  SourceLocation location;
+  Node holds;
+  std::optional<CompiledTemplate> message;
+  int level = 0;
+};
+
+/// A value the search sets in a slot of its own (an enumeration's item, a tier's value).
+struct CompiledSlotValue {
+  std::string name;
+  int slot = -1;
+  Node value;
+};
+
+struct CompiledTier {
+  std::string name;
+  std::vector<CompiledSlotValue> values;  // computed from facts when the tier starts
+  std::vector<CompiledConstraint> constraints;
+};
+
+struct CompiledSearchFailure {
+  std::vector<int> value_slots;  // its own values: lazy local values
+  CompiledTemplate error;
+};
+
+/// smallest(v) / largest(v) / count() in a `none_fits` value: the slot it is read from and,
+/// for the first two, the candidate value's slot it follows.
+struct CompiledAggregate {
+  enum class Kind : std::uint8_t { smallest, largest, count };
+  Kind kind = Kind::count;
+  int slot = -1;
+  int of_slot = -1;
+};
+
+/// A `let` with `search` (syntax::Search), names resolved: every name the search declares
+/// has a local slot (CompiledRules::local_values).
+struct CompiledSearch {
+  SourceLocation location;
+  std::string name;                           // the let's
+  std::vector<CompiledSlotValue> enumerations;  // outermost first; `value` is the list
+  std::vector<int> candidate_slots;  // the candidate's values, forgotten for each candidate
+  std::vector<CompiledConstraint> constraints;
+  std::vector<CompiledTier> tiers;  // at least one
+  std::optional<CompiledConstraint> fits;
+  Node minimize;
+  std::optional<CompiledSearchFailure> none_valid;
+  std::optional<CompiledSearchFailure> none_fits;
+  std::vector<CompiledAggregate> aggregates;
+  /// The chosen candidate's record: enumerations, tier values, the candidate's values, then
+  /// the tier's name (syntax::kTierField); `field_slots` per field but the last.
+  std::shared_ptr<const std::vector<std::string>> field_names;
+  std::vector<int> field_slots;
+};
+
 /// An `ensure` entry. Its conditions and values read the record's fields as slots after the
 /// facts (CompiledRules::field_slot), which the evaluator fills once the record is complete.
 struct CompiledInvariant {
@@ -243,6 +301,12 @@ struct CompiledRules {
   std::vector<std::string> let_names;  // slot inputs.size() + k
   std::vector<Node> lets;
   std::vector<std::optional<CompiledCall>> calls;  // per let: set when the let calls a rule set
+  std::vector<std::shared_ptr<const CompiledSearch>> searches;  // per let: set for a search
+  /// The names searches declare, slots inputs.size() + lets.size() + k: candidate and failure
+  /// values computed on first use from `local_values[k]`, enumerations, tier values and
+  /// aggregates set by the search (their node is empty). No analysis reads them.
+  std::vector<std::string> local_names;
+  std::vector<Node> local_values;
   std::vector<std::shared_ptr<const CompiledRules>> used;  // rule files named in `uses`
   std::vector<std::string> used_names;
   std::vector<int> let_order;  // indices into lets, dependencies first (Boost.Graph topological sort)
@@ -299,7 +363,14 @@ struct CompiledRules {
   /// mutant), when the evaluator asks each invariant's own `proved`.
   [[nodiscard]] bool every_invariant_proved() const { return every_invariant_proved_; }
 
-  [[nodiscard]] std::size_t slot_count() const { return inputs.size() + lets.size(); }
+  [[nodiscard]] std::size_t slot_count() const {
+    return inputs.size() + lets.size() + local_values.size();
+  }
+  /// Whether let `k` is computed by more than its expression (a call, a search): the analyses
+  /// treat such values as opaque.
+  [[nodiscard]] bool computed_elsewhere(std::size_t k) const {
+    return (k < calls.size() && calls[k]) || (k < searches.size() && searches[k]);
+  }
   /// The slots of an evaluation's frame: the facts, then (only when there are invariants to
   /// check) one per record field.
   [[nodiscard]] std::size_t frame_slots() const {
@@ -312,7 +383,8 @@ struct CompiledRules {
   [[nodiscard]] const std::string& slot_name(int slot) const {
     const auto k = static_cast<std::size_t>(slot);
     if (k < inputs.size()) return inputs[k].name;
-    if (k < slot_count()) return let_names[k - inputs.size()];
+    if (k < inputs.size() + lets.size()) return let_names[k - inputs.size()];
+    if (k < slot_count()) return local_names[k - inputs.size() - lets.size()];
     return fields[k - slot_count()].name;
   }
 

@@ -4,6 +4,8 @@
 #include <map>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
 #include "check/checker.hpp"
 #include "compile/rule_index.hpp"
 #include "language/operations.hpp"
@@ -67,6 +69,7 @@ class Compiler {
     for (const LetDecl& let : file_.lets)
       if (let.call) call_lets_[let.name.value] = used_index_.at(let.call->rules.value);
     for (const LetDecl& let : file_.lets) {
+      out_.searches.push_back(nullptr);
       if (let.call) {
         const int callee = used_index_.at(let.call->rules.value);
         detail::CompiledCall call{callee, {}};
@@ -74,11 +77,17 @@ class Compiler {
           call.with.push_back({out_.used[static_cast<std::size_t>(callee)]->input_slots.at(a.target.value), expr(a.value)});
         out_.calls.push_back(std::move(call));
         out_.lets.push_back(Node{});
+      } else if (let.search) {
+        out_.calls.push_back(std::nullopt);
+        out_.lets.push_back(Node{});
+        pending_searches_.push_back(out_.searches.size() - 1);
       } else {
         out_.calls.push_back(std::nullopt);
         out_.lets.push_back(expr(let.expr));
       }
     }
+    // A search's names take slots after every let's, so they are compiled once all lets are.
+    for (std::size_t k : pending_searches_) out_.searches[k] = compile_search(file_.lets[k]);
     if (auto order = check::let_order(file_)) out_.let_order = *order;
 
     auto names = std::make_shared<std::vector<std::string>>();
@@ -105,6 +114,143 @@ class Compiler {
   }
 
  private:
+  // ---- searches -------------------------------------------------------------------------------
+
+  // A new local slot for `name`, in scope from now on; `value` is computed on first use (an
+  // empty node for the slots the search sets itself).
+  int local(const std::string& name, Node value = Node{}) {
+    const int slot = static_cast<int>(out_.inputs.size() + out_.lets.size() + out_.local_values.size());
+    out_.local_names.push_back(name);
+    out_.local_values.push_back(std::move(value));
+    slots_[name] = slot;
+    return slot;
+  }
+  Node& local_value(int slot) {
+    return out_.local_values[static_cast<std::size_t>(slot) - out_.inputs.size() - out_.lets.size()];
+  }
+
+  // The innermost enumeration `e` uses, directly or through the candidate's values.
+  int level_of(const Expr& e, const Search& search, std::map<std::string, int>& memo) {
+    int level = 0;
+    if (e.kind == ExprKind::name) {
+      for (std::size_t k = 0; k < search.enumerations.size(); ++k)
+        if (search.enumerations[k].name.value == e.name) level = static_cast<int>(k);
+      for (const LetDecl& value : search.lets) {
+        if (value.name.value != e.name) continue;
+        auto [it, fresh] = memo.emplace(e.name, 0);  // 0 while computing: a cycle ends here
+        if (fresh) it->second = level_of(value.expr, search, memo);
+        level = std::max(level, it->second);
+      }
+    }
+    for (const Expr& child : e.children) level = std::max(level, level_of(child, search, memo));
+    return level;
+  }
+
+  detail::CompiledConstraint constraint(const Constraint& c, const Search& search, std::map<std::string, int>& memo) {
+    return {c.name.value, c.name.location, expr(c.holds), c.message ? std::optional(text(*c.message)) : std::nullopt,
+            level_of(c.holds, search, memo)};
+  }
+
+  // A failure's values and message, in the scope of the facts (and aggregates, when given).
+  detail::CompiledSearchFailure failure(const SearchFailure& f) {
+    detail::CompiledSearchFailure out;
+    for (const LetDecl& value : f.lets) out.value_slots.push_back(local(value.name.value));
+    for (std::size_t k = 0; k < f.lets.size(); ++k) local_value(out.value_slots[k]) = expr(f.lets[k].expr);
+    out.error = text(f.error);
+    return out;
+  }
+
+  std::shared_ptr<const detail::CompiledSearch> compile_search(const LetDecl& let) {
+    const Search& search = *let.search;
+    auto out = std::make_shared<detail::CompiledSearch>();
+    out->location = search.location;
+    out->name = let.name.value;
+    const std::map<std::string, int> facts = slots_;
+    if (search.none_valid) out->none_valid = failure(*search.none_valid);
+    slots_ = facts;
+    // Tier values are computed from facts when their tier starts; every tier sets the slots
+    // of the first tier's names (the checker makes them give the same names).
+    std::map<std::string, int> tier_slots;
+    if (!search.tiers.empty())
+      for (const LetDecl& value : search.tiers.front().lets) tier_slots[value.name.value] = -1;
+    auto names = std::make_shared<std::vector<std::string>>();
+    std::vector<detail::CompiledTier> tiers;
+    for (const Tier& tier : search.tiers) {
+      detail::CompiledTier compiled{tier.name.value, {}, {}};
+      for (const LetDecl& value : tier.lets) compiled.values.push_back({value.name.value, -1, expr(value.expr)});
+      tiers.push_back(std::move(compiled));
+    }
+    if (tiers.empty()) tiers.push_back(detail::CompiledTier{"", {}, {}});
+    for (const Enumeration& e : search.enumerations) {
+      Node values = expr(e.values);
+      const int slot = local(e.name.value);
+      out->enumerations.push_back({e.name.value, slot, std::move(values)});
+      names->push_back(e.name.value);
+      out->field_slots.push_back(slot);
+    }
+    if (!search.tiers.empty()) {
+      for (const LetDecl& value : search.tiers.front().lets) {
+        tier_slots[value.name.value] = local(value.name.value);
+        names->push_back(value.name.value);
+        out->field_slots.push_back(tier_slots[value.name.value]);
+      }
+      for (detail::CompiledTier& tier : tiers)
+        for (detail::CompiledSlotValue& value : tier.values) value.slot = tier_slots.at(value.name);
+    }
+    for (const LetDecl& value : search.lets) {
+      out->candidate_slots.push_back(local(value.name.value));
+      names->push_back(value.name.value);
+      out->field_slots.push_back(out->candidate_slots.back());
+    }
+    for (std::size_t k = 0; k < search.lets.size(); ++k)
+      local_value(out->candidate_slots[k]) = expr(search.lets[k].expr);
+    std::map<std::string, int> memo;
+    for (const Constraint& c : search.constraints) out->constraints.push_back(constraint(c, search, memo));
+    for (std::size_t t = 0; t < search.tiers.size(); ++t)
+      for (const Constraint& c : search.tiers[t].constraints) tiers[t].constraints.push_back(constraint(c, search, memo));
+    out->tiers = std::move(tiers);
+    if (search.fits) out->fits = constraint(*search.fits, search, memo);
+    out->minimize = expr(search.minimize);
+    names->push_back(kTierField);
+    out->field_names = names;
+    // The failure when nothing fits reads facts and aggregates of the candidates' values.
+    std::map<std::string, int> candidate_values;
+    for (std::size_t k = 0; k + 1 < names->size(); ++k) candidate_values[(*names)[k]] = out->field_slots[k];
+    slots_ = facts;
+    if (search.none_fits) {
+      aggregated_ = &candidate_values;
+      aggregates_ = &out->aggregates;
+      out->none_fits = failure(*search.none_fits);
+      aggregated_ = nullptr;
+      aggregates_ = nullptr;
+    }
+    slots_ = facts;
+    return out;
+  }
+
+  // smallest(v), largest(v), count() in a `none_fits` value: a read of the aggregate's slot
+  // (one per distinct aggregate).
+  Node aggregate(const Expr& e) {
+    using Kind = detail::CompiledAggregate::Kind;
+    const Kind kind = e.name == kSmallestAggregate ? Kind::smallest
+                      : e.name == kLargestAggregate ? Kind::largest
+                                                    : Kind::count;
+    const int of = kind == Kind::count ? -1 : aggregated_->at(e.children[0].name);
+    int slot = -1;
+    for (const detail::CompiledAggregate& a : *aggregates_)
+      if (a.kind == kind && a.of_slot == of) slot = a.slot;
+    if (slot < 0) {
+      slot = local(fmt::format("{}({})", e.name, of < 0 ? "" : e.children[0].name));
+      aggregates_->push_back({kind, slot, of});
+    }
+    Node n;
+    n.kind = ExprKind::name;
+    n.slot = slot;
+    n.location = e.location;
+    n.name = e.name;
+    return n;
+  }
+
   int field_index(const std::string& name) const {
     for (std::size_t k = 0; k < file_.fields.size(); ++k)
       if (file_.fields[k].name.value == name) return static_cast<int>(k);
@@ -198,6 +344,8 @@ class Compiler {
         n.slot = slots_.at(e.name);
         return n;
       case ExprKind::call:
+        if (aggregated_ && (e.name == kSmallestAggregate || e.name == kLargestAggregate || e.name == kCountAggregate))
+          return aggregate(e);
         n.builtin = language::find_builtin(e.name);
         break;
       case ExprKind::member:
@@ -208,6 +356,11 @@ class Compiler {
             for (std::size_t k = 0; k < names.size(); ++k)
               if (names[k] == e.name) n.slot = static_cast<int>(k);
           }
+          // A search compiled already (record fields and rules come after every search).
+          for (const auto& search : out_.searches)
+            if (search && search->name == e.children[0].name)
+              for (std::size_t k = 0; k < search->field_names->size(); ++k)
+                if ((*search->field_names)[k] == e.name) n.slot = static_cast<int>(k);
         }
         break;
       default:
@@ -233,6 +386,11 @@ class Compiler {
   std::map<std::string, int> call_lets_;  // let name -> index of the called rules
   std::map<std::string, int> slots_;
   std::map<std::string, int> tables_;
+  std::vector<std::size_t> pending_searches_;  // lets with `search`, compiled after the others
+  // While a `none_fits` failure is compiled: the candidate values its aggregates may follow,
+  // and the search's aggregates.
+  const std::map<std::string, int>* aggregated_ = nullptr;
+  std::vector<detail::CompiledAggregate>* aggregates_ = nullptr;
 };
 
 }  // namespace

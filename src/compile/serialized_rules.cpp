@@ -165,6 +165,57 @@ class Writer {
     size(list.size());
     for (int k : list) i32(k);
   }
+  void slot_value(const detail::CompiledSlotValue& v) {
+    str(v.name);
+    i32(v.slot);
+    node(v.value);
+  }
+  void constraints(const std::vector<detail::CompiledConstraint>& list) {
+    size(list.size());
+    for (const auto& c : list) constraint(c);
+  }
+  void constraint(const detail::CompiledConstraint& c) {
+    str(c.name);
+    location(c.location);
+    node(c.holds);
+    optional_text(c.message);
+    i32(c.level);
+  }
+  void failure(const std::optional<detail::CompiledSearchFailure>& f) {
+    boolean(f.has_value());
+    if (!f) return;
+    ints(f->value_slots);
+    text(f->error);
+  }
+  void search(const detail::CompiledSearch& s) {
+    location(s.location);
+    str(s.name);
+    size(s.enumerations.size());
+    for (const auto& e : s.enumerations) slot_value(e);
+    ints(s.candidate_slots);
+    constraints(s.constraints);
+    size(s.tiers.size());
+    for (const auto& tier : s.tiers) {
+      str(tier.name);
+      size(tier.values.size());
+      for (const auto& v : tier.values) slot_value(v);
+      constraints(tier.constraints);
+    }
+    boolean(s.fits.has_value());
+    if (s.fits) constraint(*s.fits);
+    node(s.minimize);
+    failure(s.none_valid);
+    failure(s.none_fits);
+    size(s.aggregates.size());
+    for (const auto& a : s.aggregates) {
+      u8(static_cast<std::uint8_t>(a.kind));
+      i32(a.slot);
+      i32(a.of_slot);
+    }
+    size(s.field_names->size());
+    for (const std::string& name : *s.field_names) str(name);
+    ints(s.field_slots);
+  }
 
   void rules(const CompiledRules& r) {
     str(r.file_name);
@@ -202,6 +253,14 @@ class Writer {
         i32(r.calls[k]->rules);
         assignments(r.calls[k]->with);
       }
+      const bool searched = k < r.searches.size() && r.searches[k];
+      boolean(searched);
+      if (searched) search(*r.searches[k]);
+    }
+    size(r.local_values.size());
+    for (std::size_t k = 0; k < r.local_values.size(); ++k) {
+      str(r.local_names[k]);
+      node(r.local_values[k]);
     }
     ints(r.let_order);
     size(r.fields.size());
@@ -393,6 +452,14 @@ class RulesReader {
       } else {
         r.calls.emplace_back(std::nullopt);
       }
+      r.searches.push_back(in_.boolean() ? search() : nullptr);
+    }
+    const std::size_t locals = in_.count();
+    r.local_names.reserve(reservable(locals));
+    r.local_values.reserve(reservable(locals));
+    for (std::size_t k = 0; k < locals; ++k) {
+      r.local_names.push_back(in_.str());
+      r.local_values.push_back(node());
     }
     r.let_order = ints();
     for (int k : r.let_order)
@@ -590,11 +657,86 @@ class RulesReader {
     for (int& k : list) k = in_.i32();
     return list;
   }
+  // Every slot a search names is checked by validate() with the nodes' slots.
+  std::vector<int> slots() {
+    std::vector<int> list = ints();
+    name_slots_.insert(name_slots_.end(), list.begin(), list.end());
+    return list;
+  }
+  detail::CompiledSlotValue slot_value() {
+    detail::CompiledSlotValue v;
+    v.name = in_.str();
+    v.slot = in_.i32();
+    name_slots_.push_back(v.slot);
+    v.value = node();
+    return v;
+  }
+  detail::CompiledConstraint constraint() {
+    detail::CompiledConstraint c;
+    c.name = in_.str();
+    c.location = in_.location();
+    c.holds = node();
+    if (in_.boolean()) c.message = text();
+    c.level = in_.i32();
+    return c;
+  }
+  std::vector<detail::CompiledConstraint> constraints() {
+    std::vector<detail::CompiledConstraint> list;
+    const std::size_t n = in_.count();
+    list.reserve(reservable(n));
+    for (std::size_t k = 0; k < n; ++k) list.push_back(constraint());
+    return list;
+  }
+  std::optional<detail::CompiledSearchFailure> failure() {
+    if (!in_.boolean()) return std::nullopt;
+    detail::CompiledSearchFailure f;
+    f.value_slots = slots();
+    f.error = text();
+    return f;
+  }
+  std::shared_ptr<const detail::CompiledSearch> search() {
+    auto s = std::make_shared<detail::CompiledSearch>();
+    s->location = in_.location();
+    s->name = in_.str();
+    for (std::size_t k = 0, n = in_.count(); k < n; ++k) s->enumerations.push_back(slot_value());
+    if (s->enumerations.empty()) throw Malformed{};
+    s->candidate_slots = slots();
+    s->constraints = constraints();
+    for (std::size_t k = 0, n = in_.count(); k < n; ++k) {
+      detail::CompiledTier tier;
+      tier.name = in_.str();
+      for (std::size_t j = 0, values = in_.count(); j < values; ++j) tier.values.push_back(slot_value());
+      tier.constraints = constraints();
+      s->tiers.push_back(std::move(tier));
+    }
+    if (s->tiers.empty()) throw Malformed{};
+    if (in_.boolean()) s->fits = constraint();
+    s->minimize = node();
+    s->none_valid = failure();
+    s->none_fits = failure();
+    for (std::size_t k = 0, n = in_.count(); k < n; ++k) {
+      detail::CompiledAggregate& a = s->aggregates.emplace_back();
+      a.kind = in_.enumerator<detail::CompiledAggregate::Kind>(
+          static_cast<std::uint8_t>(detail::CompiledAggregate::Kind::count));
+      a.slot = in_.i32();
+      a.of_slot = in_.i32();
+      name_slots_.push_back(a.slot);
+      if (a.kind != detail::CompiledAggregate::Kind::count) name_slots_.push_back(a.of_slot);
+    }
+    auto names = std::make_shared<std::vector<std::string>>();
+    for (std::size_t k = 0, n = in_.count(); k < n; ++k) names->push_back(in_.str());
+    s->field_names = std::move(names);
+    s->field_slots = slots();
+    if (s->field_names->empty() || s->field_slots.size() + 1 != s->field_names->size()) throw Malformed{};
+    return s;
+  }
 
   // Every index the evaluator follows without checking, checked once here.
   void validate(const CompiledRules& r) const {
     const auto within = [](int k, std::size_t n) { return k >= 0 && static_cast<std::size_t>(k) < n; };
-    if (r.lets.size() != r.calls.size() || r.input_info.size() != r.inputs.size()) throw Malformed{};
+    if (r.lets.size() != r.calls.size() || r.lets.size() != r.searches.size() ||
+        r.input_info.size() != r.inputs.size())
+      throw Malformed{};
     if (r.tables.empty() ? r.start != 0 : !within(r.start, r.tables.size())) throw Malformed{};
     for (int slot : name_slots_)
       if (!within(slot, r.frame_slots())) throw Malformed{};

@@ -16,6 +16,18 @@ const char* to_string(TraceStep::Kind kind) {
       return "derived_value";
     case TraceStep::Kind::error:
       return "error";
+    case TraceStep::Kind::search_tier:
+      return "search_tier";
+    case TraceStep::Kind::candidate_removed:
+      return "candidate_removed";
+    case TraceStep::Kind::candidate_fits:
+      return "candidate_fits";
+    case TraceStep::Kind::candidate_too_big:
+      return "candidate_too_big";
+    case TraceStep::Kind::search_summary:
+      return "search_summary";
+    case TraceStep::Kind::search_chosen:
+      return "search_chosen";
   }
   return "?";
 }

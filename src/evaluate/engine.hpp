@@ -584,6 +584,18 @@ class Evaluator {
   class OnDemand;
   [[gnu::always_inline]] inline RValue call_builtin(const Node& n, Frame& frame);
 
+  // ---- searches: defined in search.cpp ----------------------------------------------------
+  struct SearchRun;
+  RValue search(const detail::CompiledSearch& search, Frame& frame);
+  void enumerate(SearchRun& run, std::size_t level, Frame& frame);
+  bool meets_constraints(SearchRun& run, int level, bool innermost, Frame& frame);
+  void test_candidate(SearchRun& run, Frame& frame);
+  std::string describe_candidate(const SearchRun& run, Frame& frame) const;
+  std::string describe_fields(const detail::CompiledSearch& search, const RValue* values) const;
+  [[gnu::cold]] void note_candidate(const SearchRun& run, TraceStep::Kind kind,
+                                    const detail::CompiledConstraint& c, Frame& frame);
+  [[gnu::cold]] void note_search_summary(const SearchRun& run);
+
   inline static const std::string kNoTable;
 
   const CompiledRules& rules_;

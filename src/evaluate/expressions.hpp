@@ -39,8 +39,12 @@ inline const RValue& Evaluator::lookup(int slot, Frame& frame) {
 
 const RValue& Evaluator::compute(int slot, Frame& frame) {
   return frame.get(slot, [this, slot, &frame](std::size_t let) {
-    RValue v =
-        rules_.calls[let] ? call(*rules_.calls[let], frame) : eval(rules_.lets[let], frame);
+    // A search's own values (candidates', failures') are not traced one by one: a search's
+    // trace says what each candidate came to.
+    if (let >= rules_.lets.size()) return eval(rules_.local_values[let - rules_.lets.size()], frame);
+    RValue v = rules_.calls[let]                                  ? call(*rules_.calls[let], frame)
+               : let < rules_.searches.size() && rules_.searches[let] ? search(*rules_.searches[let], frame)
+                                                                      : eval(rules_.lets[let], frame);
     if (trace_) {
       note(TraceStep::Kind::derived_value, "", "", rules_.lets[let].location,
            fmt::format("{} = {}", rules_.slot_name(slot), detail::repr(v)));
@@ -211,9 +215,11 @@ RValue Evaluator::binary(const Node& n, Frame& frame) {
       case Op::subtract:
       case Op::multiply:
       case Op::divide:
+      case Op::floor_divide:
       case Op::modulo: {
         Wide r = 0;  // an overflow or a division by zero: arithmetic() below reports it
-        if (language::integer_arithmetic(n.op, a.i, b.i, r) == language::IntegerStatus::ok)
+        const Op op = n.op == Op::floor_divide ? Op::divide : n.op;
+        if (language::integer_arithmetic(op, a.i, b.i, r) == language::IntegerStatus::ok)
           return RValue::of_int(r);
         break;
       }

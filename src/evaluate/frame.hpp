@@ -122,6 +122,8 @@ class Frame {
   void inputs_bound(std::size_t count) { fill_states(state_, kReady, count); }
 
   [[nodiscard]] bool ready(int slot) const { return state_[slot] == kReady; }
+  /// The value in `slot` is computed again when next asked (a search's next candidate).
+  void forget(int slot) { state_[slot] = kPending; }
   [[nodiscard]] const RValue& value(int slot) const { return values_[slot]; }
 
   // `compute(let_index)` produces a derived value the first time it is needed.

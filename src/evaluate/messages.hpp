@@ -9,6 +9,14 @@
 #include <string_view>
 
 namespace snnplan::messages {
+// ---- searches without their own failure messages ------------------------------------------------
+inline std::string search_none_valid(std::string_view search) {
+  return fmt::format("no candidate of search '{}' meets its constraints", search);
+}
+inline std::string search_none_fits(std::string_view search) {
+  return fmt::format("no candidate of search '{}' fits", search);
+}
+
 // ---- inputs, tables and records -----------------------------------------------------------------
 inline std::string missing_input(std::string_view name) {
   return fmt::format("missing required input '{}'", name);

@@ -1,6 +1,10 @@
 #include "language/builtins.hpp"
 
+#include <cmath>
 #include <limits>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "language/messages.hpp"
 #include "language/microbatches.hpp"
@@ -126,12 +130,56 @@ RValue repeat(const BuiltinArguments& args) {
   return RValue::of_items({items, size});
 }
 
+// divisors(n): the positive divisors of n, ascending (Python's
+// `[d for d in range(1, n + 1) if n % d == 0]`, so none for n < 1), found up to sqrt(n).
+RValue divisors(const BuiltinArguments& args) {
+  const Wide n = args.need(0).i;
+  if (n > kMaxDivisorsArgument)
+    rule_failure(messages::divisors_too_large(detail::wide_to_string(n),
+                                              detail::wide_to_string(kMaxDivisorsArgument)));
+  std::vector<Wide> low;
+  std::vector<Wide> high;
+  for (Wide d = 1; d * d <= n; ++d) {
+    if (n % d != 0) continue;
+    low.push_back(d);
+    if (d != n / d) high.push_back(n / d);
+  }
+  RValue* items = args.store().values(low.size() + high.size());
+  std::size_t k = 0;
+  for (Wide d : low) new (items + k++) RValue(RValue::of_int(d));
+  for (auto it = high.rbegin(); it != high.rend(); ++it) new (items + k++) RValue(RValue::of_int(*it));
+  return RValue::of_items({items, k});
+}
+
+// int(x): Python's int() of a number or bool; a float is truncated toward zero.
+RValue to_int(const BuiltinArguments& args) {
+  const RValue& v = args.need(0);
+  if (v.kind == Kind::integer) return v;
+  if (v.kind == Kind::boolean) return RValue::of_int(v.b ? 1 : 0);
+  if (std::isnan(v.f)) rule_failure(messages::int_of_nan());
+  if (std::isinf(v.f)) rule_failure(messages::int_of_infinity());
+  const double whole = std::trunc(v.f);
+  constexpr double kLimit = 0x1p127;  // the 128-bit range of intermediate results
+  if (whole >= kLimit || whole < -kLimit)
+    rule_failure(messages::integer_overflow(fmt::format("int({})", whole)));
+  return RValue::of_int(static_cast<Wide>(whole));
+}
+
+// float(x): Python's float() of a number or bool (an integer rounded to the nearest double).
+RValue to_float(const BuiltinArguments& args) {
+  const RValue& v = args.need(0);
+  if (v.kind == Kind::floating) return v;
+  if (v.kind == Kind::boolean) return RValue::of_float(v.b ? 1.0 : 0.0);
+  return RValue::of_float(static_cast<double>(v.i));
+}
+
 constexpr BuiltinParameter kString_{kString, "string"};
 constexpr BuiltinParameter kInteger{kInt, "int"};
 constexpr BuiltinParameter kStringOrList{kString | kList, "string or list"};
 constexpr BuiltinParameter kAnyValue{};
 constexpr BuiltinParameter kOrderable{kInt | kFloat | kString, "int, float or string"};
 constexpr BuiltinParameter kList_{kList, "list"};
+constexpr BuiltinParameter kNumberOrBool{kInt | kFloat | kBool, "int, float or bool"};
 // What Python code can hold: every value but a record (another rule set's result).
 constexpr BuiltinParameter kPlainValue{kAny & ~kRecord, "a value other than a record"};
 constexpr std::size_t kAnyNumber = std::numeric_limits<std::size_t>::max();
@@ -167,6 +215,12 @@ constexpr BuiltinInfo kBuiltins[] = {
      "repr(value) -> string", "Python's `repr()`: `'x'` (quotes and escapes as Python chooses them), `True`, `None`, `0.5`, `[1, 'a']`", -1},
     {"repr_tuple", 1, 1, {{kList_, kAnyValue}}, kString, false, repr_tuple, kBefore, BuiltinAnalysis::opaque,
      "repr_tuple(list) -> string", "Python's `repr()` of the list as a tuple: `('dp', 'ep')`, `('dp',)`, `()`", -1},
+    {"divisors", 1, 1, {{kInteger, kAnyValue}}, kList, false, divisors, kBefore, BuiltinAnalysis::opaque,
+     "divisors(n) -> list", "the positive divisors of `n` in ascending order (none when `n` < 1; `n` at most 2^48), for a search's `for`", -1},
+    {"int", 1, 1, {{kNumberOrBool, kAnyValue}}, kInt, false, to_int, kBefore, BuiltinAnalysis::opaque,
+     "int(x) -> int", "Python's `int()`: a float truncated toward zero (NaN and infinity are errors), a bool as 0 or 1", -1},
+    {"float", 1, 1, {{kNumberOrBool, kAnyValue}}, kFloat, false, to_float, kBefore, BuiltinAnalysis::opaque,
+     "float(x) -> float", "Python's `float()` of an int (rounded to the nearest double), a float or a bool", -1},
 };
 // clang-format on
 

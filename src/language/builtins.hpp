@@ -22,6 +22,9 @@ namespace snnplan::language {
 /// The longest list repeat() builds: beyond it, a rule error.
 inline constexpr std::size_t kMaxRepeatedItems = std::size_t{1} << 16;
 
+/// The largest number divisors() searches (its divisors are found up to the square root).
+inline constexpr detail::Wide kMaxDivisorsArgument = detail::Wide{1} << 48;
+
 struct BuiltinInfo;
 
 /// What the table analysis knows of a builtin beyond evaluating it at a point.

@@ -63,6 +63,16 @@ inline std::string repeat_too_long(std::string_view count, std::size_t limit) {
       "repeat() would build a list of {} items (nested ones included), more than the limit of {}",
       count, limit);
 }
+// int() of a float that has no integer value: Python's ValueError and OverflowError texts.
+inline std::string int_of_nan() {
+  return "cannot convert float NaN to integer";
+}
+inline std::string int_of_infinity() {
+  return "cannot convert float infinity to integer";
+}
+inline std::string divisors_too_large(std::string_view value, std::string_view limit) {
+  return fmt::format("divisors() of {}: only numbers up to {} are searched", value, limit);
+}
 inline std::string repr_too_long(std::size_t limit) {
   return fmt::format("repr() would write more than {} bytes", limit);
 }

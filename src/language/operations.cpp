@@ -70,12 +70,39 @@ RValue negate(const RValue& v, const SourceLocation& at) {
                                            detail::kind_name(v)));
 }
 
+double true_quotient(Wide a, Wide b) {
+  // Integers that are doubles exactly divide correctly rounded in one IEEE division, as
+  // Python's int / int does; larger ones (beyond 2^53, rare in a rule) through long double.
+  const auto x = static_cast<double>(a);
+  const auto y = static_cast<double>(b);
+  if (static_cast<Wide>(x) == a && static_cast<Wide>(y) == b) return x / y;
+  return static_cast<double>(static_cast<long double>(a) / static_cast<long double>(b));
+}
+
+double float_floor_quotient(double x, double y) {
+  // Python's float // float: the quotient of x minus its remainder, so that the remainder
+  // (which takes the divisor's sign) and the quotient agree; then rounded to a whole number.
+  double mod = std::fmod(x, y);
+  double div = (x - mod) / y;
+  if (mod != 0) {
+    if ((y < 0) != (mod < 0)) div -= 1.0;
+  }
+  if (div == 0) return std::copysign(0.0, x / y);
+  double floor_div = std::floor(div);
+  if (div - floor_div > 0.5) floor_div += 1.0;
+  return floor_div;
+}
+
 RValue arithmetic(Op op, const RValue& a, const RValue& b, const SourceLocation& at,
                   ValueStore& store) {
   const char* symbol = syntax::spelling(op);
+  if (op == Op::true_divide && a.kind == Kind::integer && b.kind == Kind::integer) {
+    if (b.i == 0) rule_failure(messages::runtime_type(to_string(at), messages::division_by_zero()));
+    return RValue::of_float(true_quotient(a.i, b.i));
+  }
   if (a.kind == Kind::integer && b.kind == Kind::integer) {
     Wide r = 0;
-    switch (integer_arithmetic(op, a.i, b.i, r)) {
+    switch (integer_arithmetic(op == Op::floor_divide ? Op::divide : op, a.i, b.i, r)) {
       case IntegerStatus::ok:
         return RValue::of_int(r);
       case IntegerStatus::division_by_zero:
@@ -98,9 +125,14 @@ RValue arithmetic(Op op, const RValue& a, const RValue& b, const SourceLocation&
       case Op::multiply:
         return RValue::of_float(x * y);
       case Op::divide:
+      case Op::true_divide:
         if (y == 0)
           rule_failure(messages::runtime_type(to_string(at), messages::division_by_zero()));
         return RValue::of_float(x / y);
+      case Op::floor_divide:
+        if (y == 0)
+          rule_failure(messages::runtime_type(to_string(at), messages::division_by_zero()));
+        return RValue::of_float(float_floor_quotient(x, y));
       case Op::modulo: {
         if (y == 0)
           rule_failure(messages::runtime_type(to_string(at), messages::division_by_zero()));

@@ -112,7 +112,12 @@ inline bool truth(const RValue& value, const SourceLocation& at) {
   if (value.kind != RValue::Kind::boolean) not_a_condition(value, at);
   return value.b;
 }
-/// `a op b` for + - * / %: integers exactly, floats as doubles, strings and lists joined by +.
+/// Python's int / int: the quotient as the nearest double.
+double true_quotient(Wide a, Wide b);
+/// Python's float // float (`y` not zero): the quotient rounded toward negative infinity.
+double float_floor_quotient(double x, double y);
+/// `a op b` for + - * / // %: integers exactly, floats as doubles, strings and lists joined
+/// by +.
 RValue arithmetic(syntax::Op op, const RValue& a, const RValue& b, const SourceLocation& at,
                   ValueStore& store);
 /// Unary minus.

@@ -84,6 +84,8 @@ const char* spelling(Op op) {
     case Op::multiply: return "*";
     case Op::divide: return "/";
     case Op::modulo: return "%";
+    case Op::true_divide: return "/";
+    case Op::floor_divide: return "//";
     case Op::equal: return "==";
     case Op::not_equal: return "!=";
     case Op::less: return "<";

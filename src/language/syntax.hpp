@@ -4,8 +4,10 @@
 // later stages can report positioned diagnostics.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -48,6 +50,10 @@ enum class ExprKind : std::uint8_t { literal, list, name, unary, binary, conditi
 enum class Op : std::uint8_t {
   negate, logical_not,                       // unary
   add, subtract, multiply, divide, modulo,   // arithmetic
+  // Python 3's `/` (`snnplan: 2` files: a float, even of two integers) and `//` (the quotient
+  // rounded toward negative infinity, of integers and of floats). A version-1 file's `/` is
+  // `divide`: integers divide as `//` does, a float anywhere makes it `/`.
+  true_divide, floor_divide,
   equal, not_equal, less, less_equal, greater, greater_equal,
   logical_and, logical_or,
 };
@@ -119,10 +125,15 @@ struct Call {
   std::vector<Assignment> with;
 };
 
+struct Search;
+
 struct LetDecl {
   Located<std::string> name;
-  Expr expr;                  // unused when `call` is set
+  Expr expr;                  // unused when `call` or `search` is set
   std::optional<Call> call;   // the value is the called rule set's record
+  /// The value is the record of the candidate a search chose (below). Shared: a search
+  /// holds `let` declarations of its own.
+  std::shared_ptr<const Search> search;
 };
 
 /// `uses: {name: file}`: another rule file whose record this one may compute.
@@ -183,6 +194,64 @@ struct Invariant {
   Expr require;
   Template message;
 };
+
+/// A named condition of a search: a candidate for which `holds` is false is removed, and an
+/// explanation says so with `message` (placeholders: facts and the candidate's values).
+struct Constraint {
+  Located<std::string> name;
+  Expr holds;
+  std::optional<Template> message;
+};
+
+/// `for: {name: list}`: one enumeration of a search; its list may use the enumerations
+/// before it (`pp: divisors(world_size // tp)`).
+struct Enumeration {
+  Located<std::string> name;
+  Expr values;
+};
+
+/// One entry of a search's `tiers`: values fixed for the tier (`let`, computed once when the
+/// tier starts, from facts) and constraints that hold in this tier only.
+struct Tier {
+  Located<std::string> name;
+  std::vector<LetDecl> lets;
+  std::vector<Constraint> constraints;
+};
+
+/// `none_valid:` / `none_fits:`: the error a search raises when no candidate is left, with
+/// values of its own (`let`) that may aggregate the candidates (smallest(estimate)).
+struct SearchFailure {
+  SourceLocation location;
+  std::vector<LetDecl> lets;
+  Template error;
+};
+
+/// `search:` in a `let`: candidates from nested enumerations, each with derived values
+/// (`let`, per candidate, on first use), removed by constraints (`require`, in order), tried
+/// tier after tier (the first tier with a candidate that `fits` wins), the feasible one
+/// with the smallest `minimize` key chosen (enumeration order on ties). The let's value is
+/// the chosen candidate as a record: its enumerations, its values and the tier's values
+/// (with `tier`, the tier's name).
+struct Search {
+  SourceLocation location;
+  std::vector<Enumeration> enumerations;
+  std::vector<LetDecl> lets;
+  std::vector<Constraint> constraints;
+  std::vector<Tier> tiers;  // none written: one tier without values or constraints
+  std::optional<Constraint> fits;
+  Expr minimize;
+  std::optional<SearchFailure> none_valid;
+  std::optional<SearchFailure> none_fits;
+};
+
+/// The record field that names the tier a search's chosen candidate came from.
+inline constexpr const char* kTierField = "tier";
+/// The aggregates a search failure's values may call over the candidates tested against
+/// `fits`: the smallest and largest value of one of their values (null when none was tested),
+/// and how many were tested.
+inline constexpr std::string_view kSmallestAggregate = "smallest";
+inline constexpr std::string_view kLargestAggregate = "largest";
+inline constexpr std::string_view kCountAggregate = "count";
 
 struct RuleFile {
   std::string file_name;

@@ -20,7 +20,7 @@ using syntax::Op;
 
 enum class Tok {
   end, integer, floating, string, identifier, lparen, rparen, lbracket, rbracket, comma,
-  question, colon, dot, plus, minus, star, slash, percent, eq, ne, lt, le, gt, ge, and_, or_, not_,
+  question, colon, dot, plus, minus, star, slash, slash_slash, percent, eq, ne, lt, le, gt, ge, and_, or_, not_,
 };
 
 struct Token {
@@ -37,7 +37,8 @@ struct ParseFailure {
 
 class Parser {
  public:
-  Parser(std::string_view text, const std::function<SourceLocation(std::size_t)>& locate) : text_(text), locate_(locate) {
+  Parser(std::string_view text, const std::function<SourceLocation(std::size_t)>& locate, Division division)
+      : text_(text), locate_(locate), division_(division) {
     advance();
   }
 
@@ -133,7 +134,7 @@ class Parser {
       case '+': return single(Tok::plus, 1);
       case '-': return single(Tok::minus, 1);
       case '*': return single(Tok::star, 1);
-      case '/': return single(Tok::slash, 1);
+      case '/': return two('/') ? single(Tok::slash_slash, 2) : single(Tok::slash, 1);
       case '%': return single(Tok::percent, 1);
       case '=':
         if (two('=')) return single(Tok::eq, 2);
@@ -273,8 +274,13 @@ class Parser {
   Expr parse_multiplicative() {
     const std::size_t offset = tok_.offset;
     Expr lhs = parse_unary();
-    while (tok_.kind == Tok::star || tok_.kind == Tok::slash || tok_.kind == Tok::percent) {
-      Op op = tok_.kind == Tok::star ? Op::multiply : tok_.kind == Tok::slash ? Op::divide : Op::modulo;
+    while (tok_.kind == Tok::star || tok_.kind == Tok::slash || tok_.kind == Tok::slash_slash ||
+           tok_.kind == Tok::percent) {
+      const Op slash = division_ == Division::python ? Op::true_divide : Op::divide;
+      Op op = tok_.kind == Tok::star          ? Op::multiply
+              : tok_.kind == Tok::slash       ? slash
+              : tok_.kind == Tok::slash_slash ? Op::floor_divide
+                                              : Op::modulo;
       advance();
       lhs = binary(op, offset, std::move(lhs), parse_unary());
     }
@@ -419,6 +425,7 @@ class Parser {
 
   std::string_view text_;
   const std::function<SourceLocation(std::size_t)>& locate_;
+  Division division_;
   std::size_t pos_ = 0;
   Token tok_;
   int depth_ = 0;
@@ -427,18 +434,22 @@ class Parser {
 }  // namespace
 
 std::variant<syntax::Expr, Diagnostic> parse_expression(std::string_view text,
-                                                         const SourceLocation& start) {
-  return parse_expression(text, [&start](std::size_t offset) { return start.shifted(static_cast<std::uint32_t>(offset)); });
+                                                         const SourceLocation& start,
+                                                         Division division) {
+  return parse_expression(
+      text, [&start](std::size_t offset) { return start.shifted(static_cast<std::uint32_t>(offset)); },
+      division);
 }
 
 std::variant<syntax::Expr, Diagnostic> parse_expression(
-    std::string_view text, const std::function<SourceLocation(std::size_t)>& locate) {
+    std::string_view text, const std::function<SourceLocation(std::size_t)>& locate,
+    Division division) {
   if (text.size() > kMaxExpressionLength) {
     return Diagnostic{Severity::error, locate(0), "expression-too-long",
                       messages::expression_too_long(kMaxExpressionLength)};
   }
   try {
-    Parser parser(text, locate);
+    Parser parser(text, locate, division);
     return parser.parse_all();
   } catch (const ParseFailure& failure) {
     return Diagnostic{Severity::error, locate(failure.offset), "expression-syntax", failure.message};

@@ -11,11 +11,11 @@ constexpr Section kNone = Section::none;
 
 // clang-format off
 constexpr KeyRow kRuleFileKeys[] = {
-    {"snnplan", format_version, kNone, true, "the rule format version (1)"},
+    {"snnplan", format_version, kNone, true, "the rule format version (2: `/` is true division; 1 is read too)"},
     {"description", scalar, kNone, false, "what the rule file decides"},
     {"uses", named_scalars, kNone, false, "other rule files whose records `let` may call: name -> path"},
     {"inputs", named_sections, Section::input, true, "the typed facts a caller gives"},
-    {"let", named_lets, Section::let_call, false, "derived values: name -> expression, or a call of a rule set"},
+    {"let", named_lets, Section::let_call, false, "derived values: name -> expression, a call of a rule set, or a search"},
     {"record", named_sections, Section::record_field, true, "the output fields and their defaults"},
     {"rationale_header", scalar, kNone, false, "the first rationale line, with {name} placeholders"},
     {"start", scalar, kNone, true, "the table evaluation starts with"},
@@ -43,6 +43,37 @@ constexpr KeyRow kRecordFieldKeys[] = {
 constexpr KeyRow kLetCallKeys[] = {
     {"call", scalar, kNone, true, "the rule set (a name under uses) whose record is the value"},
     {"with", named_values, kNone, false, "its inputs: name -> value or '= expression'"},
+};
+constexpr KeyRow kLetSearchKeys[] = {
+    {"search", section, Section::search, true, "the candidates to search; the value is the chosen one as a record"},
+    {"description", any, kNone, false, "what the search chooses"},
+};
+constexpr KeyRow kSearchKeys[] = {
+    {"for", named_values, kNone, true, "enumerations, outermost first: name -> a list expression, which may use the names before it"},
+    {"let", named_values, kNone, false, "each candidate's values: name -> expression over facts, the candidate and the tier"},
+    {"require", sections, Section::search_constraint, false, "constraints, in order: a candidate for which one does not hold is removed"},
+    {"tiers", sections, Section::search_tier, false, "tried in order: the first tier with a candidate that fits is searched"},
+    {"fits", section, Section::search_constraint, false, "what a candidate that passed the constraints must meet (a memory budget)"},
+    {"minimize", value, kNone, true, "the key of the choice among candidates that fit: a value or a list, compared item by item; ties keep enumeration order"},
+    {"none_valid", section, Section::search_failure, false, "the error when every candidate breaks a constraint"},
+    {"none_fits", section, Section::search_failure, false, "the error when no candidate fits in any tier"},
+    {"description", any, kNone, false, "what the search chooses"},
+};
+constexpr KeyRow kSearchConstraintKeys[] = {
+    {"name", scalar, kNone, false, "the constraint's name, unique in its search (required in require)"},
+    {"holds", value, kNone, true, "the condition a candidate must meet: an expression"},
+    {"message", scalar, kNone, false, "why a candidate that breaks it is removed, with {name} placeholders"},
+    {"description", any, kNone, false, "what the constraint is for"},
+};
+constexpr KeyRow kSearchTierKeys[] = {
+    {"name", scalar, kNone, true, "the tier's name, unique in its search"},
+    {"let", named_values, kNone, false, "values fixed for the tier: name -> expression over facts"},
+    {"require", sections, Section::search_constraint, false, "constraints that hold in this tier only"},
+    {"description", any, kNone, false, "what the tier tries"},
+};
+constexpr KeyRow kSearchFailureKeys[] = {
+    {"let", named_values, kNone, false, "values for the message: name -> expression; smallest(v), largest(v) and count() aggregate the candidates tested"},
+    {"error", scalar, kNone, true, "the error message, with {name} placeholders"},
 };
 constexpr KeyRow kRuleKeys[] = {
     {"name", scalar, kNone, true, "the rule's name, unique in its table"},
@@ -100,6 +131,11 @@ constexpr SectionRow kSections[] = {
     {Section::input, kInputKeys, "a declared input"},
     {Section::record_field, kRecordFieldKeys, "a field of the record"},
     {Section::let_call, kLetCallKeys, "a call of another rule set"},
+    {Section::let_search, kLetSearchKeys, "a value chosen by a candidate search"},
+    {Section::search, kSearchKeys, "a candidate search: enumerations, constraints, tiers, a fit test and the key of the choice"},
+    {Section::search_constraint, kSearchConstraintKeys, "a named condition every candidate must meet"},
+    {Section::search_tier, kSearchTierKeys, "a tier of a search: fixed values and constraints of its own"},
+    {Section::search_failure, kSearchFailureKeys, "the error a search raises when no candidate is left"},
     {Section::rule, kRuleKeys, "a rule"},
     {Section::fallback, kFallbackKeys, "where a rule continues"},
     {Section::table, kTableKeys, "a table with findings accepted in place"},

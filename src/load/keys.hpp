@@ -23,6 +23,11 @@ enum class Section : std::uint8_t {
   input,         ///< an entry of `inputs`
   record_field,  ///< an entry of `record`
   let_call,      ///< a `let` entry that calls another rule set
+  let_search,    ///< a `let` entry whose value a candidate search chooses
+  search,        ///< a let's `search`
+  search_constraint,  ///< an entry of a search's `require` (or a tier's), and its `fits`
+  search_tier,        ///< an entry of a search's `tiers`
+  search_failure,     ///< a search's `none_valid` or `none_fits`
   rule,          ///< a rule of a table
   fallback,      ///< a rule's `fallback`
   table,         ///< a table written as a mapping (`rules` with `allow`/`reason`)
@@ -50,7 +55,7 @@ enum class Shape : std::uint8_t {
   named_tables,         ///< user-chosen names -> a list of rules, or a mapping of the row's section
   named_scalars,        ///< user-chosen names -> scalars (uses)
   named_values,         ///< user-chosen names -> values (set, with, a test's input)
-  named_lets,  ///< names -> a value (an expression without '=') or a mapping of the section
+  named_lets,  ///< names -> a value (an expression without '='), a call (the row's section) or a search
   conditions,  ///< facts -> a value, a list (one of) or a mapping of matchers (when)
 };
 

@@ -85,6 +85,12 @@ class Loader {
   std::optional<syntax::Located<syntax::TypeSpec>> read_type(const yaml::Node& spec, const What& where, bool allow_rationale);
   void read_uses(const yaml::Node& node);
   void read_lets(const yaml::Node& node);
+  // search_section.cpp
+  std::shared_ptr<const syntax::Search> read_search(const yaml::Node& node, const What& where);
+  std::vector<syntax::LetDecl> read_named_expressions(const yaml::Node& node, const What& what);
+  std::optional<syntax::Constraint> read_constraint(const yaml::Node& node, const What& what, bool named);
+  std::vector<syntax::Constraint> read_constraints(const yaml::Node& node, const What& what);
+  std::optional<syntax::SearchFailure> read_search_failure(const yaml::Node& node, const What& what);
   void read_record(const yaml::Node& node);
   void read_tables(const yaml::Node& node);
   std::optional<syntax::Rule> read_rule(const yaml::Node& node);
@@ -100,6 +106,7 @@ class Loader {
   std::unordered_set<std::string_view> keys_seen_;  // repeats_earlier_key's, for large maps
   LoadedFile result_;
   FileName file_name_;
+  Division division_ = Division::version_1;  // what `/` means: the file's format version's
 };
 
 }  // namespace snnplan::load::internal

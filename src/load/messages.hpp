@@ -53,9 +53,9 @@ inline std::string missing_key(std::string_view key, std::string_view where) {
 inline std::string expected_kind(std::string_view what, std::string_view expected) {
   return fmt::format("{} must be {}", what, expected);
 }
-inline std::string unsupported_version(std::string_view got, int supported) {
-  return fmt::format("unsupported rule format version {} (this snnplan reads version {})", got,
-                     supported);
+inline std::string unsupported_version(std::string_view got, int oldest, int newest) {
+  return fmt::format("unsupported rule format version {} (this snnplan reads versions {} to {})",
+                     got, oldest, newest);
 }
 inline std::string unknown_type(std::string_view got) {
   return fmt::format(

@@ -352,7 +352,7 @@ std::optional<Value> Loader::literal_of(const yaml::Node& node) {
 }
 
 std::optional<Expr> Loader::parse_expr_text(const std::string& raw, const std::function<SourceLocation(std::size_t)>& locate) {
-  auto parsed = parse_expression(raw, locate);
+  auto parsed = parse_expression(raw, locate, division_);
   if (auto* d = std::get_if<Diagnostic>(&parsed)) {
     result_.diagnostics.push_back(std::move(*d));
     return std::nullopt;

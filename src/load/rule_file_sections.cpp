@@ -13,7 +13,9 @@ void Loader::read_top(const yaml::Node& root) {
   const yaml::Node version = root["snnplan"];
   result_.is_rule_file = static_cast<bool>(version);
   if (!version) {
-    error(SourceLocation{file(), 1, 1}, "missing-key", messages::missing_key("snnplan", "the rule file (the format version, 1)"));
+    error(SourceLocation{file(), 1, 1}, "missing-key",
+          messages::missing_key("snnplan", fmt::format("the rule file (the format version, {} or {})",
+                                                       oldest_rule_format_version, rule_format_version)));
   } else {
     const bool plain = version.IsScalar() && version.Tag() != "!";
     auto v = plain ? literal_of(version) : std::nullopt;
@@ -21,11 +23,14 @@ void Loader::read_top(const yaml::Node& root) {
       error(content_at(version), "unsupported-version", messages::version_not_a_number(version.Scalar()));
     } else if (plain && !v) {
       // literal_of has reported the number out of range at the same place; one error is enough.
-    } else if (!v || !v->is_int() || v->as_int() != rule_format_version) {
+    } else if (!v || !v->is_int() || v->as_int() < oldest_rule_format_version ||
+               v->as_int() > rule_format_version) {
       error(content_at(version), "unsupported-version",
-            messages::unsupported_version(version.IsScalar() ? version.Scalar() : "(not a number)", rule_format_version));
+            messages::unsupported_version(version.IsScalar() ? version.Scalar() : "(not a number)",
+                                          oldest_rule_format_version, rule_format_version));
     } else {
       f.version = {v->as_int(), at(version)};
+      division_ = v->as_int() >= 2 ? Division::python : Division::version_1;
     }
   }
   if (auto n = root["description"]; n && !n.IsScalar()) {
@@ -107,6 +112,16 @@ void Loader::read_lets(const yaml::Node& node) {
   if (!expect_map(node, "let")) return;
   check_duplicates(node);
   for (const auto& kv : node.entries()) {
+    if (kv.second.IsMap() && kv.second["search"]) {  // a value a candidate search chooses
+      const What where("let", kv.first.Scalar());
+      check_keys(kv.second, Section::let_search, where);
+      if (auto search = read_search(kv.second["search"], What("search", kv.first.Scalar()))) {
+        syntax::LetDecl let{key_of(kv.first), Expr{}, std::nullopt, std::move(search)};
+        let.expr.location = let.search->location;
+        result_.file.lets.push_back(std::move(let));
+      }
+      continue;
+    }
     if (kv.second.IsMap()) {  // a call of another rule set
       const What where("let", kv.first.Scalar());
       check_keys(kv.second, Section::let_call, where);
@@ -117,14 +132,14 @@ void Loader::read_lets(const yaml::Node& node) {
       }
       auto rules = string_of(target, "call");
       if (!rules) continue;
-      syntax::LetDecl let{key_of(kv.first), Expr{}, syntax::Call{*rules, {}}};
+      syntax::LetDecl let{key_of(kv.first), Expr{}, syntax::Call{*rules, {}}, nullptr};
       let.expr.location = rules->location;
       if (auto w = kv.second["with"]) let.call->with = read_assignments(w, "with");
       result_.file.lets.push_back(std::move(let));
       continue;
     }
     auto e = value_of(kv.second, What("let", kv.first.Scalar()), /*expression_by_default=*/true);
-    if (e) result_.file.lets.push_back(syntax::LetDecl{key_of(kv.first), std::move(*e), std::nullopt});
+    if (e) result_.file.lets.push_back(syntax::LetDecl{key_of(kv.first), std::move(*e), std::nullopt, nullptr});
   }
 }
 

@@ -53,7 +53,7 @@ constexpr CodeExample kExamples[] = {
     {"unknown-key", [] { return m::unknown_key("whne", "rule 'tp'", "when"); }},
     {"unknown-name", [] { return m::unknown_name("fact", "y", "x"); }},
     {"unknown-type", [] { return m::unknown_type("integer"); }},
-    {"unsupported-version", [] { return m::unsupported_version("2", 1); }},
+    {"unsupported-version", [] { return m::unsupported_version("3", 1, 2); }},
     {"uses", [] { return m::uses_cycle("a.yaml -> b.yaml -> a.yaml"); }},
     {"wrong-arity", [] { return m::wrong_arity("min", "2", 1); }},
     {"wrong-kind", [] { return m::expected_kind("inputs", "a mapping"); }},

@@ -41,6 +41,16 @@ std::string def_name(Section section) {
       return "record_field";
     case Section::let_call:
       return "let_call";
+    case Section::let_search:
+      return "let_search";
+    case Section::search:
+      return "search";
+    case Section::search_constraint:
+      return "search_constraint";
+    case Section::search_tier:
+      return "search_tier";
+    case Section::search_failure:
+      return "search_failure";
     case Section::rule:
       return "rule";
     case Section::table:
@@ -116,7 +126,7 @@ json shape_schema(const KeyRow& row) {
     case Shape::boolean:
       return json{{"type", "boolean"}};
     case Shape::format_version:
-      return json{{"const", rule_format_version}};
+      return json{{"enum", json::array({oldest_rule_format_version, rule_format_version})}};
     case Shape::value:
       return ref("value");
     case Shape::scalar_or_scalars:
@@ -141,8 +151,10 @@ json shape_schema(const KeyRow& row) {
       return map_of(ref("scalar"));
     case Shape::named_values:
       return map_of(ref("value"));
-    case Shape::named_lets:
-      return map_of(json{{"anyOf", {ref("value"), ref(section)}}});
+    case Shape::named_lets: {  // an expression, a call (the row's section) or a search
+      const std::string search = def_name(Section::let_search);
+      return map_of(json{{"anyOf", {ref("value"), ref(section), ref(search)}}});
+    }
     case Shape::conditions:
       return map_of(json{{"anyOf", {ref("value"), ref("matchers")}}});
   }
@@ -213,8 +225,10 @@ std::optional<SchemaKind> parse_schema_name(std::string_view name) {
 
 json rule_file_schema() {
   return file_schema("rules", Section::rule_file,
-                     {Section::input, Section::record_field, Section::let_call, Section::rule,
-                      Section::fallback, Section::table, Section::invariant});
+                     {Section::input, Section::record_field, Section::let_call, Section::let_search,
+                      Section::search, Section::search_constraint, Section::search_tier,
+                      Section::search_failure, Section::rule, Section::fallback, Section::table,
+                      Section::invariant});
 }
 
 json rule_test_schema() {

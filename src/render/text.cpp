@@ -51,6 +51,24 @@ std::string trace(const std::vector<TraceStep>& steps) {
       case TraceStep::Kind::derived_value:
         derived += fmt::format("  {}\n", step.detail);
         break;
+      case TraceStep::Kind::search_tier:
+        out += fmt::format("{}search {}, tier {}\n", indent, step.table, step.rule.empty() ? "(one)" : step.rule);
+        break;
+      case TraceStep::Kind::candidate_removed:
+        out += fmt::format("{}  - {}: removed by {}\n", indent, step.detail, step.rule);
+        break;
+      case TraceStep::Kind::candidate_fits:
+        out += fmt::format("{}  + {}: fits\n", indent, step.detail);
+        break;
+      case TraceStep::Kind::candidate_too_big:
+        out += fmt::format("{}  - {}: does not fit\n", indent, step.detail);
+        break;
+      case TraceStep::Kind::search_summary:
+        out += fmt::format("{}  = {}\n", indent, step.detail);
+        break;
+      case TraceStep::Kind::search_chosen:
+        out += fmt::format("{}  * chosen {}\n", indent, step.detail);
+        break;
       case TraceStep::Kind::error:
         if (step.location.known())
           out += fmt::format("error: {} ({})\n", step.detail, to_string(step.location));

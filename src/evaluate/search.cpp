@@ -1,0 +1,192 @@
+// A let's search (detail::CompiledSearch) evaluated: tier after tier, the candidates of the
+// nested enumerations, each removed by the first constraint it breaks (checked as soon as
+// the enumerations it uses are bound), tested against `fits`, and the one with the smallest
+// key kept; the chosen candidate as a record, or the search's error. With a trace, every
+// candidate is a step: what removed it, or how it fared against `fits`.
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "evaluate/expressions.hpp"
+
+namespace snnplan::evaluate::internal {
+namespace {
+
+// Python's `a < b` for keys: numbers and strings as `<` orders them, lists item by item (the
+// first unequal pair decides; a prefix is smaller). NaN is never smaller, as in Python.
+bool key_less(const RValue& a, const RValue& b, const SourceLocation& at) {
+  if (a.kind == Kind::list && b.kind == Kind::list) {
+    const std::size_t n = std::min(a.items.size, b.items.size);
+    for (std::size_t k = 0; k < n; ++k) {
+      const int c = language::compare_or_fail(a.items.data[k], b.items.data[k], at, "minimize");
+      if (c == 0) continue;
+      return c == -1;
+    }
+    return a.items.size < b.items.size;
+  }
+  return language::compare_or_fail(a, b, at, "minimize") == -1;
+}
+
+}  // namespace
+
+// The state of one search: where it is, what it has kept, what it counts for the trace.
+struct Evaluator::SearchRun {
+  explicit SearchRun(const detail::CompiledSearch& s) : search(s) {}
+  const detail::CompiledSearch& search;
+  const detail::CompiledTier* tier = nullptr;
+  bool any_valid = false;   // a candidate met every constraint of its tier
+  bool chosen = false;      // in this tier
+  RValue best_key;
+  RValue* best_fields = nullptr;
+  std::size_t tested = 0;   // against `fits`, in every tier
+  std::size_t fitting = 0;  // in this tier
+  std::vector<RValue> aggregates;  // per CompiledAggregate, null until a candidate is tested
+  std::map<std::string, std::size_t> removed_by;  // constraint -> candidates it removed
+};
+
+RValue Evaluator::search(const detail::CompiledSearch& search, Frame& frame) {
+  SearchRun run(search);
+  run.aggregates.assign(search.aggregates.size(), RValue{});
+  const std::size_t fields = search.field_names->size();
+  for (const detail::CompiledTier& tier : search.tiers) {
+    run.tier = &tier;
+    run.chosen = false;
+    run.fitting = 0;
+    for (const detail::CompiledSlotValue& value : tier.values) frame.set_input(value.slot, eval(value.value, frame));
+    if (trace_) note(TraceStep::Kind::search_tier, search.name, tier.name, search.location, "");
+    enumerate(run, 0, frame);
+    if (trace_) note_search_summary(run);
+    if (!run.chosen) continue;
+    RValue* values = store_.values(fields);
+    std::uninitialized_copy_n(run.best_fields, fields, values);
+    RValue out;
+    out.kind = Kind::record;
+    out.record = store_.record(search.field_names.get(), {values, fields});
+    if (trace_)
+      note(TraceStep::Kind::search_chosen, search.name, tier.name, search.location,
+           fmt::format("{}: the smallest key {} of {} that fit", describe_fields(search, values),
+                       detail::repr(run.best_key), run.fitting));
+    return out;
+  }
+  // Nothing fits: the failure's aggregates, then its message.
+  const bool none_valid = !run.any_valid;
+  const auto& failure = none_valid ? search.none_valid : search.none_fits;
+  if (!none_valid)
+    for (std::size_t k = 0; k < search.aggregates.size(); ++k)
+      frame.set_input(search.aggregates[k].slot, run.aggregates[k]);
+  std::string message = failure ? std::string(render(failure->error, frame))
+                        : none_valid ? messages::search_none_valid(search.name)
+                                     : messages::search_none_fits(search.name);
+  if (trace_) note(TraceStep::Kind::error, search.name, "", search.location, message);
+  rule_failure(std::move(message));
+}
+
+// The candidates below enumeration `level`, each item bound in turn.
+void Evaluator::enumerate(SearchRun& run, std::size_t level, Frame& frame) {
+  const detail::CompiledSlotValue& enumeration = run.search.enumerations[level];
+  const RValue list = value(enumeration.value, frame);
+  if (list.kind != Kind::list)
+    type_failure(enumeration.value.location,
+                 messages::type_mismatch(fmt::format("the values of '{}'", enumeration.name), "a list",
+                                         detail::kind_name(list)));
+  const bool innermost = level + 1 == run.search.enumerations.size();
+  for (const RValue& item : list.list()) {
+    frame.set_input(enumeration.slot, item);
+    // Values of the candidate may use this enumeration: computed anew for each item.
+    for (int slot : run.search.candidate_slots) frame.forget(slot);
+    if (!meets_constraints(run, static_cast<int>(level), innermost, frame)) continue;
+    if (innermost)
+      test_candidate(run, frame);
+    else
+      enumerate(run, level + 1, frame);
+  }
+}
+
+// The constraints of this level (shared, then the tier's, each in written order); at the
+// innermost level those of every deeper level too (a search of one enumeration has level 0).
+bool Evaluator::meets_constraints(SearchRun& run, int level, bool innermost, Frame& frame) {
+  auto check = [&](const detail::CompiledConstraint& c) {
+    if (c.level != level && !(innermost && c.level > level)) return true;
+    if (language::truth(value(c.holds, frame), c.holds.location)) return true;
+    ++run.removed_by[c.name];
+    if (trace_) note_candidate(run, TraceStep::Kind::candidate_removed, c, frame);
+    return false;
+  };
+  for (const detail::CompiledConstraint& c : run.search.constraints)
+    if (!check(c)) return false;
+  for (const detail::CompiledConstraint& c : run.tier->constraints)
+    if (!check(c)) return false;
+  return true;
+}
+
+// A candidate that met every constraint: against `fits`, into the aggregates, and kept when
+// its key is the smallest so far.
+void Evaluator::test_candidate(SearchRun& run, Frame& frame) {
+  const detail::CompiledSearch& search = run.search;
+  run.any_valid = true;
+  ++run.tested;
+  for (std::size_t k = 0; k < search.aggregates.size(); ++k) {
+    const detail::CompiledAggregate& a = search.aggregates[k];
+    RValue& kept = run.aggregates[k];
+    if (a.kind == detail::CompiledAggregate::Kind::count) {
+      kept = RValue::of_int(static_cast<Wide>(run.tested));
+      continue;
+    }
+    const RValue& v = lookup(a.of_slot, frame);
+    const bool smaller = a.kind == detail::CompiledAggregate::Kind::smallest;
+    if (kept.kind == Kind::null ||
+        language::compare_or_fail(v, kept, search.location, smaller ? "smallest" : "largest") == (smaller ? -1 : 1))
+      kept = v;
+  }
+  const bool fits = !search.fits || language::truth(value(search.fits->holds, frame), search.fits->holds.location);
+  if (trace_ && search.fits) note_candidate(run, fits ? TraceStep::Kind::candidate_fits : TraceStep::Kind::candidate_too_big, *search.fits, frame);
+  if (!fits) return;
+  ++run.fitting;
+  const RValue key = value(search.minimize, frame);
+  if (run.chosen && !key_less(key, run.best_key, search.minimize.location)) return;
+  run.chosen = true;
+  run.best_key = key;
+  const std::size_t fields = search.field_names->size();
+  if (!run.best_fields) run.best_fields = store_.values(fields);
+  for (std::size_t k = 0; k + 1 < fields; ++k) run.best_fields[k] = lookup(search.field_slots[k], frame);
+  run.best_fields[fields - 1] = store_.string(run.tier->name);
+}
+
+// "tp=2, pp=1, cp=1" and the candidate's values computed so far, for the trace.
+std::string Evaluator::describe_candidate(const SearchRun& run, Frame& frame) const {
+  std::string out;
+  for (const detail::CompiledSlotValue& e : run.search.enumerations)
+    out += fmt::format("{}{}={}", out.empty() ? "" : ", ", e.name, detail::repr(frame.value(e.slot)));
+  for (int slot : run.search.candidate_slots)
+    if (frame.ready(slot)) out += fmt::format(", {}={}", rules_.slot_name(slot), detail::repr(frame.value(slot)));
+  return out;
+}
+
+std::string Evaluator::describe_fields(const detail::CompiledSearch& search, const RValue* values) const {
+  std::string out;
+  for (std::size_t k = 0; k < search.field_names->size(); ++k)
+    out += fmt::format("{}{}={}", k ? ", " : "", (*search.field_names)[k], detail::repr(values[k]));
+  return out;
+}
+
+void Evaluator::note_candidate(const SearchRun& run, TraceStep::Kind kind, const detail::CompiledConstraint& c,
+                               Frame& frame) {
+  std::string detail = describe_candidate(run, frame);
+  if (c.message) detail += fmt::format(": {}", render(*c.message, frame));
+  note(kind, run.search.name, c.name, c.location, std::move(detail));
+}
+
+void Evaluator::note_search_summary(const SearchRun& run) {
+  std::string removed;
+  std::size_t total = 0;
+  for (const auto& [name, count] : run.removed_by) {
+    removed += fmt::format("{}{} by {}", removed.empty() ? "" : ", ", count, name);
+    total += count;
+  }
+  note(TraceStep::Kind::search_summary, run.search.name, run.tier->name, run.search.location,
+       fmt::format("{} removed so far{}{}; {} tested against fits in every tier so far, {} fit in this tier", total,
+                   removed.empty() ? "" : ": ", removed, run.tested, run.fitting));
+}
+
+}  // namespace snnplan::evaluate::internal
