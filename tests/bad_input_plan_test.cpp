@@ -216,10 +216,10 @@ std::vector<Row> top_level_rows() {
                    "subcommand's options follow it, as in snnplan recommend --model ...); did you mean '--version'?")},
       {"a misspelt subcommand gets a suggestion", {"recomend"}, kBadInput,
        usage_error("unknown subcommand 'recomend' (the subcommands are recommend, explain, microbatches, check, test, "
-                   "graph, plan, schema, diff, map, replay, lsp, serve, completion, help); did you mean 'recommend'?")},
+                   "graph, plan, plan-training, schema, diff, map, replay, lsp, serve, completion, help); did you mean 'recommend'?")},
       {"an unknown subcommand", {"deploy", "--model", "x"}, kBadInput,
        usage_error("unknown subcommand 'deploy' (the subcommands are recommend, explain, microbatches, check, test, "
-                   "graph, plan, schema, diff, map, replay, lsp, serve, completion, help); did you mean 'replay'?")},
+                   "graph, plan, plan-training, schema, diff, map, replay, lsp, serve, completion, help); did you mean 'replay'?")},
       {"an empty subcommand", {""}, kBadInput, "error: unknown subcommand ''"},
   };
 }

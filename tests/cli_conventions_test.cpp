@@ -55,7 +55,7 @@ TEST_SUITE("cli conventions") {
     CHECK(run.code == 0);
     std::string expected = std::string("snnplan ") + snnplan::version + "\nrule format 2\n";
     const auto hashes = snnplan::RuleSet::builtin_sha256();
-    REQUIRE(hashes.size() == 2);
+    REQUIRE(hashes.size() == 3);
     // A file without uses: is its hash; the plan rules (uses: snn_distributed.yaml) also name
     // their revision, which is what their decision records carry.
     const std::string plan_revision = snnplan::plan_rules().sha256();
@@ -68,7 +68,8 @@ TEST_SUITE("cli conventions") {
     CHECK(run.out == expected);
     CHECK(hashes.front().first == "snn_distributed.yaml");
     CHECK(snnplan::RuleSet::builtin().sha256() == hashes.front().second);
-    CHECK(plan_revision != hashes.back().second);
+    CHECK(plan_revision != hashes[1].second);
+    CHECK(hashes.back().first == "snn_llm_planning.yaml");
   }
 
   TEST_CASE("help prints the program's help and help CMD a subcommand's, both as --help does") {
@@ -218,7 +219,7 @@ TEST_SUITE("cli conventions") {
       };
       visit(nlohmann::json::parse(run_cli({"schema", kind}).out));
       CHECK(undescribed.empty());
-      if (std::string(kind) == "rules") CHECK(enums == 2);  // the input and record field types
+      if (std::string(kind) == "rules") CHECK(enums == 3);  // the format version, the input and record field types
     }
     const nlohmann::json rules = nlohmann::json::parse(run_cli({"schema", "rules"}).out);
     const nlohmann::json& type = rules["$defs"]["record_field"]["properties"]["type"];

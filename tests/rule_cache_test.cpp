@@ -239,7 +239,7 @@ TEST_SUITE("cache") {
     // builtin() reads them as this build's own (SerializedOrigin::this_build), without
     // recomputing the ABI hash and the checksum: both hold, and the bytes are what the library
     // compiles from the embedded text.
-    REQUIRE(snnplan::detail::kBuiltinCompiledRuleCount == 2);
+    REQUIRE(snnplan::detail::kBuiltinCompiledRuleCount == 3);
     for (std::size_t k = 0; k < snnplan::detail::kBuiltinCompiledRuleCount; ++k) {
       const snnplan::detail::BuiltinCompiledForm& form = snnplan::detail::kBuiltinCompiledRules[k];
       CAPTURE(form.file);
@@ -251,7 +251,7 @@ TEST_SUITE("cache") {
   }
 
   TEST_CASE("the revisions computed at build time are those of the built-in rules read back") {
-    for (const char* name : {"snn_distributed.yaml", "snn_plan.yaml"}) {
+    for (const char* name : {"snn_distributed.yaml", "snn_plan.yaml", "snn_llm_planning.yaml"}) {
       CAPTURE(name);
       CHECK(RuleSetAccess::builtin_revision(name) == RuleSetAccess::builtin(name).sha256());
     }

@@ -323,6 +323,31 @@ TEST_SUITE("python arithmetic") {
 }
 
 TEST_SUITE("planning rules") {
+  TEST_CASE("the sampled diff finds the plans an edit of one activation coefficient changes") {
+    std::ifstream in(std::string(SNNPLAN_RULES_DIR) + "/snn_llm_planning.yaml");
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string edited_text =
+        edited(text.str(), "full_activation_overhead: \"1.05\"", "full_activation_overhead: \"1.25\"");
+    const std::string path = "search_test_edited_planning.yaml";
+    std::ofstream(path) << edited_text;
+    const std::string rules = std::string(SNNPLAN_RULES_DIR) + "/snn_llm_planning.yaml";
+    const std::string corpus = std::string(SNNPLAN_TEST_DATA) + "/planning/corpus.jsonl";
+    const CliRun changed = run_cli({"diff", rules, path, "--corpus", corpus, "--sample", "300", "--seed", "7"});
+    CHECK(changed.code == 1);
+    CHECK(changed.out.find("sampled, not every input: 450 inputs compared (150 from the corpus, 300 drawn with seed 7)") == 0);
+    // Plans move (a layout or recompute chosen differently), and estimates change where the
+    // layout stays: both kinds of group are reported, each with an example input.
+    CHECK(changed.out.find("tensor_model_parallel_size: ") != std::string::npos);
+    CHECK(changed.out.find("and the value of activation_memory_bytes, memory_estimate_bytes") != std::string::npos);
+    CHECK(changed.out.find("    e.g. {") != std::string::npos);
+    // The file against itself: nothing changes, exit 0, and it still says it sampled.
+    const CliRun same = run_cli({"diff", rules, rules, "--corpus", corpus, "--sample", "50"});
+    CHECK(same.code == 0);
+    CHECK(same.out.find("sampled, not every input: 200 inputs compared") == 0);
+    CHECK(same.out.find("; 0 changed") != std::string::npos);
+  }
+
   std::vector<json> golden_cases() {
     std::ifstream in(std::string(SNNPLAN_TEST_DATA) + "/planning/upstream_plan_training.jsonl");
     REQUIRE(in.good());

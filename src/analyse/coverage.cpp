@@ -196,7 +196,7 @@ struct CoverageTracker::State {
       return (rules.inputs[static_cast<std::size_t>(slot)].type.kinds & ~detail::kNull) ==
              detail::kInt;
     const std::size_t let = static_cast<std::size_t>(slot) - inputs;
-    if (let >= rules.lets.size() || (let < rules.calls.size() && rules.calls[let])) return false;
+    if (let >= rules.lets.size() || rules.computed_elsewhere(let)) return false;
     int& known = integer_lets[let];
     if (known == 2) return false;  // a cycle (refused at load): not an integer
     if (known < 0) {
@@ -288,7 +288,7 @@ struct CoverageTracker::State {
       }
     }
     for (std::size_t k = 0; k < rules.lets.size(); ++k)
-      if (k >= rules.calls.size() || !rules.calls[k])
+      if (!rules.computed_elsewhere(k))
         add_expressions(rules.lets[k], "let " + rules.let_names[k]);
     for (const auto& field : rules.fields)
       if (field.init) add_expressions(*field.init, "record " + field.name);

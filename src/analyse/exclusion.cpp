@@ -82,7 +82,7 @@ std::optional<RValue> fold(const CompiledRules& rules, const Node& n, const Pins
       }
       const auto let = static_cast<std::size_t>(n.slot) - rules.inputs.size();
       if (n.slot < 0 || let >= rules.lets.size()) return std::nullopt;
-      if (let < rules.calls.size() && rules.calls[let]) return std::nullopt;
+      if (rules.computed_elsewhere(let)) return std::nullopt;
       return fold(rules, rules.lets[let], pins, depth + 1);
     }
     case ExprKind::binary: {

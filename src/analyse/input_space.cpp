@@ -173,7 +173,7 @@ void InputSpace::gather(Model& m, Shapes& shapes, Facts& facts,
   if (what != Gather::conditions_and_values) return;
   const detail::CompiledRules& rules = m.rules;
   for (std::size_t k = 0; k < rules.lets.size(); ++k)
-    if (k >= rules.calls.size() || !rules.calls[k])
+    if (!rules.computed_elsewhere(k))
       facts.merge(shapes.expression(rules.lets[k]), false);
 }
 

@@ -38,9 +38,9 @@ bool value_is_constant(const Model& m, const Node& n, int depth = 0) {
       const auto slot = static_cast<std::size_t>(n.slot);
       if (slot < rules.inputs.size())
         return !m.inputs[slot].sampled && m.inputs[slot].issue == std::nullopt;
-      if (slot < rules.slot_count()) {
+      if (slot < rules.inputs.size() + rules.lets.size()) {
         const std::size_t let = slot - rules.inputs.size();
-        return !rules.calls[let] && value_is_constant(m, rules.lets[let], depth + 1);
+        return !rules.computed_elsewhere(let) && value_is_constant(m, rules.lets[let], depth + 1);
       }
       return false;
     }
@@ -67,9 +67,9 @@ bool shape_is_constant(const Model& m, const Node& n, int depth = 0) {
       const auto slot = static_cast<std::size_t>(n.slot);
       // An input's null-ness is one of its representatives; a list input's length is not.
       if (slot < rules.inputs.size()) return !(rules.inputs[slot].type.kinds & detail::kList);
-      if (slot < rules.slot_count()) {
+      if (slot < rules.inputs.size() + rules.lets.size()) {
         const std::size_t let = slot - rules.inputs.size();
-        return !rules.calls[let] && shape_is_constant(m, rules.lets[let], depth + 1);
+        return !rules.computed_elsewhere(let) && shape_is_constant(m, rules.lets[let], depth + 1);
       }
       return false;
     }

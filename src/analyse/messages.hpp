@@ -39,6 +39,9 @@ inline std::string overlapping_rule(std::string_view rule, std::string_view earl
 inline std::string analysis_too_many_alternatives() {
   return "the expression has too many alternative values";
 }
+inline std::string analysis_searches(std::string_view let) {
+  return fmt::format("derived value '{}' is chosen by a search", let);
+}
 inline std::string analysis_calls_rule_set(std::string_view let) {
   return fmt::format("derived value '{}' calls another rule set", let);
 }

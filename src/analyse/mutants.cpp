@@ -96,7 +96,7 @@ class Finder {
       }
     }
     for (std::size_t k = 0; k < rules_.lets.size(); ++k)
-      if (k >= rules_.calls.size() || !rules_.calls[k]) let_node(k, rules_.lets[k], {});
+      if (!rules_.computed_elsewhere(k)) let_node(k, rules_.lets[k], {});
   }
 
  private:

@@ -102,11 +102,15 @@ std::vector<Alt> Shapes::of_slot(int s, const SourceLocation& at, Facts& f) {
   if (static_cast<std::size_t>(s) < n) return of_input(static_cast<std::size_t>(s), at, f);
   // A record field (read by an invariant): what rules set it to is among the regions already
   // (analyse/invariants.cpp); here it is a value of any shape.
-  if (static_cast<std::size_t>(s) >= m_.rules.slot_count()) return {Alt{}};
+  // A search's own names (local slots) are read only inside the search.
+  if (static_cast<std::size_t>(s) >= n + m_.rules.lets.size()) return {Alt{}};
   const std::size_t k = static_cast<std::size_t>(s) - n;
   if (!lets_[k]) {
     LetShape shape;
-    if (m_.rules.calls[k]) {
+    if (k < m_.rules.searches.size() && m_.rules.searches[k]) {
+      issue(shape.facts, at, messages::analysis_searches(m_.rules.let_names[k]));
+      shape.alts = {Alt{}};
+    } else if (m_.rules.calls[k]) {
       // Beyond the exact analysis, but the inputs the call is given are still what its
       // value depends on: they are enumerated, and a gap witness names them.
       issue(shape.facts, at, messages::analysis_calls_rule_set(m_.rules.let_names[k]));

@@ -299,10 +299,12 @@ class Checker {
       return kAny;
     }
     const KindSet k = aggregated_->at(value.name);
-    if (!(k & (kNumeric | kString)) || (k & ~(kNumeric | kString) & ~kAny) == k)
+    if (k == kAny) return kAny;  // not known (reported already, if it is a mistake)
+    if (!(k & (kNumeric | kString)))
       error(value.location, "type-mismatch",
             messages::type_mismatch(messages::builtin_argument(1, e.name), "int, float or string", describe(k)));
-    return (k & (kNumeric | kString)) | kNull;  // null: no candidate was tested
+    // Not null: `none_fits` is raised only when some candidate was tested.
+    return k & (kNumeric | kString);
   }
 
   // The key of a search's choice: a value or a list of values that order (numbers, strings);

@@ -36,6 +36,14 @@ inline std::string allowed_finding(std::string_view severity, std::string_view m
 inline std::string watch_needs_batch() {
   return "--watch needs --batch (it re-reads the rule file between lines)";
 }
+inline constexpr std::string_view kCorpusFile = "corpus file";
+inline std::string sampled_with_inputs() {
+  return "--input fixes inputs of the exact comparison; a sampled one (--sample, --corpus, or a rule "
+         "file with a search) takes its inputs from the corpus";
+}
+inline std::string sampled_format(std::string_view format) {
+  return fmt::format("a sampled comparison is written as text only, not as {}", format);
+}
 inline std::string explain_with_batch() {
   return "--explain shows one request's search; give the request as flags, not --batch";
 }

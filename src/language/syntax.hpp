@@ -247,7 +247,7 @@ struct Search {
 /// The record field that names the tier a search's chosen candidate came from.
 inline constexpr const char* kTierField = "tier";
 /// The aggregates a search failure's values may call over the candidates tested against
-/// `fits`: the smallest and largest value of one of their values (null when none was tested),
+/// `fits` (at least one was, when nothing fits): the smallest and largest value of one of their values,
 /// and how many were tested.
 inline constexpr std::string_view kSmallestAggregate = "smallest";
 inline constexpr std::string_view kLargestAggregate = "largest";

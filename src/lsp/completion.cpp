@@ -249,7 +249,17 @@ void complete_key(const Context& c, Candidates& out) {
   if (at(0) == "ensure") return out.keys(load::Section::invariant);
   if (at(1) == "inputs") return out.keys(load::Section::input);
   if (at(1) == "record") return out.keys(load::Section::record_field);
-  if (at(1) == "let") return out.keys(load::Section::let_call);
+  // A search's parts (a let with `search`).
+  if (has(p, "search")) {
+    if (at(0) == "search") return out.keys(load::Section::search);
+    if (at(0) == "tiers") return out.keys(load::Section::search_tier);
+    if (at(0) == "require" || at(0) == "fits") return out.keys(load::Section::search_constraint);
+    if (at(0) == "none_valid" || at(0) == "none_fits") return out.keys(load::Section::search_failure);
+  }
+  if (at(1) == "let") {
+    out.keys(load::Section::let_call);
+    return out.keys(load::Section::let_search);
+  }
   if (at(0) == "rules" || at(1) == "tables") return out.keys(load::Section::rule);
 }
 

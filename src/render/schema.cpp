@@ -126,7 +126,10 @@ json shape_schema(const KeyRow& row) {
     case Shape::boolean:
       return json{{"type", "boolean"}};
     case Shape::format_version:
-      return json{{"enum", json::array({oldest_rule_format_version, rule_format_version})}};
+      return json{{"enum", json::array({oldest_rule_format_version, rule_format_version})},
+                  {"enumDescriptions",
+                   json::array({"format 1: `/` of two integers rounds toward negative infinity",
+                                "format 2: `/` is Python 3's true division, `//` floor division"})}};
     case Shape::value:
       return ref("value");
     case Shape::scalar_or_scalars:

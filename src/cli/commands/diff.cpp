@@ -15,6 +15,11 @@
 #include "cli/rule_files.hpp"
 #include "cli/messages.hpp"
 #include "render/format.hpp"
+#include "request/sampled_diff.hpp"
+#include "cli/batch.hpp"
+
+#include <algorithm>
+#include <istream>
 
 namespace snnplan::cli {
 namespace {
@@ -24,7 +29,40 @@ struct DiffFlags {
   std::vector<std::string> inputs;
   std::vector<std::string> rule_roots;
   std::string format;
+  std::size_t sample = 0;
+  std::uint64_t seed = 1;
+  std::string corpus;
+  CLI::Option* sample_option = nullptr;
+  CLI::Option* corpus_option = nullptr;
 };
+
+// Whether a rule set (or one it uses) has a search: its answers are beyond the exact analysis.
+bool searches(const detail::CompiledRules& rules) {
+  for (const auto& search : rules.searches)
+    if (search) return true;
+  return std::any_of(rules.used.begin(), rules.used.end(), [](const auto& used) { return searches(*used); });
+}
+
+// The comparison on a corpus and a seeded sample (--sample, --corpus, or a rule file with a
+// search, whose answers the exact analysis cannot reach).
+ExitCode sampled(const DiffFlags& f, const RuleSet& old_rules, const RuleSet& new_rules, const Streams& io) {
+  request::SampleOptions options;
+  options.samples = f.sample_option->count() ? f.sample : options.samples;
+  options.seed = f.seed;
+  if (f.corpus_option->count())
+    with_batch_input(f.corpus, io.in, [&](std::istream& lines, const std::string&) {
+      for (std::string line; std::getline(lines, line);) options.corpus.push_back(line);
+      return ExitCode::ok;
+    }, messages::kCorpusFile);
+  request::SampledDiff result;
+  try {
+    result = request::sampled_diff(old_rules, new_rules, options);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError{e.what()};
+  }
+  io.out << request::render_sampled_diff(result);
+  return result.changed == 0 ? ExitCode::ok : ExitCode::differences;
+}
 
 ExitCode diff(const DiffFlags& f, const Streams& io) {
   const render::Format format = render::parse_format(f.format, render::Output::diff);
@@ -39,6 +77,12 @@ ExitCode diff(const DiffFlags& f, const Streams& io) {
       !differences.empty())
     throw LoadError({Diagnostic{Severity::error, SourceLocation{after.file_name, 0, 0},
                                 "input-mismatch", differences}});
+  if (f.sample_option->count() || f.corpus_option->count() || searches(before) || searches(after)) {
+    if (!f.inputs.empty()) throw UsageError{messages::sampled_with_inputs()};
+    if (render::parse_format(f.format, render::Output::diff) != render::Format::text)
+      throw UsageError{messages::sampled_format(f.format)};
+    return sampled(f, old_rules, new_rules, io);
+  }
   Inputs given;
   std::map<std::string, std::string> given_by;
   add_assignments(f.inputs, old_rules, given, given_by);
@@ -77,6 +121,18 @@ Command setup_diff(CLI::App& app) {
             ->type_name("NAME=VALUE");
         add_rules_root_option(command, f.rule_roots);
         add_format_option(command, f.format, render::Output::diff);
+        f.sample_option = command
+                              .add_option("--sample", f.sample,
+                                          "compare on N inputs drawn around the corpus (or the declared "
+                                          "types) instead of every input; the default for rule files with "
+                                          "a search (2000)")
+                              ->type_name("N");
+        command.add_option("--seed", f.seed, "the seed of --sample (default 1)")->type_name("INT");
+        f.corpus_option = command
+                              .add_option("--corpus", f.corpus,
+                                          "JSON Lines file of requests to compare on, besides the sample "
+                                          "('-': standard input)")
+                              ->type_name(kFilePlaceholder);
       },
       &diff);
 }

@@ -1,0 +1,48 @@
+#pragma once
+// `snnplan diff` where the input space is too large to enumerate or beyond the exact analysis
+// (a rule file with a search, such as rules/snn_llm_planning.yaml): both rule sets answer the
+// same inputs -- an operator's corpus (JSON Lines of requests) and a seeded sample drawn around
+// it -- and the inputs whose answers differ are grouped by what changed. A sample finds changes;
+// it cannot prove there are none, and the result says that it sampled.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "snnplan/rule_set.hpp"
+
+namespace snnplan::request {
+
+struct SampleOptions {
+  std::size_t samples = 2000;      ///< drawn inputs besides the corpus
+  std::uint64_t seed = 1;
+  std::vector<std::string> corpus;  ///< JSON Lines of requests (lines, as read)
+};
+
+/// Inputs whose answers changed in one way: the fields that differ, with their old and new
+/// values (an error is the field "error"), how many inputs changed so and the first of them.
+struct SampledChange {
+  std::vector<std::string> fields;  ///< "field: old -> new", for fields other than floats
+  std::vector<std::string> float_fields;  ///< float fields that changed (estimates), by name
+  std::size_t count = 0;
+  std::string example;  ///< the first input that changed so, as a JSON object
+};
+
+struct SampledDiff {
+  std::size_t compared = 0;     ///< inputs both rule sets answered
+  std::size_t from_corpus = 0;  ///< of which the corpus's lines
+  std::size_t changed = 0;
+  std::uint64_t seed = 0;
+  std::vector<SampledChange> changes;  ///< the largest group first
+};
+
+/// Compares `old_rules` and `new_rules` (which declare the same inputs) on the corpus and
+/// `options.samples` inputs drawn from it (a corpus line with some inputs replaced by values
+/// another line or the declared types offer), or from the declared types alone without a
+/// corpus. A corpus line that is not a request throws std::invalid_argument naming its line.
+SampledDiff sampled_diff(const RuleSet& old_rules, const RuleSet& new_rules, const SampleOptions& options);
+
+/// The text report: that it sampled, how many inputs, and each group of changes.
+std::string render_sampled_diff(const SampledDiff& diff);
+
+}  // namespace snnplan::request
