@@ -10,7 +10,6 @@
 #include "analyse/rule_diff.hpp"
 #include "api/rule_set_access.hpp"
 #include "check/checker.hpp"
-#include "check/messages.hpp"
 #include "core/sha256.hpp"
 #include "load/rule_file_loader.hpp"
 #include "render/format.hpp"
@@ -134,16 +133,10 @@ json map_json(const render::DecisionMap& m) {
 
 }  // namespace
 
-struct Workbench::Loaded {
-  std::optional<RuleSet> rules;
-  std::vector<Diagnostic> diagnostics;  // in source order
-  std::vector<SourceText> sources;
-};
-
 Workbench::Workbench(WorkbenchOptions options) : options_(std::move(options)) {
   disk_text_ = read_file(options_.path);
   disk_sha256_ = detail::sha256_hex(disk_text_);
-  Loaded loaded = load(disk_text_);
+  usecases::CheckedRules loaded = load(disk_text_);
   disk_rules_ = loaded.rules;
   if (loaded.rules) {
     last_good_ = loaded.rules;
@@ -151,26 +144,17 @@ Workbench::Workbench(WorkbenchOptions options) : options_(std::move(options)) {
   }
 }
 
-Workbench::Loaded Workbench::load(const std::string& text) const {
-  Loaded out;
-  try {
-    // The load `snnplan check` does: the table analysis too, so shadowed rules and gaps show.
-    const RuleSet rules = RuleSetAccess::from_text_at(
-        text, options_.path,
-        LoadOptions{.analyse_tables = true, .rule_roots = options_.rule_roots});
-    out.diagnostics = rules.warnings();
-    RuleSetAccess::add_sources(RuleSetAccess::compiled(rules), out.sources);
-    out.rules = rules;
-  } catch (const LoadError& e) {
-    out.diagnostics = e.diagnostics();
-    out.sources = e.sources();
-  }
+usecases::CheckedRules Workbench::load(const std::string& text) const {
+  // The check `snnplan check` makes: the table analysis too, so shadowed rules and gaps show.
+  usecases::CheckedRules out = usecases::check_rule_text(
+      text, options_.path, usecases::CheckRequest{.rule_roots = options_.rule_roots});
+  // The page lists them in source order, those of a text that does not load too.
   check::sort_by_position(out.diagnostics);
   return out;
 }
 
 std::optional<RuleSet> Workbench::usable(const std::string& text, bool& stale) {
-  Loaded loaded = load(text);
+  usecases::CheckedRules loaded = load(text);
   const std::lock_guard lock(mutex_);
   stale = !loaded.rules;
   if (loaded.rules) last_good_ = loaded.rules;
@@ -191,26 +175,16 @@ Reply Workbench::file() const {
 }
 
 Reply Workbench::check(const std::string& text) {
-  Loaded loaded = load(text);
+  usecases::CheckedRules loaded = load(text);
   const load::LoadedFile tree = load::load_rule_file(text, options_.path);
-  const std::size_t errors = check::count_severity(loaded.diagnostics, Severity::error);
-  const std::size_t warnings = check::count_severity(loaded.diagnostics, Severity::warning);
-  json body{{"ok", loaded.rules.has_value()}, {"errors", errors}, {"warnings", warnings}};
+  json body{{"ok", loaded.rules.has_value()}, {"errors", loaded.errors}, {"warnings", loaded.warnings}};
   json diagnostics = json::array();
   for (const Diagnostic& d : loaded.diagnostics) diagnostics.push_back(diagnostic_json(d));
   body["diagnostics"] = std::move(diagnostics);
   // What `snnplan check FILE` prints: each diagnostic with its line and caret, then the summary.
   std::string report =
       render::render_diagnostics(loaded.diagnostics, loaded.sources, render::Format::text);
-  if (loaded.rules) {
-    const detail::CompiledRules& compiled = RuleSetAccess::compiled(*loaded.rules);
-    std::size_t rules = 0;
-    for (const auto& table : compiled.tables) rules += table.rules.size();
-    report += snnplan::messages::check_ok(options_.path, rules, compiled.tables.size(), warnings,
-                                          compiled.allowed.size());
-  } else {
-    report += snnplan::messages::check_failed(options_.path, errors, warnings, false);
-  }
+  report += loaded.summary(options_.path);
   body["report"] = report + "\n";
   const std::lock_guard lock(mutex_);
   if (loaded.rules) {
@@ -282,7 +256,7 @@ Reply Workbench::diff_between(const RuleSet& before, const RuleSet& after,
 Reply Workbench::diff(const std::string& text, const nlohmann::json& inputs) {
   const std::optional<RuleSet> before = disk_rules();
   if (!before) return Reply{409, error_body(messages::disk_version_does_not_load())};
-  const Loaded after = load(text);
+  const usecases::CheckedRules after = load(text);
   if (!after.rules) return Reply{409, error_body(messages::text_does_not_load())};
   return diff_between(*before, *after.rules, inputs);
 }
@@ -290,7 +264,7 @@ Reply Workbench::diff(const std::string& text, const nlohmann::json& inputs) {
 Reply Workbench::map(const std::string& text, const nlohmann::json& request) {
   const std::optional<RuleSet> before = disk_rules();
   if (!before) return Reply{409, error_body(messages::disk_version_does_not_load())};
-  const Loaded after = load(text);
+  const usecases::CheckedRules after = load(text);
   if (!after.rules) return Reply{409, error_body(messages::text_does_not_load())};
   if (const std::string differences = analyse::input_differences(
           RuleSetAccess::compiled(*before), RuleSetAccess::compiled(*after.rules));
@@ -347,9 +321,9 @@ Reply Workbench::tests(const std::string& text, bool mutate) {
 }
 
 Reply Workbench::save(const std::string& text, const std::string& base_sha256) {
-  const Loaded loaded = load(text);
+  const usecases::CheckedRules loaded = load(text);
   if (!loaded.rules) {
-    json body = error_body(messages::save_has_errors(check::count_severity(loaded.diagnostics, Severity::error)));
+    json body = error_body(messages::save_has_errors(loaded.errors));
     json diagnostics = json::array();
     for (const Diagnostic& d : loaded.diagnostics) diagnostics.push_back(diagnostic_json(d));
     body["diagnostics"] = std::move(diagnostics);
