@@ -20,6 +20,7 @@
 #include "serve/outline.hpp"
 #include "snnplan/explain.hpp"
 #include "snnplan/rule_tests.hpp"
+#include "usecases/diff.hpp"
 
 namespace snnplan::serve {
 
@@ -230,26 +231,13 @@ Reply Workbench::decide(const std::string& text, const nlohmann::json& inputs) {
 
 Reply Workbench::diff_between(const RuleSet& before, const RuleSet& after,
                               const nlohmann::json& inputs) const {
-  const detail::CompiledRules& old_rules = RuleSetAccess::compiled(before);
-  const detail::CompiledRules& new_rules = RuleSetAccess::compiled(after);
-  if (const std::string differences = analyse::input_differences(old_rules, new_rules);
-      !differences.empty())
-    return Reply{422, error_body(differences)};
-  auto given = inputs_of(inputs, before);
-  if (const auto* problem = std::get_if<std::string>(&given))
-    return Reply{422, error_body(*problem)};
-  std::vector<analyse::FixedInput> fixed;
-  for (auto& [name, value] : std::get<Inputs>(given))
-    fixed.push_back(analyse::FixedInput{name, std::move(value)});
-  analyse::RuleDiff result;
-  try {
-    result = analyse::diff_rules(old_rules, new_rules, fixed);
-  } catch (const std::invalid_argument& e) {
-    return Reply{422, error_body(e.what())};
-  }
-  json body = json::parse(render::render_diff(result, render::Format::json));
-  body["text"] = render::render_diff(result, render::Format::text);
-  body["changed"] = !result.changes.empty() || !result.complete;
+  const usecases::ComparedRuleSets compared = usecases::compare_rule_sets(
+      before, after, [&](const RuleSet& rules) { return inputs_of(inputs, rules); });
+  if (!compared.input_mismatch.empty()) return Reply{422, error_body(compared.input_mismatch)};
+  if (!compared.refused_inputs.empty()) return Reply{422, error_body(compared.refused_inputs)};
+  json body = json::parse(render::render_diff(compared.diff, render::Format::json));
+  body["text"] = render::render_diff(compared.diff, render::Format::text);
+  body["changed"] = compared.changed();
   return Reply{200, std::move(body)};
 }
 

@@ -1,20 +1,20 @@
 // `snnplan diff OLD NEW`: which inputs get a different answer from NEW than from OLD, over
-// the whole declared input domain, grouped by the rule paths that give them (the engine is
-// analyse/rule_diff.cpp). Exit codes as diff(1): 0 no change, 1 changes, 2 bad command
+// the whole declared input domain, grouped by the rule paths that give them (the comparison is
+// usecases/diff.hpp's). Exit codes as diff(1): 0 no change, 1 changes, 2 bad command
 // line, 3 a file fails to load (or the two declare different inputs).
 
 #include <map>
 #include <ostream>
-#include <stdexcept>
+#include <utility>
+#include <variant>
 
-#include "analyse/rule_diff.hpp"
-#include "api/rule_set_access.hpp"
 #include "cli/command.hpp"
 #include "cli/flags.hpp"
 #include "cli/input_flags.hpp"
 #include "cli/rule_files.hpp"
 #include "cli/messages.hpp"
 #include "render/format.hpp"
+#include "usecases/diff.hpp"
 
 namespace snnplan::cli {
 namespace {
@@ -33,27 +33,19 @@ ExitCode diff(const DiffFlags& f, const Streams& io) {
   const LoadOptions options{.rule_roots = f.rule_roots};
   const RuleSet old_rules = load_rule_file(f.old_file, io.in, options);
   const RuleSet new_rules = load_rule_file(f.new_file, io.in, options);
-  const detail::CompiledRules& before = RuleSetAccess::compiled(old_rules);
-  const detail::CompiledRules& after = RuleSetAccess::compiled(new_rules);
-  if (const std::string differences = analyse::input_differences(before, after);
-      !differences.empty())
-    throw LoadError({Diagnostic{Severity::error, SourceLocation{after.file_name, 0, 0},
-                                "input-mismatch", differences}});
-  Inputs given;
-  std::map<std::string, std::string> given_by;
-  add_assignments(f.inputs, old_rules, given, given_by);
-  std::vector<analyse::FixedInput> fixed;
-  for (auto& [name, value] : given) fixed.push_back(analyse::FixedInput{name, std::move(value)});
-  analyse::RuleDiff result;
-  try {
-    result = analyse::diff_rules(before, after, fixed);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError{e.what()};
-  }
-  io.out << render::render_diff(result, format);
-  // A search that stopped short cannot promise "no change": a gate on the exit code must not
-  // pass an edit nobody compared.
-  return result.changes.empty() && result.complete ? ExitCode::ok : ExitCode::differences;
+  const usecases::ComparedRuleSets compared =
+      usecases::compare_rule_sets(old_rules, new_rules, [&](const RuleSet& before) {
+        Inputs given;
+        std::map<std::string, std::string> given_by;
+        add_assignments(f.inputs, before, given, given_by);
+        return std::variant<Inputs, std::string>(std::move(given));
+      });
+  if (!compared.input_mismatch.empty())
+    throw LoadError({Diagnostic{Severity::error, SourceLocation{new_rules.file_name(), 0, 0},
+                                "input-mismatch", compared.input_mismatch}});
+  if (!compared.refused_inputs.empty()) throw UsageError{compared.refused_inputs};
+  io.out << render::render_diff(compared.diff, format);
+  return compared.changed() ? ExitCode::differences : ExitCode::ok;
 }
 
 }  // namespace
