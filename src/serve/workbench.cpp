@@ -7,20 +7,18 @@
 #include <stdexcept>
 #include <utility>
 
-#include "analyse/rule_diff.hpp"
-#include "api/rule_set_access.hpp"
 #include "check/checker.hpp"
 #include "core/sha256.hpp"
 #include "load/rule_file_loader.hpp"
 #include "render/format.hpp"
 #include "render/json.hpp"
-#include "render/map_cells.hpp"
 #include "request/json_inputs.hpp"
 #include "serve/messages.hpp"
 #include "serve/outline.hpp"
 #include "snnplan/explain.hpp"
 #include "snnplan/rule_tests.hpp"
 #include "usecases/diff.hpp"
+#include "usecases/map.hpp"
 
 namespace snnplan::serve {
 
@@ -54,12 +52,6 @@ std::variant<Inputs, std::string> inputs_of(const nlohmann::json& inputs, const 
   return request::inputs_from_json(inputs, rules);
 }
 
-const InputInfo* find_input(const RuleSet& rules, const std::string& name) {
-  for (const InputInfo& info : rules.inputs())
-    if (info.name == name) return &info;
-  return nullptr;
-}
-
 // One axis of the map: {"name", "from", "to", "step"} for an int input, else its one_of values,
 // false and true for a bool, or the request's "values".
 std::variant<render::MapAxis, std::string> axis_of(const nlohmann::json& spec, const RuleSet& rules,
@@ -67,7 +59,7 @@ std::variant<render::MapAxis, std::string> axis_of(const nlohmann::json& spec, c
   if (!spec.is_object() || !spec.contains("name") || !spec["name"].is_string())
     return messages::missing_member("x/y", "an object with a \"name\"");
   const std::string name = spec["name"].get<std::string>();
-  const InputInfo* info = find_input(rules, name);
+  const InputInfo* info = usecases::find_input(rules, name);
   if (!info) return messages::unknown_axis(name);
   render::MapAxis axis{name, {}};
   if (spec.contains("values") && spec["values"].is_array()) {
@@ -254,8 +246,7 @@ Reply Workbench::map(const std::string& text, const nlohmann::json& request) {
   if (!before) return Reply{409, error_body(messages::disk_version_does_not_load())};
   const usecases::CheckedRules after = load(text);
   if (!after.rules) return Reply{409, error_body(messages::text_does_not_load())};
-  if (const std::string differences = analyse::input_differences(
-          RuleSetAccess::compiled(*before), RuleSetAccess::compiled(*after.rules));
+  if (const std::string differences = usecases::input_mismatch(*before, *after.rules);
       !differences.empty())
     return Reply{422, error_body(differences)};
   const json declared = outline_inputs(load::load_rule_file(text, options_.path).file, *after.rules);
@@ -276,14 +267,12 @@ Reply Workbench::map(const std::string& text, const nlohmann::json& request) {
     return Reply{422, error_body(*problem)};
   for (auto& [name, value] : std::get<Inputs>(given))
     if (name != m.x.name && name != m.y.name) m.fixed.emplace_back(name, std::move(value));
-  for (const InputInfo& info : after.rules->inputs()) {
-    const bool given_here =
-        info.name == m.x.name || info.name == m.y.name ||
-        std::any_of(m.fixed.begin(), m.fixed.end(), [&](const auto& f) { return f.first == info.name; });
-    if (info.required && !given_here)
-      return Reply{422, error_body(messages::map_input_required(info.name))};
-  }
-  render::evaluate_map(m, {*before, *after.rules});
+  // The new version's inputs: the old one declares the same, and the page edits the new one.
+  if (const std::optional<usecases::MapGap> gap = usecases::map_gap(m, {*after.rules}))
+    return Reply{422, error_body(gap->kind == usecases::MapGap::Kind::undeclared_input
+                                     ? messages::unknown_axis(gap->input)
+                                     : messages::map_input_required(gap->input))};
+  usecases::evaluate_map(m, {*before, *after.rules});
   return Reply{200, map_json(m)};
 }
 

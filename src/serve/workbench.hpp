@@ -2,7 +2,7 @@
 // The operator workbench without HTTP: what each endpoint of `snnplan serve` answers for the
 // text the page sends (docs/serve.md). Every answer comes from the library's own entry points
 // -- usecases::check_rule_text of `snnplan check`, RuleSet::explain of `explain`,
-// usecases::compare_rule_sets of `diff`, render::evaluate_map of `map --diff`, run_rule_tests of
+// usecases::compare_rule_sets of `diff`, usecases::evaluate_map of `map --diff`, run_rule_tests of
 // `test` -- never from running the CLI.
 //
 // One Workbench serves every request thread at once: the text a request sends is loaded on

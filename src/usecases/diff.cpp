@@ -8,12 +8,16 @@
 
 namespace snnplan::usecases {
 
+std::string input_mismatch(const RuleSet& before, const RuleSet& after) {
+  return analyse::input_differences(RuleSetAccess::compiled(before), RuleSetAccess::compiled(after));
+}
+
 ComparedRuleSets compare_rule_sets(const RuleSet& before, const RuleSet& after,
                                    const ReadFixedInputs& fixed_inputs) {
   ComparedRuleSets out;
   const detail::CompiledRules& old_rules = RuleSetAccess::compiled(before);
   const detail::CompiledRules& new_rules = RuleSetAccess::compiled(after);
-  out.input_mismatch = analyse::input_differences(old_rules, new_rules);
+  out.input_mismatch = input_mismatch(before, after);
   if (!out.input_mismatch.empty()) return out;
   auto given = fixed_inputs(before);
   if (auto* problem = std::get_if<std::string>(&given)) {

@@ -31,6 +31,10 @@ struct ComparedRuleSets {
   [[nodiscard]] bool changed() const { return !diff.changes.empty() || !diff.complete; }
 };
 
+/// How the declared inputs of `before` and `after` differ; empty when they are the same, which
+/// comparing them (and mapping both) needs.
+[[nodiscard]] std::string input_mismatch(const RuleSet& before, const RuleSet& after);
+
 /// Which inputs get a different answer from `after` than from `before`.
 [[nodiscard]] ComparedRuleSets compare_rule_sets(const RuleSet& before, const RuleSet& after,
                                                  const ReadFixedInputs& fixed_inputs);
