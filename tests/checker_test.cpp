@@ -26,7 +26,7 @@
 #include "check/checker.hpp"
 #include "golden_cases.hpp"
 #include "core/diagnostic_codes.hpp"
-#include "render/code_examples.hpp"
+#include "rules_reference/code_examples.hpp"
 #include "load/rule_file_loader.hpp"
 #include "snnplan/snnplan.hpp"
 
@@ -141,7 +141,7 @@ TEST_SUITE("checker") {
       CAPTURE(row.code);
       CHECK(used.count(std::string(row.code)) == 1);
       CHECK_FALSE(row.summary.empty());
-      CHECK_FALSE(snnplan::render::diagnostic_code_example(row.code).empty());
+      CHECK_FALSE(snnplan::rules_reference::diagnostic_code_example(row.code).empty());
     }
   }
 }

@@ -14,7 +14,7 @@
 #include "language/operations.hpp"
 #include "language/python_repr.hpp"
 #include "language/syntax.hpp"
-#include "render/reference.hpp"
+#include "rules_reference/tables.hpp"
 #include "snnplan/snnplan.hpp"
 
 namespace {
@@ -178,7 +178,7 @@ TEST_SUITE("language") {
     const std::string document = read_text(path);
     REQUIRE(document.find("<!-- matchers:begin -->") != std::string::npos);
     REQUIRE(document.find("<!-- builtins:begin -->") != std::string::npos);
-    CHECK_MESSAGE(snnplan::render::with_generated_reference(document) == document,
+    CHECK_MESSAGE(snnplan::rules_reference::with_generated_reference(document) == document,
                   "docs/rules.md is out of date: run `cmake --build build --target update-docs`");
     for (const language::BuiltinInfo& builtin : language::builtins())
       CHECK(document.find(builtin.signature) != std::string::npos);

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "render/reference.hpp"
+#include "rules_reference/tables.hpp"
 
 int main(int argc, char** argv) {
   const bool update = argc == 3 && std::string(argv[1]) == "--update";
@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
     std::cerr << "rules_reference: cannot read " << path << '\n';
     return 1;
   }
-  const std::string out = snnplan::render::with_generated_reference(text.str());
+  const std::string out = snnplan::rules_reference::with_generated_reference(text.str());
   if (!update) {
     std::cout << out;
     return std::cout.flush() ? 0 : 1;

@@ -1,7 +1,7 @@
 #pragma once
 // The texts of the analysis (analyse/): why a table is not fully analysed, what it found,
 // invariants and `snnplan diff`, in one place; tests assert them exactly. The diagnostic-code
-// reference (render/code_examples.cpp) shows some of them as its examples.
+// reference (rules_reference/code_examples.cpp) shows some of them as its examples.
 
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
 #pragma once
 // The texts of the checker (check/): names, types and the parts of values they report, in one
-// place; tests assert them exactly. The diagnostic-code reference (render/code_examples.cpp)
+// place; tests assert them exactly. The diagnostic-code reference (rules_reference/code_examples.cpp)
 // shows some of them as its examples. The language's texts the checker reports too (operands,
 // builtin arguments, types) are in language/messages.hpp, and load's it reports again (a missing
 // key) in load/messages.hpp: this header includes both, so one include gives a file of check/

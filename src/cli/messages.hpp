@@ -22,16 +22,6 @@ inline std::string input_not_in_builtin_rules(std::string_view name) {
       name);
 }
 
-// ---- `snnplan check`: the warning policy and summary lines --------------------------------------
-inline std::string ignore_error(std::string_view code) {
-  return fmt::format(
-      "--ignore {}: '{}' is an error and cannot be ignored (only warnings and notes can)", code,
-      code);
-}
-inline std::string allowed_finding(std::string_view severity, std::string_view message,
-                                   std::string_view reason) {
-  return fmt::format("allowed {}: {} (reason: {})", severity, message, reason);
-}
 // ---- flags, batches and the PyTorch probe -------------------------------------------------------
 inline std::string watch_needs_batch() {
   return "--watch needs --batch (it re-reads the rule file between lines)";

@@ -10,7 +10,7 @@ constexpr Severity kError = Severity::error;
 constexpr Severity kWarning = Severity::warning;
 constexpr Severity kNote = Severity::note;
 
-// Each code's example message is render/code_examples.cpp's: it calls the stages' own message
+// Each code's example message is rules_reference/code_examples.cpp's: it calls the stages' own message
 // functions, which sit above this table.
 // clang-format off
 constexpr DiagnosticCodeInfo kCodes[] = {

@@ -1,8 +1,8 @@
 #pragma once
 // Every diagnostic code, defined once: one row per code with the severity it is reported at
-// and what it means (its example message is render/code_examples.hpp's, written by the stage
+// and what it means (its example message is rules_reference/code_examples.hpp's, written by the stage
 // that reports it). `check --error/--ignore`, `allow:` in rule files and
-// docs/rules.md's code table (render/reference.cpp) read these rows; a test holds every code
+// docs/rules.md's code table (rules_reference/tables.cpp) read these rows; a test holds every code
 // the loader, checker and analysis emit to having a row here.
 
 #include <span>

@@ -1,6 +1,6 @@
 #pragma once
 // The texts of the load stage (load/): YAML shape, expressions, literals and rule-test files,
-// in one place; tests assert them exactly. The diagnostic-code reference (render/code_examples.cpp)
+// in one place; tests assert them exactly. The diagnostic-code reference (rules_reference/code_examples.cpp)
 // shows some of them as its examples.
 
 #include <fmt/format.h>

@@ -8,6 +8,7 @@
 #include "api/rule_set_access.hpp"
 #include "check/checker.hpp"
 #include "load/rule_file_loader.hpp"
+#include "usecases/check.hpp"
 
 namespace snnplan::lsp {
 namespace fs = std::filesystem;
@@ -33,15 +34,11 @@ Document::Document(std::string path, std::string text, const std::vector<std::st
   declarations_ = std::make_shared<syntax::RuleFile>();
   is_rule_file_ = starts_as_rule_file(text_);
   if (!is_rule_file_) return;
-  // What `snnplan check` does: load with the table analysis, report the warnings (the
-  // allowances already applied) or the errors.
-  try {
-    rules_ = RuleSetAccess::from_text_at(text_, path_,
-                                         LoadOptions{.analyse_tables = true, .rule_roots = roots});
-    diagnostics_ = rules_->warnings();
-  } catch (const LoadError& e) {
-    diagnostics_ = e.diagnostics();
-  }
+  // What `snnplan check` reports: the warnings (the allowances already applied) or the errors.
+  usecases::CheckedRules checked =
+      usecases::check_rule_text(text_, path_, usecases::CheckRequest{.rule_roots = roots});
+  rules_ = std::move(checked.rules);
+  diagnostics_ = std::move(checked.diagnostics);
   // Findings inside the files this one uses are shown on those files; here the loader reports
   // the `uses:` entry that brought them in.
   std::erase_if(diagnostics_, [&](const Diagnostic& d) {

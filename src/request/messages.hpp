@@ -5,32 +5,10 @@
 #include <fmt/format.h>
 
 #include <cstddef>
-#include <cstdint>
 #include <string>
 #include <string_view>
 
 namespace snnplan::messages {
-// ---- the sampled diff ---------------------------------------------------------------------------
-inline std::string corpus_line(std::size_t line, std::string_view problem) {
-  return fmt::format("corpus line {}: {}", line, problem);
-}
-inline std::string sampled_summary(std::size_t compared, std::size_t from_corpus, std::uint64_t seed,
-                                   std::size_t changed) {
-  return fmt::format(
-      "sampled, not every input: {} inputs compared ({} from the corpus, {} drawn with seed {}); "
-      "{} changed\n",
-      compared, from_corpus, compared - from_corpus, seed, changed);
-}
-inline std::string sampled_group(std::size_t count) {
-  return fmt::format("  {} input{} changed:\n", count, count == 1 ? "" : "s");
-}
-inline std::string sampled_floats(std::string_view fields) {
-  return fmt::format("    and the value of {}\n", fields);
-}
-inline std::string sampled_example(std::string_view example) {
-  return fmt::format("    e.g. {}\n", example);
-}
-
 // ---- plan requests and JSON lines ---------------------------------------------------------------
 inline std::string feature_not_bool(std::string_view name, std::string_view got) {
   return fmt::format("feature '{}' must be true or false, got {}", name, got);

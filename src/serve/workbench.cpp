@@ -7,20 +7,18 @@
 #include <stdexcept>
 #include <utility>
 
-#include "analyse/rule_diff.hpp"
-#include "api/rule_set_access.hpp"
 #include "check/checker.hpp"
-#include "check/messages.hpp"
 #include "core/sha256.hpp"
 #include "load/rule_file_loader.hpp"
 #include "render/format.hpp"
 #include "render/json.hpp"
-#include "render/map_cells.hpp"
 #include "request/json_inputs.hpp"
 #include "serve/messages.hpp"
 #include "serve/outline.hpp"
 #include "snnplan/explain.hpp"
 #include "snnplan/rule_tests.hpp"
+#include "usecases/diff.hpp"
+#include "usecases/map.hpp"
 
 namespace snnplan::serve {
 
@@ -54,12 +52,6 @@ std::variant<Inputs, std::string> inputs_of(const nlohmann::json& inputs, const 
   return request::inputs_from_json(inputs, rules);
 }
 
-const InputInfo* find_input(const RuleSet& rules, const std::string& name) {
-  for (const InputInfo& info : rules.inputs())
-    if (info.name == name) return &info;
-  return nullptr;
-}
-
 // One axis of the map: {"name", "from", "to", "step"} for an int input, else its one_of values,
 // false and true for a bool, or the request's "values".
 std::variant<render::MapAxis, std::string> axis_of(const nlohmann::json& spec, const RuleSet& rules,
@@ -67,7 +59,7 @@ std::variant<render::MapAxis, std::string> axis_of(const nlohmann::json& spec, c
   if (!spec.is_object() || !spec.contains("name") || !spec["name"].is_string())
     return messages::missing_member("x/y", "an object with a \"name\"");
   const std::string name = spec["name"].get<std::string>();
-  const InputInfo* info = find_input(rules, name);
+  const InputInfo* info = usecases::find_input(rules, name);
   if (!info) return messages::unknown_axis(name);
   render::MapAxis axis{name, {}};
   if (spec.contains("values") && spec["values"].is_array()) {
@@ -134,16 +126,10 @@ json map_json(const render::DecisionMap& m) {
 
 }  // namespace
 
-struct Workbench::Loaded {
-  std::optional<RuleSet> rules;
-  std::vector<Diagnostic> diagnostics;  // in source order
-  std::vector<SourceText> sources;
-};
-
 Workbench::Workbench(WorkbenchOptions options) : options_(std::move(options)) {
   disk_text_ = read_file(options_.path);
   disk_sha256_ = detail::sha256_hex(disk_text_);
-  Loaded loaded = load(disk_text_);
+  usecases::CheckedRules loaded = load(disk_text_);
   disk_rules_ = loaded.rules;
   if (loaded.rules) {
     last_good_ = loaded.rules;
@@ -151,26 +137,17 @@ Workbench::Workbench(WorkbenchOptions options) : options_(std::move(options)) {
   }
 }
 
-Workbench::Loaded Workbench::load(const std::string& text) const {
-  Loaded out;
-  try {
-    // The load `snnplan check` does: the table analysis too, so shadowed rules and gaps show.
-    const RuleSet rules = RuleSetAccess::from_text_at(
-        text, options_.path,
-        LoadOptions{.analyse_tables = true, .rule_roots = options_.rule_roots});
-    out.diagnostics = rules.warnings();
-    RuleSetAccess::add_sources(RuleSetAccess::compiled(rules), out.sources);
-    out.rules = rules;
-  } catch (const LoadError& e) {
-    out.diagnostics = e.diagnostics();
-    out.sources = e.sources();
-  }
+usecases::CheckedRules Workbench::load(const std::string& text) const {
+  // The check `snnplan check` makes: the table analysis too, so shadowed rules and gaps show.
+  usecases::CheckedRules out = usecases::check_rule_text(
+      text, options_.path, usecases::CheckRequest{.rule_roots = options_.rule_roots});
+  // The page lists them in source order, those of a text that does not load too.
   check::sort_by_position(out.diagnostics);
   return out;
 }
 
 std::optional<RuleSet> Workbench::usable(const std::string& text, bool& stale) {
-  Loaded loaded = load(text);
+  usecases::CheckedRules loaded = load(text);
   const std::lock_guard lock(mutex_);
   stale = !loaded.rules;
   if (loaded.rules) last_good_ = loaded.rules;
@@ -191,26 +168,16 @@ Reply Workbench::file() const {
 }
 
 Reply Workbench::check(const std::string& text) {
-  Loaded loaded = load(text);
+  usecases::CheckedRules loaded = load(text);
   const load::LoadedFile tree = load::load_rule_file(text, options_.path);
-  const std::size_t errors = check::count_severity(loaded.diagnostics, Severity::error);
-  const std::size_t warnings = check::count_severity(loaded.diagnostics, Severity::warning);
-  json body{{"ok", loaded.rules.has_value()}, {"errors", errors}, {"warnings", warnings}};
+  json body{{"ok", loaded.rules.has_value()}, {"errors", loaded.errors}, {"warnings", loaded.warnings}};
   json diagnostics = json::array();
   for (const Diagnostic& d : loaded.diagnostics) diagnostics.push_back(diagnostic_json(d));
   body["diagnostics"] = std::move(diagnostics);
   // What `snnplan check FILE` prints: each diagnostic with its line and caret, then the summary.
   std::string report =
       render::render_diagnostics(loaded.diagnostics, loaded.sources, render::Format::text);
-  if (loaded.rules) {
-    const detail::CompiledRules& compiled = RuleSetAccess::compiled(*loaded.rules);
-    std::size_t rules = 0;
-    for (const auto& table : compiled.tables) rules += table.rules.size();
-    report += snnplan::messages::check_ok(options_.path, rules, compiled.tables.size(), warnings,
-                                          compiled.allowed.size());
-  } else {
-    report += snnplan::messages::check_failed(options_.path, errors, warnings, false);
-  }
+  report += loaded.summary(options_.path);
   body["report"] = report + "\n";
   const std::lock_guard lock(mutex_);
   if (loaded.rules) {
@@ -256,33 +223,20 @@ Reply Workbench::decide(const std::string& text, const nlohmann::json& inputs) {
 
 Reply Workbench::diff_between(const RuleSet& before, const RuleSet& after,
                               const nlohmann::json& inputs) const {
-  const detail::CompiledRules& old_rules = RuleSetAccess::compiled(before);
-  const detail::CompiledRules& new_rules = RuleSetAccess::compiled(after);
-  if (const std::string differences = analyse::input_differences(old_rules, new_rules);
-      !differences.empty())
-    return Reply{422, error_body(differences)};
-  auto given = inputs_of(inputs, before);
-  if (const auto* problem = std::get_if<std::string>(&given))
-    return Reply{422, error_body(*problem)};
-  std::vector<analyse::FixedInput> fixed;
-  for (auto& [name, value] : std::get<Inputs>(given))
-    fixed.push_back(analyse::FixedInput{name, std::move(value)});
-  analyse::RuleDiff result;
-  try {
-    result = analyse::diff_rules(old_rules, new_rules, fixed);
-  } catch (const std::invalid_argument& e) {
-    return Reply{422, error_body(e.what())};
-  }
-  json body = json::parse(render::render_diff(result, render::Format::json));
-  body["text"] = render::render_diff(result, render::Format::text);
-  body["changed"] = !result.changes.empty() || !result.complete;
+  const usecases::ComparedRuleSets compared = usecases::compare_rule_sets(
+      before, after, [&](const RuleSet& rules) { return inputs_of(inputs, rules); });
+  if (!compared.input_mismatch.empty()) return Reply{422, error_body(compared.input_mismatch)};
+  if (!compared.refused_inputs.empty()) return Reply{422, error_body(compared.refused_inputs)};
+  json body = json::parse(render::render_diff(compared.diff, render::Format::json));
+  body["text"] = render::render_diff(compared.diff, render::Format::text);
+  body["changed"] = compared.changed();
   return Reply{200, std::move(body)};
 }
 
 Reply Workbench::diff(const std::string& text, const nlohmann::json& inputs) {
   const std::optional<RuleSet> before = disk_rules();
   if (!before) return Reply{409, error_body(messages::disk_version_does_not_load())};
-  const Loaded after = load(text);
+  const usecases::CheckedRules after = load(text);
   if (!after.rules) return Reply{409, error_body(messages::text_does_not_load())};
   return diff_between(*before, *after.rules, inputs);
 }
@@ -290,10 +244,9 @@ Reply Workbench::diff(const std::string& text, const nlohmann::json& inputs) {
 Reply Workbench::map(const std::string& text, const nlohmann::json& request) {
   const std::optional<RuleSet> before = disk_rules();
   if (!before) return Reply{409, error_body(messages::disk_version_does_not_load())};
-  const Loaded after = load(text);
+  const usecases::CheckedRules after = load(text);
   if (!after.rules) return Reply{409, error_body(messages::text_does_not_load())};
-  if (const std::string differences = analyse::input_differences(
-          RuleSetAccess::compiled(*before), RuleSetAccess::compiled(*after.rules));
+  if (const std::string differences = usecases::input_mismatch(*before, *after.rules);
       !differences.empty())
     return Reply{422, error_body(differences)};
   const json declared = outline_inputs(load::load_rule_file(text, options_.path).file, *after.rules);
@@ -314,14 +267,12 @@ Reply Workbench::map(const std::string& text, const nlohmann::json& request) {
     return Reply{422, error_body(*problem)};
   for (auto& [name, value] : std::get<Inputs>(given))
     if (name != m.x.name && name != m.y.name) m.fixed.emplace_back(name, std::move(value));
-  for (const InputInfo& info : after.rules->inputs()) {
-    const bool given_here =
-        info.name == m.x.name || info.name == m.y.name ||
-        std::any_of(m.fixed.begin(), m.fixed.end(), [&](const auto& f) { return f.first == info.name; });
-    if (info.required && !given_here)
-      return Reply{422, error_body(messages::map_input_required(info.name))};
-  }
-  render::evaluate_map(m, {*before, *after.rules});
+  // The new version's inputs: the old one declares the same, and the page edits the new one.
+  if (const std::optional<usecases::MapGap> gap = usecases::map_gap(m, {*after.rules}))
+    return Reply{422, error_body(gap->kind == usecases::MapGap::Kind::undeclared_input
+                                     ? messages::unknown_axis(gap->input)
+                                     : messages::map_input_required(gap->input))};
+  usecases::evaluate_map(m, {*before, *after.rules});
   return Reply{200, map_json(m)};
 }
 
@@ -347,9 +298,9 @@ Reply Workbench::tests(const std::string& text, bool mutate) {
 }
 
 Reply Workbench::save(const std::string& text, const std::string& base_sha256) {
-  const Loaded loaded = load(text);
+  const usecases::CheckedRules loaded = load(text);
   if (!loaded.rules) {
-    json body = error_body(messages::save_has_errors(check::count_severity(loaded.diagnostics, Severity::error)));
+    json body = error_body(messages::save_has_errors(loaded.errors));
     json diagnostics = json::array();
     for (const Diagnostic& d : loaded.diagnostics) diagnostics.push_back(diagnostic_json(d));
     body["diagnostics"] = std::move(diagnostics);

@@ -1,9 +1,9 @@
 #pragma once
 // The operator workbench without HTTP: what each endpoint of `snnplan serve` answers for the
 // text the page sends (docs/serve.md). Every answer comes from the library's own entry points
-// -- the load and check of `snnplan check`, RuleSet::explain of `explain`, analyse::diff_rules
-// of `diff`, render::evaluate_map of `map --diff`, run_rule_tests of `test` -- never from
-// running the CLI.
+// -- usecases::check_rule_text of `snnplan check`, RuleSet::explain of `explain`,
+// usecases::compare_rule_sets of `diff`, usecases::evaluate_map of `map --diff`, run_rule_tests of
+// `test` -- never from running the CLI.
 //
 // One Workbench serves every request thread at once: the text a request sends is loaded on
 // that thread; what several requests share (the version on disk, the last text that loaded)
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "snnplan/rule_set.hpp"
+#include "usecases/check.hpp"
 
 namespace snnplan::serve {
 
@@ -63,8 +64,8 @@ class Workbench {
   [[nodiscard]] Reply save(const std::string& text, const std::string& base_sha256);
 
  private:
-  struct Loaded;
-  [[nodiscard]] Loaded load(const std::string& text) const;
+  /// `text` checked as `snnplan check` checks it, its diagnostics in source order.
+  [[nodiscard]] usecases::CheckedRules load(const std::string& text) const;
   /// The rule set for `text`, or the last one that loaded (`stale`); nullopt when none has.
   [[nodiscard]] std::optional<RuleSet> usable(const std::string& text, bool& stale);
   [[nodiscard]] std::optional<RuleSet> disk_rules() const;

@@ -1,24 +1,23 @@
 // `snnplan diff OLD NEW`: which inputs get a different answer from NEW than from OLD, over
-// the whole declared input domain, grouped by the rule paths that give them (the engine is
-// analyse/rule_diff.cpp). Exit codes as diff(1): 0 no change, 1 changes, 2 bad command
+// the whole declared input domain, grouped by the rule paths that give them (the comparison is
+// usecases/diff.hpp's). Exit codes as diff(1): 0 no change, 1 changes, 2 bad command
 // line, 3 a file fails to load (or the two declare different inputs).
 
 #include <map>
 #include <ostream>
-#include <stdexcept>
+#include <utility>
+#include <variant>
 
-#include "analyse/rule_diff.hpp"
-#include "api/rule_set_access.hpp"
 #include "cli/command.hpp"
 #include "cli/flags.hpp"
 #include "cli/input_flags.hpp"
 #include "cli/rule_files.hpp"
 #include "cli/messages.hpp"
 #include "render/format.hpp"
-#include "request/sampled_diff.hpp"
+#include "usecases/diff.hpp"
+#include "usecases/sampled_diff.hpp"
 #include "cli/batch.hpp"
 
-#include <algorithm>
 #include <istream>
 
 namespace snnplan::cli {
@@ -36,17 +35,10 @@ struct DiffFlags {
   CLI::Option* corpus_option = nullptr;
 };
 
-// Whether a rule set (or one it uses) has a search: its answers are beyond the exact analysis.
-bool searches(const detail::CompiledRules& rules) {
-  for (const auto& search : rules.searches)
-    if (search) return true;
-  return std::any_of(rules.used.begin(), rules.used.end(), [](const auto& used) { return searches(*used); });
-}
-
 // The comparison on a corpus and a seeded sample (--sample, --corpus, or a rule file with a
 // search, whose answers the exact analysis cannot reach).
 ExitCode sampled(const DiffFlags& f, const RuleSet& old_rules, const RuleSet& new_rules, const Streams& io) {
-  request::SampleOptions options;
+  usecases::SampleOptions options;
   options.samples = f.sample_option->count() ? f.sample : options.samples;
   options.seed = f.seed;
   if (f.corpus_option->count())
@@ -54,13 +46,13 @@ ExitCode sampled(const DiffFlags& f, const RuleSet& old_rules, const RuleSet& ne
       for (std::string line; std::getline(lines, line);) options.corpus.push_back(line);
       return ExitCode::ok;
     }, messages::kCorpusFile);
-  request::SampledDiff result;
+  usecases::SampledDiff result;
   try {
-    result = request::sampled_diff(old_rules, new_rules, options);
+    result = usecases::sampled_diff(old_rules, new_rules, options);
   } catch (const std::invalid_argument& e) {
     throw UsageError{e.what()};
   }
-  io.out << request::render_sampled_diff(result);
+  io.out << usecases::render_sampled_diff(result);
   return result.changed == 0 ? ExitCode::ok : ExitCode::differences;
 }
 
@@ -71,33 +63,27 @@ ExitCode diff(const DiffFlags& f, const Streams& io) {
   const LoadOptions options{.rule_roots = f.rule_roots};
   const RuleSet old_rules = load_rule_file(f.old_file, io.in, options);
   const RuleSet new_rules = load_rule_file(f.new_file, io.in, options);
-  const detail::CompiledRules& before = RuleSetAccess::compiled(old_rules);
-  const detail::CompiledRules& after = RuleSetAccess::compiled(new_rules);
-  if (const std::string differences = analyse::input_differences(before, after);
-      !differences.empty())
-    throw LoadError({Diagnostic{Severity::error, SourceLocation{after.file_name, 0, 0},
-                                "input-mismatch", differences}});
-  if (f.sample_option->count() || f.corpus_option->count() || searches(before) || searches(after)) {
+  if (f.sample_option->count() || f.corpus_option->count() || usecases::needs_sampling(old_rules, new_rules)) {
+    if (const std::string mismatch = usecases::input_mismatch(old_rules, new_rules); !mismatch.empty())
+      throw LoadError({Diagnostic{Severity::error, SourceLocation{new_rules.file_name(), 0, 0},
+                                  "input-mismatch", mismatch}});
     if (!f.inputs.empty()) throw UsageError{messages::sampled_with_inputs()};
-    if (render::parse_format(f.format, render::Output::diff) != render::Format::text)
-      throw UsageError{messages::sampled_format(f.format)};
+    if (format != render::Format::text) throw UsageError{messages::sampled_format(f.format)};
     return sampled(f, old_rules, new_rules, io);
   }
-  Inputs given;
-  std::map<std::string, std::string> given_by;
-  add_assignments(f.inputs, old_rules, given, given_by);
-  std::vector<analyse::FixedInput> fixed;
-  for (auto& [name, value] : given) fixed.push_back(analyse::FixedInput{name, std::move(value)});
-  analyse::RuleDiff result;
-  try {
-    result = analyse::diff_rules(before, after, fixed);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError{e.what()};
-  }
-  io.out << render::render_diff(result, format);
-  // A search that stopped short cannot promise "no change": a gate on the exit code must not
-  // pass an edit nobody compared.
-  return result.changes.empty() && result.complete ? ExitCode::ok : ExitCode::differences;
+  const usecases::ComparedRuleSets compared =
+      usecases::compare_rule_sets(old_rules, new_rules, [&](const RuleSet& before) {
+        Inputs given;
+        std::map<std::string, std::string> given_by;
+        add_assignments(f.inputs, before, given, given_by);
+        return std::variant<Inputs, std::string>(std::move(given));
+      });
+  if (!compared.input_mismatch.empty())
+    throw LoadError({Diagnostic{Severity::error, SourceLocation{new_rules.file_name(), 0, 0},
+                                "input-mismatch", compared.input_mismatch}});
+  if (!compared.refused_inputs.empty()) throw UsageError{compared.refused_inputs};
+  io.out << render::render_diff(compared.diff, format);
+  return compared.changed() ? ExitCode::differences : ExitCode::ok;
 }
 
 }  // namespace

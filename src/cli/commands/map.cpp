@@ -1,13 +1,13 @@
 // `snnplan map --x NAME=SPEC --y NAME=SPEC`: the decision map, a grid over two inputs (the
 // others fixed by --input or their defaults), as SVG, HTML or JSON; `--diff OLD NEW` maps the
-// cells whose outcome changes. The axes and inputs are read here; the cells are evaluated by
-// render/map_cells.hpp.
+// cells whose outcome changes. The axes and inputs are read from the flags here; what the rule
+// files must declare is checked, and the cells are evaluated, by usecases/map.hpp.
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <ostream>
 
-#include "api/rule_set_access.hpp"
 #include "cli/command.hpp"
 #include "cli/flags.hpp"
 #include "cli/input_flags.hpp"
@@ -15,7 +15,7 @@
 #include "cli/messages.hpp"
 #include "core/runtime_value.hpp"
 #include "render/format.hpp"
-#include "render/map_cells.hpp"
+#include "usecases/map.hpp"
 
 namespace snnplan::cli {
 namespace {
@@ -31,18 +31,12 @@ struct MapFlags {
   std::string format;
 };
 
-const InputInfo* find_input(const RuleSet& rules, const std::string& name) {
-  for (const InputInfo& info : rules.inputs())
-    if (info.name == name) return &info;
-  return nullptr;
-}
-
 // NAME=A..B[:STEP] (an int input), NAME=V1,V2,... (any input), or NAME alone (a bool input:
 // false, true).
 render::MapAxis parse_axis(const std::string& flag, const std::string& spec, const RuleSet& rules) {
   const auto eq = spec.find('=');
   const std::string name = spec.substr(0, eq);
-  const InputInfo* info = find_input(rules, name);
+  const InputInfo* info = usecases::find_input(rules, name);
   if (name.empty() || !info)
     throw UsageError{messages::map_unknown_axis(flag, name, rules.file_name())};
   render::MapAxis axis{name, {}};
@@ -109,21 +103,14 @@ ExitCode map_command(const MapFlags& f, const Streams& io) {
         render::kMaxMapCells)};
   std::map<std::string, std::string> given_by = {{m.x.name, "--x"}, {m.y.name, "--y"}};
   add_assignments(f.inputs, rules, m.fixed, given_by);
-  for (const RuleSet& file : files) {
-    for (const auto& [name, value] : m.fixed)
-      if (!find_input(file, name))
-        throw UsageError{messages::map_unknown_axis("--input", name, file.file_name())};
-    for (const InputInfo& info : file.inputs())
-      if (info.required && !given_by.count(info.name))
-        throw UsageError{messages::map_input_required(info.name)};
-  }
-  if (f.color_by != "rule" && f.color_by != "mode") {
-    const auto& names = *RuleSetAccess::compiled(rules).field_names;
-    if (std::find(names.begin(), names.end(), f.color_by) == names.end())
-      throw UsageError{messages::map_unknown_field(f.color_by, rules.file_name())};
-  }
+  if (const std::optional<usecases::MapGap> gap = usecases::map_gap(m, files))
+    throw UsageError{gap->kind == usecases::MapGap::Kind::undeclared_input
+                         ? messages::map_unknown_axis("--input", gap->input, gap->file)
+                         : messages::map_input_required(gap->input)};
+  if (!usecases::can_colour_by(rules, f.color_by))
+    throw UsageError{messages::map_unknown_field(f.color_by, rules.file_name())};
 
-  render::evaluate_map(m, files);
+  usecases::evaluate_map(m, files);
   io.out << render::render_map(m, format);
   return ExitCode::ok;
 }

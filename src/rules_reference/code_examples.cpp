@@ -1,4 +1,4 @@
-#include "render/code_examples.hpp"
+#include "rules_reference/code_examples.hpp"
 
 #include <algorithm>
 #include <iterator>
@@ -8,7 +8,7 @@
 #include "check/messages.hpp"
 #include "load/messages.hpp"
 
-namespace snnplan::render {
+namespace snnplan::rules_reference {
 namespace {
 
 namespace m = messages;
@@ -84,4 +84,4 @@ std::string diagnostic_code_example(std::string_view code) {
   return at == std::end(kExamples) ? std::string() : at->example();
 }
 
-}  // namespace snnplan::render
+}  // namespace snnplan::rules_reference

@@ -1,18 +1,24 @@
-#include "render/map_cells.hpp"
+#include "usecases/map.hpp"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <unordered_map>
 
 #include "analyse/partition.hpp"
 #include "api/rule_set_access.hpp"
-#include "render/messages.hpp"
 #include "core/runtime_value.hpp"
 #include "render/json.hpp"
+#include "render/messages.hpp"
 #include "snnplan/evaluation.hpp"
 #include "snnplan/explain.hpp"
 
-namespace snnplan::render {
+namespace snnplan::usecases {
+
+using render::DecisionMap;
+using render::MapAnswer;
+using render::MapOutcome;
+
 namespace {
 
 // What a cell is coloured by: "mode" and any record field by its value, "rule" by the path.
@@ -25,7 +31,7 @@ std::string colour_key(const std::string& color_by, const MapAnswer& a) {
   }
   const Value* v = a.record->find(color_by);
   if (!v) return "null";
-  return v->is_string() ? v->as_string() : json_line(to_json(*v));
+  return v->is_string() ? v->as_string() : render::json_line(render::to_json(*v));
 }
 
 std::string path_key(const std::vector<std::string>& rules) {
@@ -67,7 +73,7 @@ class CellEvaluator {
     }
     key_ = path_key(path);
     if (ok)
-      append_json_line(key_, evaluation_);
+      render::append_json_line(key_, evaluation_);
     else
       key_ += "error:" + evaluation_.error().message;
     auto [it, fresh] = ids_.try_emplace(key_, static_cast<std::uint32_t>(answers_.size()));
@@ -108,6 +114,34 @@ class CellEvaluator {
 };
 
 }  // namespace
+
+const InputInfo* find_input(const RuleSet& rules, std::string_view name) {
+  for (const InputInfo& info : rules.inputs())
+    if (info.name == name) return &info;
+  return nullptr;
+}
+
+std::optional<MapGap> map_gap(const DecisionMap& map, const std::vector<RuleSet>& files) {
+  const auto fixed = [&](const std::string& name) {
+    return std::any_of(map.fixed.begin(), map.fixed.end(),
+                       [&](const auto& given) { return given.first == name; });
+  };
+  for (const RuleSet& file : files) {
+    for (const auto& [name, value] : map.fixed)
+      if (!find_input(file, name))
+        return MapGap{MapGap::Kind::undeclared_input, name, file.file_name()};
+    for (const InputInfo& info : file.inputs())
+      if (info.required && info.name != map.x.name && info.name != map.y.name && !fixed(info.name))
+        return MapGap{MapGap::Kind::missing_input, info.name, file.file_name()};
+  }
+  return std::nullopt;
+}
+
+bool can_colour_by(const RuleSet& rules, const std::string& color_by) {
+  if (color_by == "rule" || color_by == "mode") return true;
+  const auto& names = *RuleSetAccess::compiled(rules).field_names;
+  return std::find(names.begin(), names.end(), color_by) != names.end();
+}
 
 void evaluate_map(DecisionMap& m, const std::vector<RuleSet>& files) {
   const bool diff = m.diff;
@@ -155,4 +189,4 @@ void evaluate_map(DecisionMap& m, const std::vector<RuleSet>& files) {
   }
 }
 
-}  // namespace snnplan::render
+}  // namespace snnplan::usecases

@@ -1,4 +1,4 @@
-#include "request/sampled_diff.hpp"
+#include "usecases/sampled_diff.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -11,9 +11,10 @@
 
 #include "render/json.hpp"
 #include "request/json_inputs.hpp"
-#include "request/messages.hpp"
+#include "api/rule_set_access.hpp"
+#include "usecases/messages.hpp"
 
-namespace snnplan::request {
+namespace snnplan::usecases {
 namespace {
 
 using nlohmann::json;
@@ -50,7 +51,17 @@ std::map<std::string, Value> answer_of(const EvaluationResult& result) {
   return out;
 }
 
+bool has_search(const detail::CompiledRules& rules) {
+  for (const auto& search : rules.searches)
+    if (search) return true;
+  return std::any_of(rules.used.begin(), rules.used.end(), [](const auto& used) { return has_search(*used); });
+}
+
 }  // namespace
+
+bool needs_sampling(const RuleSet& before, const RuleSet& after) {
+  return has_search(RuleSetAccess::compiled(before)) || has_search(RuleSetAccess::compiled(after));
+}
 
 SampledDiff sampled_diff(const RuleSet& old_rules, const RuleSet& new_rules, const SampleOptions& options) {
   SampledDiff out;
@@ -58,7 +69,7 @@ SampledDiff sampled_diff(const RuleSet& old_rules, const RuleSet& new_rules, con
   std::vector<Inputs> corpus;
   for (std::size_t k = 0; k < options.corpus.size(); ++k) {
     if (options.corpus[k].empty()) continue;
-    auto read = inputs_from_json_line(options.corpus[k], old_rules);
+    auto read = request::inputs_from_json_line(options.corpus[k], old_rules);
     if (auto* problem = std::get_if<std::string>(&read))
       throw std::invalid_argument(messages::corpus_line(k + 1, *problem));
     corpus.push_back(std::move(std::get<Inputs>(read)));
@@ -140,4 +151,4 @@ std::string render_sampled_diff(const SampledDiff& diff) {
   return out;
 }
 
-}  // namespace snnplan::request
+}  // namespace snnplan::usecases

@@ -11,7 +11,7 @@
 
 #include "snnplan/rule_set.hpp"
 
-namespace snnplan::request {
+namespace snnplan::usecases {
 
 struct SampleOptions {
   std::size_t samples = 2000;      ///< drawn inputs besides the corpus
@@ -42,7 +42,11 @@ struct SampledDiff {
 /// corpus. A corpus line that is not a request throws std::invalid_argument naming its line.
 SampledDiff sampled_diff(const RuleSet& old_rules, const RuleSet& new_rules, const SampleOptions& options);
 
+/// Whether comparing `before` and `after` needs a sample: one of them (or a rule file it uses)
+/// has a search, whose answers the exact analysis does not reach.
+[[nodiscard]] bool needs_sampling(const RuleSet& before, const RuleSet& after);
+
 /// The text report: that it sampled, how many inputs, and each group of changes.
 std::string render_sampled_diff(const SampledDiff& diff);
 
-}  // namespace snnplan::request
+}  // namespace snnplan::usecases

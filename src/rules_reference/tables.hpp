@@ -1,14 +1,14 @@
 #pragma once
 // The generated parts of docs/rules.md: the matcher, builtin and diagnostic-code tables,
 // written from their rows (language/matchers.cpp, language/builtins.cpp, and
-// core/diagnostic_codes.cpp with render/code_examples.cpp's examples) so the documentation cannot
+// core/diagnostic_codes.cpp with code_examples.cpp's examples) so the documentation cannot
 // drift from the language. tools/rules_reference rewrites docs/rules.md with them; a test fails
 // when they differ.
 
 #include <string>
 #include <string_view>
 
-namespace snnplan::render {
+namespace snnplan::rules_reference {
 
 /// The markdown table of every matcher.
 std::string matcher_reference();
@@ -23,4 +23,4 @@ std::string diagnostic_code_reference();
 /// document unchanged.
 std::string with_generated_reference(std::string_view document);
 
-}  // namespace snnplan::render
+}  // namespace snnplan::rules_reference

@@ -1,13 +1,13 @@
-#include "render/reference.hpp"
+#include "rules_reference/tables.hpp"
 
 #include <fmt/format.h>
 
 #include "core/diagnostic_codes.hpp"
 #include "language/builtins.hpp"
 #include "language/matchers.hpp"
-#include "render/code_examples.hpp"
+#include "rules_reference/code_examples.hpp"
 
-namespace snnplan::render {
+namespace snnplan::rules_reference {
 
 using language::BuiltinInfo;
 using language::MatcherInfo;
@@ -60,4 +60,4 @@ std::string with_generated_reference(std::string_view document) {
   return out;
 }
 
-}  // namespace snnplan::render
+}  // namespace snnplan::rules_reference

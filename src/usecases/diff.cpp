@@ -1,0 +1,38 @@
+#include "usecases/diff.hpp"
+
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "api/rule_set_access.hpp"
+
+namespace snnplan::usecases {
+
+std::string input_mismatch(const RuleSet& before, const RuleSet& after) {
+  return analyse::input_differences(RuleSetAccess::compiled(before), RuleSetAccess::compiled(after));
+}
+
+ComparedRuleSets compare_rule_sets(const RuleSet& before, const RuleSet& after,
+                                   const ReadFixedInputs& fixed_inputs) {
+  ComparedRuleSets out;
+  const detail::CompiledRules& old_rules = RuleSetAccess::compiled(before);
+  const detail::CompiledRules& new_rules = RuleSetAccess::compiled(after);
+  out.input_mismatch = input_mismatch(before, after);
+  if (!out.input_mismatch.empty()) return out;
+  auto given = fixed_inputs(before);
+  if (auto* problem = std::get_if<std::string>(&given)) {
+    out.refused_inputs = std::move(*problem);
+    return out;
+  }
+  std::vector<analyse::FixedInput> fixed;
+  for (auto& [name, value] : std::get<Inputs>(given))
+    fixed.push_back(analyse::FixedInput{name, std::move(value)});
+  try {
+    out.diff = analyse::diff_rules(old_rules, new_rules, fixed);
+  } catch (const std::invalid_argument& e) {
+    out.refused_inputs = e.what();
+  }
+  return out;
+}
+
+}  // namespace snnplan::usecases
