@@ -3,15 +3,23 @@
 // assert them exactly.
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace snnplan::messages {
 // ---- plan() arguments ---------------------------------------------------------------------------
 inline std::string topology_name_type(std::string_view type) {
   return fmt::format("Topology dimension names must be strings, but got {}.", type);
+}
+
+// ---- RuleSet ------------------------------------------------------------------------------------
+/// RuleSet.builtin(name) for a name that is not a built-in rule file; `files` are those there are.
+inline std::string py_unknown_builtin(std::string_view name, const std::vector<std::string_view>& files) {
+  return fmt::format("no built-in rule file '{}' (there are: {})", name, fmt::join(files, ", "));
 }
 
 // ---- the drop-ins, records and decision logs ----------------------------------------------------

@@ -7,14 +7,17 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <iostream>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
 
+#include "api/rule_set_access.hpp"
 #include "cli/app.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/lines.hpp"
@@ -219,6 +222,19 @@ snnplan::RuleSet from_string(py::handle text, py::handle name, py::handle decisi
     rules = snnplan::RuleSet::from_string(t, std::move(n));
   }
   return snnplan::python::with_log_argument(*rules, decision_log);
+}
+
+// RuleSet.builtin(name): the CLI's built-in files (rules/NAME), as `plan-training` and
+// `replay` reach them.
+snnplan::RuleSet builtin(py::handle name, py::handle decision_log) {
+  if (name.is_none())
+    return snnplan::python::with_log_argument(snnplan::RuleSet::builtin(), decision_log);
+  const std::string file = as_string(name, "name");
+  std::vector<std::string_view> files;
+  for (const auto& file_and_sha256 : snnplan::RuleSet::builtin_sha256()) files.push_back(file_and_sha256.first);
+  if (std::find(files.begin(), files.end(), file) == files.end())
+    throw py::value_error(snnplan::messages::py_unknown_builtin(file, files));
+  return snnplan::python::with_log_argument(snnplan::RuleSetAccess::builtin(file), decision_log);
 }
 
 snnplan::Inputs inputs_of(const py::kwargs& kwargs) {
@@ -558,14 +574,13 @@ PYBIND11_MODULE(_snnplan, m) {
                   py::kw_only(), py::arg("decision_log") = py::none(),
                   "from_string(text, name='<string>', *, decision_log=None)\n--\n\n"
                   "Same as from_file for rule-file text; name is used in diagnostics.")
-      .def_static(
-          "builtin",
-          [](py::handle decision_log) {
-            return snnplan::python::with_log_argument(snnplan::RuleSet::builtin(), decision_log);
-          },
-          py::kw_only(), py::arg("decision_log") = py::none(),
-          "builtin(*, decision_log=None)\n--\n\nThe default rules (rules/snn_distributed.yaml, "
-          "compiled in); decision_log as for from_file.")
+      .def_static("builtin", &builtin, py::arg("name") = py::none(), py::kw_only(),
+                  py::arg("decision_log") = py::none(),
+                  "builtin(name=None, *, decision_log=None)\n--\n\nThe default rules "
+                  "(rules/snn_distributed.yaml, compiled in), or the built-in rule file of\nthat "
+                  "name (\"snn_llm_planning.yaml\": what plan_training() decides with); "
+                  "decision_log as for\nfrom_file. Raises ValueError for a name that is not a "
+                  "built-in file.")
       .def_static(
           "builtin_plan",
           [](py::handle decision_log) {

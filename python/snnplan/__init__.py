@@ -15,7 +15,9 @@ run_tests() runs rule-test files against a RuleSet, as `snnplan test` does, and 
 JSON report as a dict (docs/testing.md).
 plan() gives the full distributed plan, as `snnplan plan` does, as a frozen SNNDistributedPlan;
 it takes SpikingJelly's own plan() call too (snnplan/_plan.py), with SNNDistributedTopology and
-DistributedFeatureSet as upstream has them. The value classes and the exception are plain Python
+DistributedFeatureSet as upstream has them. plan_training() is SpikingJelly's current planner
+(llm/planning.py): a TrainingConfig in, the planned copy out, decided by the built-in
+rules/snn_llm_planning.yaml (snnplan/_training.py). The value classes and the exception are plain Python
 classes (snnplan/_types.py); the work is done by the C++ library (the extension
 snnplan._snnplan) with the GIL released, so evaluations in several Python threads run in
 parallel. The two drop-ins keep it for calls that take about a microsecond (the built-in rules
@@ -28,6 +30,7 @@ file on live calls (snnplan replay reads the logs).
 """
 from ._types import Diagnostic, InputInfo, RuleLoadError, SNNDistributedRecommendation
 from ._plan import DistributedFeatureSet, SNNDistributedPlan, SNNDistributedTopology, plan
+from ._training import plan_training
 from ._snnplan import RULE_FORMAT_VERSION, DecisionLog, RuleSet, __version__, run_tests
 from ._drop_in import (SNN_DISTRIBUTED_PREFERENCES, TorchAvailability, availability, recommend_snn_distributed_strategy,
                        recommended_pipeline_microbatches)
@@ -43,12 +46,13 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-for _public in (RuleSet, DecisionLog, plan, run_tests, recommend_snn_distributed_strategy, recommended_pipeline_microbatches, availability,
+for _public in (RuleSet, DecisionLog, plan, plan_training, run_tests, recommend_snn_distributed_strategy, recommended_pipeline_microbatches, availability,
                 TorchAvailability):
     _public.__module__ = __name__
 del _public
 
-__all__ = ("recommend_snn_distributed_strategy", "recommended_pipeline_microbatches", "plan", "run_tests", "RuleSet",
+__all__ = ("recommend_snn_distributed_strategy", "recommended_pipeline_microbatches", "plan", "plan_training",
+           "run_tests", "RuleSet",
            "DecisionLog",
            "RuleLoadError", "SNNDistributedRecommendation", "SNNDistributedPlan", "SNNDistributedTopology",
            "DistributedFeatureSet", "Diagnostic", "InputInfo", "SNN_DISTRIBUTED_PREFERENCES", "availability",

@@ -3,7 +3,8 @@
 # which uses every public name; change the three together.
 import os
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, List, Literal, Mapping, NamedTuple, Optional, Sequence, Tuple, Union, overload
+from typing import (Any, Dict, Iterable, List, Literal, Mapping, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union,
+                    overload)
 
 __version__: str
 RULE_FORMAT_VERSION: int
@@ -14,7 +15,8 @@ PIPELINING_AVAILABLE: bool
 FSDP2_AVAILABLE: bool
 TENSOR_PARALLEL_AVAILABLE: bool
 
-__all__ = ("recommend_snn_distributed_strategy", "recommended_pipeline_microbatches", "plan", "run_tests", "RuleSet",
+__all__ = ("recommend_snn_distributed_strategy", "recommended_pipeline_microbatches", "plan", "plan_training",
+           "run_tests", "RuleSet",
            "DecisionLog",
            "RuleLoadError", "SNNDistributedRecommendation", "SNNDistributedPlan", "SNNDistributedTopology",
            "DistributedFeatureSet", "Diagnostic", "InputInfo", "SNN_DISTRIBUTED_PREFERENCES", "availability",
@@ -138,7 +140,7 @@ class RuleSet:
     @staticmethod
     def from_string(text: str, name: str = ..., *, decision_log: Union[None, Literal[False], _Log] = ...) -> RuleSet: ...
     @staticmethod
-    def builtin(*, decision_log: Union[None, Literal[False], _Log] = ...) -> RuleSet: ...
+    def builtin(name: Optional[str] = ..., *, decision_log: Union[None, Literal[False], _Log] = ...) -> RuleSet: ...
     @staticmethod
     def builtin_plan(*, decision_log: Union[None, Literal[False], _Log] = ...) -> RuleSet: ...
     def evaluate(self, /, **inputs: Any) -> Dict[str, Any]: ...
@@ -179,3 +181,16 @@ def plan(objective: str, topology: Union[str, Mapping[str, int]], batch_size: in
          notes: Optional[Sequence[str]] = ..., rules: Optional[RuleSet] = ...) -> SNNDistributedPlan: ...
 # Rule tests (docs/testing.md): the report `snnplan test --format json` writes, as a dict.
 def run_tests(rules: Optional[RuleSet], tests: Union[_Path, Iterable[_Path]], *, mutate: bool = ...) -> Dict[str, Any]: ...
+# SpikingJelly's current planner (llm/planning.py): a flat `snnplan plan-training --batch`
+# request (the arguments fill in the keys it lacks) gets that line's answer as a dict ...
+_Config = TypeVar("_Config")  # a TrainingConfig: the result is of its type
+# A mapping matches both: mypy calls that an overlap, and the first (the dict) wins, as at run time.
+@overload
+def plan_training(config: Mapping[str, Any], *, world_size: Optional[int] = ...,  # type: ignore[misc]
+                  device_memory_bytes: Optional[int] = ..., objective: str = ..., memory_fraction: float = ...,
+                  rules: Union[None, RuleSet, _Path] = ...) -> Dict[str, Any]: ...
+# ... and upstream's TrainingConfig (any dataclass like it) the planned copy, of its own type.
+@overload
+def plan_training(config: _Config, *, world_size: int, device_memory_bytes: int,
+                  objective: Literal["throughput", "memory"] = ..., memory_fraction: float = ...,
+                  rules: Union[None, RuleSet, _Path] = ...) -> _Config: ...

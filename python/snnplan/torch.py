@@ -2,12 +2,13 @@
 
 Every rank of a training job runs the launcher. When the rule files differ between nodes (an
 edit rolled out halfway, a stale cache, another SNNPLAN_RULES), the ranks would choose different
-strategies and the job would hang in its first collective. recommend() and plan() here are
-snnplan's two calls made once for the whole process group:
+strategies and the job would hang in its first collective. recommend(), plan() and
+plan_training() here are snnplan's three calls made once for the whole process group:
 
     import snnplan.torch
     rec = snnplan.torch.recommend("spikformer", 8, "memory", 64)   # after init_process_group()
     planned = snnplan.torch.plan("memory", "dp=4,tp=2", 64)        # both forms of snnplan.plan()
+    config = snnplan.torch.plan_training(config, world_size=8, device_memory_bytes=80 * 2**30)
 
 source="all" (the default): every rank decides locally, then the ranks exchange a digest
 (all_gather_object over `group`): the rule set's SHA-256 and file name, the inputs (availability
@@ -37,9 +38,9 @@ import inspect as _inspect
 import sys as _sys
 
 import snnplan as _snnplan
-from . import _drop_in
+from . import _drop_in, _training
 
-__all__ = ("recommend", "plan", "RankDisagreement", "RankExchangeFailed")
+__all__ = ("recommend", "plan", "plan_training", "RankDisagreement", "RankExchangeFailed")
 
 # Every text this module shows, in one place.
 _TEXTS = {
@@ -159,6 +160,28 @@ def plan(*args, rules=None, source="all", group=None, timeout=None, **kwargs):
 
     def describe():
         return _rules_identity(rules, _snnplan.RuleSet.builtin_plan), _plan_inputs(args, kwargs), None
+
+    return _decide(local, describe, source, group, timeout)
+
+
+def plan_training(config, *, world_size=None, device_memory_bytes=None, objective="throughput", memory_fraction=0.9,
+                  rules=None, source="all", group=None, timeout=None):
+    """snnplan.plan_training(...) decided once for the process group (see the module's text);
+    outside one, that call's answer. The ranks compare the flat request read from the config
+    (dtypes by name) and rules= loaded (a path: the file's sha256)."""
+    arguments = dict(world_size=world_size, device_memory_bytes=device_memory_bytes, objective=objective,
+                     memory_fraction=memory_fraction)
+    loaded = []  # rules= as a RuleSet, once the local call has made it (a path is loaded once)
+
+    def local():
+        loaded.append(_training.rule_set(rules))
+        return _snnplan.plan_training(config, rules=loaded[0], **arguments)
+
+    def describe():
+        identity = _rules_identity(rules if rules is None or not loaded else loaded[0],
+                                   _training.builtin_rules)
+        flat = _training.request(config, **arguments)
+        return identity, tuple((name, _text(value)) for name, value in flat.items()), None
 
     return _decide(local, describe, source, group, timeout)
 

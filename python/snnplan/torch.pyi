@@ -2,11 +2,12 @@
 # torch.distributed job. `group` is a torch.distributed ProcessGroup (or None: the default
 # group), typed Any so that checking a caller needs no PyTorch stubs. `timeout` must be None:
 # torch's object collectives take no per-call timeout (the process group's applies).
-from typing import Any, Literal, Mapping, Optional, Sequence, Tuple, Union, overload
+import os
+from typing import Any, Dict, Literal, Mapping, Optional, Sequence, Tuple, TypeVar, Union, overload
 
 from . import DistributedFeatureSet, RuleSet, SNNDistributedPlan, SNNDistributedRecommendation, SNNDistributedTopology
 
-__all__ = ("recommend", "plan", "RankDisagreement", "RankExchangeFailed")
+__all__ = ("recommend", "plan", "plan_training", "RankDisagreement", "RankExchangeFailed")
 
 class RankDisagreement(RuntimeError):
     kind: str
@@ -38,3 +39,17 @@ def plan(objective: str, topology: Union[str, Mapping[str, int]], batch_size: in
          tp_candidates: bool = ..., features: Union[None, Mapping[str, bool], DistributedFeatureSet] = ...,
          notes: Optional[Sequence[str]] = ..., rules: Optional[RuleSet] = ..., source: Literal["all", "rank0"] = ...,
          group: Any = ..., timeout: None = ...) -> SNNDistributedPlan: ...
+# snnplan.plan_training()'s two forms: a flat request ...
+_Config = TypeVar("_Config")  # a TrainingConfig: the result is of its type
+# A mapping matches both: mypy calls that an overlap, and the first (the dict) wins, as at run time.
+@overload
+def plan_training(config: Mapping[str, Any], *, world_size: Optional[int] = ...,  # type: ignore[misc]
+                  device_memory_bytes: Optional[int] = ..., objective: str = ..., memory_fraction: float = ...,
+                  rules: Union[None, RuleSet, str, "os.PathLike[str]"] = ..., source: Literal["all", "rank0"] = ...,
+                  group: Any = ..., timeout: None = ...) -> Dict[str, Any]: ...
+# ... and upstream's TrainingConfig.
+@overload
+def plan_training(config: _Config, *, world_size: int, device_memory_bytes: int,
+                  objective: Literal["throughput", "memory"] = ..., memory_fraction: float = ...,
+                  rules: Union[None, RuleSet, str, "os.PathLike[str]"] = ..., source: Literal["all", "rank0"] = ...,
+                  group: Any = ..., timeout: None = ...) -> _Config: ...

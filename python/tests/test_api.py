@@ -391,7 +391,8 @@ class PackageTest(unittest.TestCase):
         for name in set(snnplan.__all__) - set(constants):
             self.assertEqual(getattr(snnplan, name).__module__, "snnplan", name)
         self.assertEqual(sorted(snnplan.__all__), sorted(
-            ["recommend_snn_distributed_strategy", "recommended_pipeline_microbatches", "plan", "run_tests", "RuleSet",
+            ["recommend_snn_distributed_strategy", "recommended_pipeline_microbatches", "plan", "plan_training",
+             "run_tests", "RuleSet",
              "DecisionLog", "RuleLoadError", "SNNDistributedRecommendation", "SNNDistributedPlan", "SNNDistributedTopology",
              "DistributedFeatureSet", "Diagnostic", "InputInfo", "availability", "TorchAvailability"] + constants))
 

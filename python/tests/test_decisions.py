@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Decision records from Python: RuleSet.decide(), DecisionLog, the decision_log= keyword,
-shadow mode, $SNNPLAN_DECISION_LOG for the drop-ins, write failures as warnings, and logs that
+shadow mode, $SNNPLAN_DECISION_LOG for the drop-ins (plan_training too), write failures as warnings, and logs that
 `snnplan replay` reads back.
 
   PYTHONPATH=build/python python3 python/tests/test_decisions.py --cli build/snnplan --rules-dir rules
@@ -24,6 +24,14 @@ RULES_DIR = None
 
 MEMORY = dict(model="spikformer", world_size=8, prefer="memory", batch_size=64)
 MEMORY_RULES = ["recommend/by-preference-memory", "memory/fsdp2-tp"]
+# A flat plan_training() request (upstream's test config).
+PLANNING_REQUEST = dict(
+    world_size=2, device_memory_bytes=8 * 1024**3, objective="throughput", memory_fraction=0.9, sequence_length=128,
+    micro_batch_size=1, global_batch_size=4, use_snn_memopt=False, time_steps=4, vocab_size=1024,
+    max_sequence_length=512, position_embedding_type="rope", share_embeddings_and_output_weights=False, num_layers=4,
+    hidden_size=128, num_attention_heads=4, num_query_groups=2, kv_channels=32, ffn_hidden_size=512,
+    gated_linear_unit=True, normalization="RMSNorm", fp16=False, bf16=True, params_dtype="bfloat16",
+    pipeline_dtype="bfloat16", fp8=None)
 # The fsdp2_tp rationale of the default rules, and the candidate's edit of it.
 MEMORY_LINE = "for the strongest memory reduction."
 CANDIDATE_LINE = "for the strongest memory reduction!"
@@ -270,6 +278,30 @@ class EnvironmentTest(Directory):
         self.assertEqual(lines[0]["answer"]["mode"], "fsdp2_tp")
 
         # What the Python side logged, `snnplan replay` re-evaluates: the same answers today.
+        done = subprocess.run([CLI, "replay", str(path)], capture_output=True, text=True)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertIn("3 unchanged, 0 changed, 0 not replayable", done.stdout)
+
+    def test_plan_training_logs_where_the_environment_says(self):
+        path = self.dir / "plans.jsonl"
+        planning = os.path.join(RULES_DIR, "snn_llm_planning.yaml")
+        self.run_child(
+            "import snnplan\n"
+            f"request = {PLANNING_REQUEST!r}\n"
+            "snnplan.plan_training(request)\n"
+            f"snnplan.plan_training(request, rules={planning!r})\n"
+            "try:\n"
+            "    snnplan.plan_training(dict(request, world_size=-1))\n"
+            "except ValueError:\n"
+            "    pass\n",
+            SNNPLAN_DECISION_LOG=str(path))
+        lines = lines_of(path)
+        self.assertEqual([line["rules_file"] for line in lines],
+                         ["rules/snn_llm_planning.yaml", planning, "rules/snn_llm_planning.yaml"])
+        self.assertEqual(lines[0]["inputs"], PLANNING_REQUEST)
+        self.assertEqual(lines[0]["answer"], lines[1]["answer"])
+        self.assertEqual(lines[2]["error"], {"kind": "rule_error",
+                                             "message": "world_size and device_memory_bytes must be positive."})
         done = subprocess.run([CLI, "replay", str(path)], capture_output=True, text=True)
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
         self.assertIn("3 unchanged, 0 changed, 0 not replayable", done.stdout)

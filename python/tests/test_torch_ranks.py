@@ -49,6 +49,56 @@ ANALYSIS = {"notes": ("from the analysis",), "tensor_parallel_candidate_names": 
 PLAN_UPSTREAM = {"objective": "memory", "topology": {"dp": 2, "tp": 2}, "backend": "inductor", "batch_size": 64}
 
 
+# A training run as plan_training() takes it (upstream's test config, dtypes by name).
+@dataclasses.dataclass(frozen=True)
+class Transformer:
+    num_layers: int = 4
+    hidden_size: int = 128
+    num_attention_heads: int = 4
+    num_query_groups: int = 2
+    kv_channels: int = 32
+    ffn_hidden_size: int = 512
+    gated_linear_unit: bool = True
+    normalization: str = "RMSNorm"
+    fp16: bool = False
+    bf16: bool = True
+    params_dtype: str = "bfloat16"
+    pipeline_dtype: str = "bfloat16"
+    fp8: object = None
+    tensor_model_parallel_size: int = 1
+    pipeline_model_parallel_size: int = 1
+    context_parallel_size: int = 1
+    sequence_parallel: bool = False
+    expert_tensor_parallel_size: int = 1
+    microbatch_group_size_per_vp_stage: int = 1
+    recompute_granularity: object = None
+    recompute_method: object = None
+    recompute_num_layers: object = None
+    recompute_modules: object = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Model:
+    transformer: Transformer = Transformer()
+    vocab_size: int = 1024
+    max_sequence_length: int = 512
+    time_steps: int = 4
+    share_embeddings_and_output_weights: bool = False
+    position_embedding_type: str = "rope"
+
+
+@dataclasses.dataclass(frozen=True)
+class TrainingRun:
+    model: Model = Model()
+    sequence_length: int = 128
+    micro_batch_size: int = 1
+    global_batch_size: int = 8
+    use_snn_memopt: bool = False
+
+
+TRAINING = {"world_size": 4, "device_memory_bytes": 8 * 1024**3}
+
+
 # --- the workers ---------------------------------------------------------------------------
 
 def patch_probe(values):
@@ -114,6 +164,11 @@ def case_call(name, rank, world, odd):
     if name == "plan_rules":
         rules = snnplan.RuleSet.from_file(SCRATCH / "changed" / "snn_plan.yaml") if rank == odd else None
         return st.plan(*PLAN_BATCH[0], rules=rules, **PLAN_BATCH[1])
+    if name in ("plan_training", "plan_training_rank0"):
+        return st.plan_training(TrainingRun(), source="rank0" if name == "plan_training_rank0" else "all", **TRAINING)
+    if name == "plan_training_inputs":
+        return st.plan_training(TrainingRun(), **dict(TRAINING, device_memory_bytes=4 * 1024**3 if rank == odd
+                                                       else TRAINING["device_memory_bytes"]))
     if name in ("subgroup_rank0", "subgroup_all"):
         import torch.distributed as dist
         group = dist.new_group([1, 2, 3])  # every rank of the default group creates it
@@ -346,6 +401,19 @@ class TestRanks(unittest.TestCase):
             f"{ours} ; rank 1 uses {SCRATCH / 'changed' / 'snn_plan.yaml'} sha256:{theirs}", "rules",
             [[[0], [["built-in rules/snn_plan.yaml"], ours_sha]],
              [[1], [[str(SCRATCH / "changed" / "snn_plan.yaml")], theirs]]])
+
+    def test_plan_training(self):
+        import snnplan
+        expected = snnplan.plan_training(TrainingRun(), **TRAINING)
+        self.assertEqual(expected.model.transformer.tensor_model_parallel_size, 1)
+        self.assert_returned(self.outcomes("plan_training", 2), expected)
+        self.assert_returned(self.outcomes("plan_training_rank0", 2), expected)
+        self.assert_disagreement(
+            self.outcomes("plan_training_inputs", 2),
+            "snnplan.torch: the ranks were given different inputs (device_memory_bytes): rank 0 gives "
+            "device_memory_bytes=8589934592 ; rank 1 gives device_memory_bytes=4294967296", "inputs",
+            [[[0], {"device_memory_bytes": "8589934592"}], [[1], {"device_memory_bytes": "4294967296"}]],
+            ["device_memory_bytes"])
 
     def test_subgroup(self):
         import snnplan

@@ -60,6 +60,70 @@ def plans() -> None:
     check(upstream.topology.world_size == 8 and upstream.notes == ("a",), "upstream's plan() call")
 
 
+@dataclasses.dataclass(frozen=True)
+class Transformer:
+    num_layers: int = 4
+    hidden_size: int = 128
+    num_attention_heads: int = 4
+    num_query_groups: Optional[int] = 2
+    kv_channels: Optional[int] = 32
+    ffn_hidden_size: int = 512
+    gated_linear_unit: bool = True
+    normalization: str = "RMSNorm"
+    fp16: bool = False
+    bf16: bool = True
+    params_dtype: str = "bfloat16"
+    pipeline_dtype: Optional[str] = "bfloat16"
+    fp8: Optional[str] = None
+    tensor_model_parallel_size: int = 1
+    pipeline_model_parallel_size: int = 1
+    context_parallel_size: int = 1
+    sequence_parallel: bool = False
+    expert_tensor_parallel_size: int = 1
+    microbatch_group_size_per_vp_stage: int = 1
+    recompute_granularity: Optional[str] = None
+    recompute_method: Optional[str] = None
+    recompute_num_layers: Optional[int] = None
+    recompute_modules: Optional[List[str]] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Model:
+    transformer: Transformer = Transformer()
+    vocab_size: int = 1024
+    max_sequence_length: int = 512
+    time_steps: int = 4
+    share_embeddings_and_output_weights: bool = False
+    position_embedding_type: str = "rope"
+
+
+@dataclasses.dataclass(frozen=True)
+class TrainingConfig:
+    model: Model = Model()
+    sequence_length: int = 128
+    micro_batch_size: int = 1
+    global_batch_size: int = 4
+    use_snn_memopt: bool = False
+
+
+def training_plans() -> None:
+    config = TrainingConfig()
+    planned: TrainingConfig = snnplan.plan_training(config, world_size=2, device_memory_bytes=8 * 1024**3,
+                                                    objective="memory", memory_fraction=0.9, rules=None)
+    check(planned.use_snn_memopt and planned.model.transformer.recompute_modules is None, "plan_training")
+    flat = {field.name: getattr(config.model.transformer, field.name)
+            for field in dataclasses.fields(Transformer)[:13]}
+    flat.update(vocab_size=1024, max_sequence_length=512, time_steps=4, sequence_length=128, micro_batch_size=1,
+                global_batch_size=4)
+    answer: Dict[str, Any] = snnplan.plan_training(flat, world_size=2, device_memory_bytes=8 * 1024**3,
+                                                   objective="memory", rules=RuleSet.builtin("snn_llm_planning.yaml"))
+    check(answer["tensor_model_parallel_size"] == planned.model.transformer.tensor_model_parallel_size,
+          "plan_training of a flat request")
+    same: TrainingConfig = snnplan.torch.plan_training(config, world_size=2, device_memory_bytes=8 * 1024**3,
+                                                       objective="memory", source="all")
+    check(same == planned, "snnplan.torch.plan_training")
+
+
 def rule_sets() -> None:
     rules = RuleSet.from_string("snnplan: 1\ninputs: {x: {type: int}}\nrecord: {y: {type: int, init: = x}}\n"
                                 "start: t\ntables: {t: [{name: r, set: {}}]}\n", name="small.yaml")
@@ -136,6 +200,7 @@ def decision_records() -> None:
 if __name__ == "__main__":
     recommendations()
     plans()
+    training_plans()
     rule_sets()
     rule_tests()
     one_decision()
