@@ -96,6 +96,7 @@ install(FILES ${SNNPLAN_BUILTIN_RULE_FILES}
 # Their rule tests, beside them: `snnplan test RULES RULES.test.yaml` runs on an installation.
 install(FILES ${PROJECT_SOURCE_DIR}/rules/snn_distributed.test.yaml
               ${PROJECT_SOURCE_DIR}/rules/snn_plan.test.yaml
+              ${PROJECT_SOURCE_DIR}/rules/snn_llm_planning.test.yaml
         DESTINATION ${SNNPLAN_INSTALL_RULESDIR} COMPONENT snnplan_runtime)
 # Upstream's earlier recommendation policies, one rule file per version, and upstream HEAD's
 # plan (plan_HEAD.yaml) with its rule tests (rules/history/).

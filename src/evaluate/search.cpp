@@ -42,7 +42,7 @@ struct Evaluator::SearchRun {
   std::size_t tested = 0;   // against `fits`, in every tier
   std::size_t fitting = 0;  // in this tier
   std::vector<RValue> aggregates;  // per CompiledAggregate, null until a candidate is tested
-  std::map<std::string, std::size_t> removed_by;  // constraint -> candidates it removed
+  std::map<std::string, std::size_t> removed_by;  // constraint -> candidates it removed (traced)
 };
 
 RValue Evaluator::search(const detail::CompiledSearch& search, Frame& frame) {
@@ -109,8 +109,10 @@ bool Evaluator::meets_constraints(SearchRun& run, int level, bool innermost, Fra
   auto check = [&](const detail::CompiledConstraint& c) {
     if (c.level != level && !(innermost && c.level > level)) return true;
     if (language::truth(value(c.holds, frame), c.holds.location)) return true;
-    ++run.removed_by[c.name];
-    if (trace_) note_candidate(run, TraceStep::Kind::candidate_removed, c, frame);
+    if (trace_) {  // the counts are the trace's only
+      ++run.removed_by[c.name];
+      note_candidate(run, TraceStep::Kind::candidate_removed, c, frame);
+    }
     return false;
   };
   for (const detail::CompiledConstraint& c : run.search.constraints)

@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <limits>
-#include <vector>
 
 #include <fmt/format.h>
 
@@ -137,18 +136,20 @@ RValue divisors(const BuiltinArguments& args) {
   if (n > kMaxDivisorsArgument)
     rule_failure(messages::divisors_too_large(detail::wide_to_string(n),
                                               detail::wide_to_string(kMaxDivisorsArgument)));
-  std::vector<Wide> low;
-  std::vector<Wide> high;
+  // Two passes up to sqrt(n), counting then filling, so the list is one allocation in the
+  // store: each divisor d <= sqrt(n) at the front in order, its partner n / d at the back.
+  std::size_t count = 0;
+  for (Wide d = 1; d * d <= n; ++d)
+    if (n % d == 0) count += d * d == n ? 1 : 2;
+  RValue* items = args.store().values(count);
+  std::size_t front = 0;
+  std::size_t back = count;
   for (Wide d = 1; d * d <= n; ++d) {
     if (n % d != 0) continue;
-    low.push_back(d);
-    if (d != n / d) high.push_back(n / d);
+    new (items + front++) RValue(RValue::of_int(d));
+    if (d * d != n) new (items + --back) RValue(RValue::of_int(n / d));
   }
-  RValue* items = args.store().values(low.size() + high.size());
-  std::size_t k = 0;
-  for (Wide d : low) new (items + k++) RValue(RValue::of_int(d));
-  for (auto it = high.rbegin(); it != high.rend(); ++it) new (items + k++) RValue(RValue::of_int(*it));
-  return RValue::of_items({items, k});
+  return RValue::of_items({items, count});
 }
 
 // int(x): Python's int() of a number or bool; a float is truncated toward zero.

@@ -61,7 +61,7 @@ if(STATIC_CLI)
   assert_serve_runs_helper("${root}/usr/bin/snnplan" "${root}/usr/${SERVE_HELPER}")
 endif()
 run("the unpacked CLI prints its version" "${root}/usr/bin/snnplan" --version)
-if(NOT run_output MATCHES "rule format 1")
+if(NOT run_output MATCHES "rule format 2")
   message(FATAL_ERROR "snnplan --version from the package says:\n${run_output}")
 endif()
 run("the unpacked CLI checks the packaged rules"
