@@ -227,6 +227,32 @@ RValue Evaluator::binary(const Node& n, Frame& frame) {
         break;
     }
   }
+  // Floats (a search's estimates) computed and compared without the general path: the same
+  // IEEE operations language::arithmetic() and compare() perform, a division by zero left to it.
+  if (a.kind == Kind::floating && b.kind == Kind::floating) {
+    switch (n.op) {
+      case Op::less: return RValue::of_bool(a.f < b.f);
+      case Op::less_equal: return RValue::of_bool(a.f <= b.f);
+      case Op::greater: return RValue::of_bool(a.f > b.f);
+      case Op::greater_equal: return RValue::of_bool(a.f >= b.f);
+      default: break;
+    }
+  }
+  if ((a.kind == Kind::floating && (b.kind == Kind::floating || b.kind == Kind::integer)) ||
+      (a.kind == Kind::integer && b.kind == Kind::floating)) {
+    const double x = a.kind == Kind::integer ? static_cast<double>(a.i) : a.f;
+    const double y = b.kind == Kind::integer ? static_cast<double>(b.i) : b.f;
+    switch (n.op) {
+      case Op::add: return RValue::of_float(x + y);
+      case Op::subtract: return RValue::of_float(x - y);
+      case Op::multiply: return RValue::of_float(x * y);
+      case Op::divide:
+      case Op::true_divide:
+        if (y != 0) return RValue::of_float(x / y);
+        break;
+      default: break;
+    }
+  }
   switch (n.op) {
     case Op::equal:
       return RValue::of_bool(detail::values_equal(a, b));
