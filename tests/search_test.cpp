@@ -17,6 +17,8 @@
 #include "compile/serialized_rules.hpp"
 #include "snnplan/explain.hpp"
 #include "snnplan/rule_set.hpp"
+#include "usecases/diff.hpp"
+#include "usecases/sampled_diff.hpp"
 
 namespace {
 
@@ -323,6 +325,18 @@ TEST_SUITE("python arithmetic") {
 }
 
 TEST_SUITE("planning rules") {
+  TEST_CASE("an exact comparison of rule files with a search never promises no change") {
+    // The workbench compares edited text this way: the regions cannot reach a search's
+    // answers, so even a file against itself is reported as not fully compared.
+    const RuleSet rules = RuleSet::from_file(std::string(SNNPLAN_RULES_DIR) + "/snn_llm_planning.yaml");
+    CHECK(snnplan::usecases::needs_sampling(rules, rules));
+    const auto compared = snnplan::usecases::compare_rule_sets(
+        rules, rules, [](const RuleSet&) { return std::variant<Inputs, std::string>(Inputs{}); });
+    CHECK_FALSE(compared.diff.complete);
+    CHECK(compared.changed());
+    CHECK_FALSE(snnplan::usecases::needs_sampling(RuleSet::builtin(), RuleSet::builtin()));
+  }
+
   TEST_CASE("the sampled diff finds the plans an edit of one activation coefficient changes") {
     std::ifstream in(std::string(SNNPLAN_RULES_DIR) + "/snn_llm_planning.yaml");
     std::stringstream text;
