@@ -285,6 +285,33 @@ def main():
                                             "contentChanges": [{"text": fixed}]})
         c.diagnostics_for(broken_uri)
 
+        # A rule file with a search (rules/snn_llm_planning.yaml): no errors, and completion of
+        # the keys of a search and of its constraints.
+        shutil.copy(os.path.join(FIXTURES, "..", "..", "rules", "snn_llm_planning.yaml"), root)
+        planning_uri = uri("snn_llm_planning.yaml")
+        planning = open(os.path.join(root, "snn_llm_planning.yaml")).read()
+        c.notify("textDocument/didOpen", {"textDocument": {
+            "uri": planning_uri, "languageId": "yaml", "version": 1, "text": planning}})
+        p = c.diagnostics_for(planning_uri)["diagnostics"]
+        check([d for d in p if d["severity"] == 1] == [], "the planning rules open without errors", p)
+
+        def complete_in_planning(line_start, typed, version):
+            """Replace the planning file's line that starts with `line_start` by `typed`; complete."""
+            lines = planning.split("\n")
+            k = next(i for i, line in enumerate(lines) if line.startswith(line_start))
+            lines[k] = typed
+            c.notify("textDocument/didChange", {"textDocument": {"uri": planning_uri, "version": version},
+                                                "contentChanges": [{"text": "\n".join(lines)}]})
+            c.diagnostics_for(planning_uri)
+            items = c.request("textDocument/completion", {"textDocument": {"uri": planning_uri},
+                              "position": {"line": k, "character": len(typed)}})["result"]["items"]
+            return {i["label"] for i in items}
+        labels = complete_in_planning("      minimize:", "      mini", 2)
+        check({"for", "let", "require", "tiers", "fits", "minimize", "none_valid", "none_fits"} <= labels,
+              "completion of a search's keys", labels)
+        labels = complete_in_planning('          holds: "num_layers % pp == 0"', "          hol", 3)
+        check({"name", "holds", "message"} <= labels, "completion of a constraint's keys", labels)
+
         # Warnings: the allowance code action, and the rule's hover says it is never reached.
         c.notify("textDocument/didOpen", {"textDocument": {
             "uri": warned_uri, "languageId": "yaml", "version": 1, "text": warned}})
