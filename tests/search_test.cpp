@@ -270,6 +270,16 @@ TEST_SUITE("python arithmetic") {
     CHECK(r.record().find("out")->as_float() == -3.5);
     CHECK(r.record().find("n")->as_int() == -4);
   }
+  TEST_CASE("true division of integers beyond 2^53, up to the 128-bit bound, is Python's") {
+    // Python: (2**62 * 2**62) / 3 == 7.089215977519551e+36 and (2**127 - 1) / 1 == 2.0**127.
+    const std::int64_t big = std::int64_t{1} << 62;
+    const auto third = arithmetic(2, "out: = a * b / 3").evaluate(ab(big, big));
+    REQUIRE(third.ok());
+    CHECK(third.record().find("out")->as_float() == 7.089215977519551e+36);
+    const auto top = arithmetic(2, "out: = (a * b * 4 - 1 + a * b * 4) / 1").evaluate(ab(big, big));
+    REQUIRE(top.ok());
+    CHECK(top.record().find("out")->as_float() == 0x1p127);
+  }
   TEST_CASE("in format 1, / of two integers still rounds toward negative infinity") {
     const auto r = arithmetic(1, "n: = a / b").evaluate(ab(-7, 2));
     REQUIRE(r.ok());

@@ -75,7 +75,10 @@ double true_quotient(Wide a, Wide b) {
   // Python's int / int does; larger ones (beyond 2^53, rare in a rule) through long double.
   const auto x = static_cast<double>(a);
   const auto y = static_cast<double>(b);
-  if (static_cast<Wide>(x) == a && static_cast<Wide>(y) == b) return x / y;
+  // A value near the 128-bit bound rounds to 2^127, which does not convert back.
+  constexpr double kRange = 0x1p127;
+  const bool convertible = std::fabs(x) < kRange && std::fabs(y) < kRange;
+  if (convertible && static_cast<Wide>(x) == a && static_cast<Wide>(y) == b) return x / y;
   return static_cast<double>(static_cast<long double>(a) / static_cast<long double>(b));
 }
 
