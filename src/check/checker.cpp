@@ -197,8 +197,11 @@ class Checker {
       for (const LetDecl& value : tier.lets) tier_kinds[value.name.value] |= infer(value.expr);
     }
     for (const Tier& tier : search.tiers) {
-      for (const auto& [name, kinds] : tier_kinds) {
-        const bool given = std::any_of(tier.lets.begin(), tier.lets.end(), [&](const LetDecl& l) { return l.name.value == name; });
+      for (const auto& entry : tier_kinds) {
+        // Not a structured binding: clang before 16 cannot capture one in a lambda.
+        const std::string& name = entry.first;
+        const bool given = std::any_of(tier.lets.begin(), tier.lets.end(),
+                                       [&](const LetDecl& l) { return l.name.value == name; });
         if (!given) error(tier.name.location, "missing-key", messages::tier_without_value(tier.name.value, name));
       }
     }
