@@ -333,13 +333,13 @@ std::vector<Row> test_rows() {
                                 "rule=50,", "rule:50", "condition=50;boundary=50"})
     rows.push_back({"--min-coverage '" + bad + "' is not a percentage or KIND=PERCENT list", with(base, {"--min-coverage", bad}), kBadInput,
                     usage_error("--min-coverage: expected a percentage from 0 to 100 or KIND=PERCENT,... with KIND rule, "
-                                "condition or boundary, got '" + bad + "'")});
+                                "condition, boundary or search, got '" + bad + "'")});
   for (const std::string good : {"0", "100", "99.5", "1e2", "+50", "1e-400", "rule=100", "condition=0,rule=50",
-                                 "rule=0,condition=0,boundary=0"})
+                                 "rule=0,condition=0,boundary=0", "search=100"})
     rows.push_back({"--min-coverage " + good + " is accepted", with(base, {"--min-coverage", good}), kOk, "", "5 passed, 0 failed"});
   add_common_rows(rows, with(base, {"--min-coverage", "50"}), "--min-coverage", "50", "[KIND=]PERCENT",
-                  "expected a percentage from 0 to 100 or KIND=PERCENT,... with KIND rule, condition or boundary, got "
-                  "'--help'");
+                  "expected a percentage from 0 to 100 or KIND=PERCENT,... with KIND rule, condition, boundary or search, "
+                  "got '--help'");
   add_choice_rows(rows, with(base, {"--format", "text"}), "--format", {"text", "json", "junit"});
   // Mutation testing and generated tests.
   const std::vector<std::string> mutate = {"test", small_rules, small_tests, "--mutate"};

@@ -17,6 +17,8 @@
 #include "compile/serialized_rules.hpp"
 #include "snnplan/explain.hpp"
 #include "snnplan/rule_set.hpp"
+#include "snnplan/rule_tests.hpp"
+#include "testing/report.hpp"
 #include "usecases/diff.hpp"
 #include "usecases/sampled_diff.hpp"
 
@@ -334,17 +336,84 @@ TEST_SUITE("python arithmetic") {
   }
 }
 
+TEST_SUITE("search coverage") {
+  // The layout search's seven goals: two tiers choosing, two constraints and `fits` removing
+  // a candidate, and its two failures.
+  std::vector<std::string> search_goals(const snnplan::TestCoverage& coverage, bool covered) {
+    std::vector<std::string> out;
+    for (const snnplan::CoverageGoal& goal : coverage.goals)
+      if (goal.kind == snnplan::CoverageKind::search && (goal.cases > 0) == covered)
+        out.push_back(goal.what);
+    return out;
+  }
+
+  snnplan::RuleTestReport run_layout_tests(const std::string& tests) {
+    return snnplan::run_rule_tests_from_strings(layout_rules(), {snnplan::SourceText{"t.test.yaml", "tests:\n" + tests}});
+  }
+
+  TEST_CASE("a search's tiers, constraints and failures are coverage goals, covered by what tests see") {
+    // Four GPUs, three layers: pp=2 and pp=4 break pp-splits-layers, the plain tier chooses.
+    const snnplan::RuleTestReport one = run_layout_tests(R"(  - name: plain
+    input: {world_size: 4, num_layers: 3, memory_bytes: 1000000, model_bytes: 100}
+    expect: {tier: plain}
+)");
+    CHECK(one.ok());
+    CHECK(one.coverage.total(snnplan::CoverageKind::search) == 7);
+    CHECK(search_goals(one.coverage, true) ==
+          std::vector<std::string>{"tier 'plain' chose the plan", "constraint 'pp-splits-layers' removed a candidate"});
+    CHECK(search_goals(one.coverage, false) ==
+          std::vector<std::string>{"tier 'squeezed' chose the plan",
+                                   "constraint 'squeeze-needs-tp' of tier 'squeezed' removed a candidate",
+                                   "a candidate did not fit", "the search failed with none_valid",
+                                   "the search failed with none_fits"});
+    CHECK(snnplan::testing::text_test_report(one, false).find("search coverage 28.6% (2 of 7)") != std::string::npos);
+  }
+
+  TEST_CASE("a search's goals are all covered by a fallback, a failure of each kind and a removal") {
+    const snnplan::RuleTestReport all = run_layout_tests(R"(  - name: plain
+    input: {world_size: 4, num_layers: 3, memory_bytes: 1000000, model_bytes: 100}
+    expect: {tier: plain}
+  - name: squeezed when the plain tier does not fit
+    input: {world_size: 2, num_layers: 1, memory_bytes: 55, model_bytes: 100}
+    expect: {tier: squeezed, tp: 2}
+  - name: nothing fits
+    input: {world_size: 2, num_layers: 1, memory_bytes: 10, model_bytes: 100}
+    expect_error: "Nothing fits 10 bytes; the smallest of 3 candidates needs 50."
+  - name: no GPUs, no split
+    input: {world_size: 0, num_layers: 1, memory_bytes: 10, model_bytes: 100}
+    expect_error: "No split of 0 GPUs takes 1 layers."
+)");
+    CHECK(all.ok());
+    CHECK(search_goals(all.coverage, false).empty());
+    CHECK(all.coverage.percent(snnplan::CoverageKind::search) == doctest::Approx(100.0));
+  }
+
+  TEST_CASE("a file without a search has no search goals and its summary does not mention them") {
+    const RuleSet plain = RuleSet::builtin();
+    const snnplan::RuleTestReport report = snnplan::run_rule_tests_from_strings(plain, {snnplan::SourceText{"t.test.yaml", "tests: []\n"}});
+    CHECK(report.coverage.total(snnplan::CoverageKind::search) == 0);
+    CHECK(snnplan::testing::text_test_report(report, false).find("search") == std::string::npos);
+  }
+}
+
 TEST_SUITE("planning rules") {
-  TEST_CASE("an exact comparison of rule files with a search never promises no change") {
-    // The workbench compares edited text this way: the regions cannot reach a search's
-    // answers, so even a file against itself is reported as not fully compared.
+  TEST_CASE("a comparison of rule files with a search is a sample, and says so") {
+    // The regions cannot reach a search's answers, so every front end's diff (the CLI's, the
+    // workbench's) compares such files on a sample.
     const RuleSet rules = RuleSet::from_file(std::string(SNNPLAN_RULES_DIR) + "/snn_llm_planning.yaml");
     CHECK(snnplan::usecases::needs_sampling(rules, rules));
     const auto compared = snnplan::usecases::compare_rule_sets(
         rules, rules, [](const RuleSet&) { return std::variant<Inputs, std::string>(Inputs{}); });
-    CHECK_FALSE(compared.diff.complete);
-    CHECK(compared.changed());
+    REQUIRE(compared.sampled);
+    CHECK(compared.sampled->compared == snnplan::usecases::SampleOptions{}.samples);
+    CHECK(compared.sampled->changed == 0);
+    CHECK_FALSE(compared.changed());
     CHECK_FALSE(snnplan::usecases::needs_sampling(RuleSet::builtin(), RuleSet::builtin()));
+    // A rule file without a search is compared exactly unless a sample is asked for.
+    const auto exact = snnplan::usecases::compare_rule_sets(
+        RuleSet::builtin(), RuleSet::builtin(), [](const RuleSet&) { return std::variant<Inputs, std::string>(Inputs{}); });
+    CHECK_FALSE(exact.sampled);
+    CHECK(exact.diff.complete);
   }
 
   TEST_CASE("the sampled diff finds the plans an edit of one activation coefficient changes") {
@@ -370,6 +439,17 @@ TEST_SUITE("planning rules") {
     CHECK(same.code == 0);
     CHECK(same.out.find("sampled, not every input: 200 inputs compared") == 0);
     CHECK(same.out.find("; 0 changed") != std::string::npos);
+    // As JSON, and with an input held fixed: every example has it.
+    const CliRun held = run_cli({"diff", rules, path, "--corpus", corpus, "--sample", "100", "--seed", "7",
+                                 "--input", "world_size=8", "--format", "json"});
+    CHECK(held.code == 1);
+    const json report = json::parse(held.out);
+    CHECK(report["sampled"] == true);
+    CHECK(report["compared"] == 250);
+    CHECK(report["from_corpus"] == 150);
+    CHECK(report["changed_inputs"].get<int>() > 0);
+    REQUIRE_FALSE(report["changes"].empty());
+    for (const json& change : report["changes"]) CHECK(change["example"]["world_size"] == 8);
   }
 
   std::vector<json> golden_cases() {

@@ -37,7 +37,7 @@ struct Scratch {
   fs::path dir;
   fs::path rules;
   std::string text;
-  explicit Scratch(const char* name)
+  explicit Scratch(const char* name, const std::string& rule_file = "snn_distributed")
       // The process id in the name: two test runs on one machine (two build trees) at once
       // must not share a directory.
       : dir(fs::temp_directory_path() /
@@ -45,8 +45,8 @@ struct Scratch {
         rules(dir / "rules.yaml") {
     fs::remove_all(dir);
     fs::create_directories(dir);
-    fs::copy_file(fs::path(SNNPLAN_RULES_DIR) / "snn_distributed.yaml", rules);
-    fs::copy_file(fs::path(SNNPLAN_RULES_DIR) / "snn_distributed.test.yaml", dir / "rules.test.yaml");
+    fs::copy_file(fs::path(SNNPLAN_RULES_DIR) / (rule_file + ".yaml"), rules);
+    fs::copy_file(fs::path(SNNPLAN_RULES_DIR) / (rule_file + ".test.yaml"), dir / "rules.test.yaml");
     text = read(rules);
   }
   ~Scratch() { fs::remove_all(dir); }
@@ -125,6 +125,26 @@ TEST_SUITE("serve") {
     CHECK(map.body["y"]["values"] == nlohmann::json::array({"speed", "memory", "capacity"}));
     CHECK(bench.map(edited(s.text), {{"x", {{"name", "nope"}}}, {"y", {{"name", "prefer"}}}}).body["error"] ==
           snnplan::serve::messages::unknown_axis("nope"));
+  }
+
+  TEST_CASE("the diff of an edited search is a sample that finds the changed plans and says so") {
+    Scratch s("diff-search", "snn_llm_planning");
+    Workbench bench(s.options());
+    const Reply same = bench.diff(s.text, nullptr);
+    REQUIRE(same.status == 200);
+    CHECK(same.body["sampled"] == true);
+    CHECK(same.body["changed"] == false);
+    CHECK(same.body["changed_inputs"] == 0);
+    std::string coefficient = s.text;
+    const std::string from = "full_activation_overhead: \"1.05\"";
+    REQUIRE(coefficient.find(from) != std::string::npos);
+    coefficient.replace(coefficient.find(from), from.size(), "full_activation_overhead: \"1.25\"");
+    const Reply changed = bench.diff(coefficient, nullptr);
+    REQUIRE(changed.status == 200);
+    CHECK(changed.body["sampled"] == true);
+    CHECK(changed.body["changed"] == true);
+    CHECK(changed.body["changed_inputs"].get<int>() > 0);
+    CHECK(changed.body["text"].get<std::string>().find("sampled, not every input: 2000 inputs compared") == 0);
   }
 
   TEST_CASE("the rule tests run against the edited text with pass, fail and coverage") {

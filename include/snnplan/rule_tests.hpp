@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Rule tests: YAML test files run against a rule set, with rule, condition and boundary
+/// Rule tests: YAML test files run against a rule set, with rule, condition, boundary and search
 /// coverage and, when asked, mutation testing -- what `snnplan test` prints, as values.
 /// The test-file format is in docs/testing.md.
 ///
@@ -50,19 +50,21 @@ struct TestOutcome {
 };
 
 /// What coverage counts: each rule fired; each matcher seen true and false where its rule
-/// was tried; each integer comparison seen at its boundary and just on the other side.
-enum class CoverageKind : std::uint8_t { rule, condition, boundary };
+/// was tried; each integer comparison seen at its boundary and just on the other side; in a
+/// search, each tier choosing the plan, each constraint removing a candidate, a candidate too
+/// big for `fits`, and each of its two failures (nothing valid, nothing fits).
+enum class CoverageKind : std::uint8_t { rule, condition, boundary, search };
 inline constexpr CoverageKind kCoverageKinds[] = {CoverageKind::rule, CoverageKind::condition,
-                                                  CoverageKind::boundary};
+                                                  CoverageKind::boundary, CoverageKind::search};
 
-/// "rule", "condition", "boundary".
+/// "rule", "condition", "boundary", "search".
 const char* to_string(CoverageKind kind) noexcept;
 
 /// One thing a test can cover.
 struct CoverageGoal {
   CoverageKind kind = CoverageKind::rule;
   /// The rule it belongs to, "table/rule"; for a comparison outside rules "let NAME" or
-  /// "record FIELD".
+  /// "record FIELD"; for a search "search NAME".
   std::string owner;
   /// "" for a rule; "world_size le 1 is true", "world_size >= 4 at world_size = 4 - 1".
   std::string what;

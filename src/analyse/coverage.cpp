@@ -1,4 +1,4 @@
-// Rule, condition and boundary coverage (coverage.hpp). The goals are found once, from the
+// Rule, condition, boundary and search coverage (coverage.hpp). The goals are found once, from the
 // compiled rules; an evaluation's trace says which rules fired, and the inputs each table saw
 // are rebuilt from the given inputs and the fallbacks' `with` values, with the evaluator's
 // Probe computing every value, so a condition is decided exactly as `recommend` decides it.
@@ -121,6 +121,8 @@ const char* to_string(GoalKind kind) {
       return "condition";
     case GoalKind::boundary:
       return "boundary";
+    case GoalKind::search:
+      return "search";
   }
   return "?";
 }
@@ -153,6 +155,11 @@ struct CoverageTracker::State {
   std::vector<std::vector<RuleGoals>> tables;          // per table, per rule
   std::map<std::string, std::pair<int, int>> rule_at;  // rule location -> (table, rule)
   std::vector<ExpressionGoals> expressions;
+  // A search's goals, by where its trace steps point: "location|tier" for a tier choosing,
+  // a constraint's (or `fits`') location for a candidate it removed, "location|none_valid" and
+  // "location|none_fits" for its failures. Locations name the file, so a search of a file this
+  // one uses is another search.
+  std::map<std::string, std::size_t> search_goals;
   std::vector<int> integer_lets;  // per let: -1 unknown, 0 no, 1 yes, 2 being decided
 
   std::size_t add(GoalKind kind, std::string owner, SourceLocation at, std::string what) {
@@ -292,6 +299,66 @@ struct CoverageTracker::State {
         add_expressions(rules.lets[k], "let " + rules.let_names[k]);
     for (const auto& field : rules.fields)
       if (field.init) add_expressions(*field.init, "record " + field.name);
+    for (const auto& search : rules.searches)
+      if (search) add_search_goals(*search);
+  }
+
+  void add_search_goals(const detail::CompiledSearch& search) {
+    const std::string owner = "search " + search.name;
+    const std::string at = to_string(search.location);
+    for (const detail::CompiledTier& tier : search.tiers)
+      search_goals[at + "|" + tier.name] =
+          add(GoalKind::search, owner, search.location, messages::goal_tier_chose(tier.name));
+    bool constrained = false;
+    auto constraint = [&](const detail::CompiledConstraint& c, const std::string& tier) {
+      search_goals[to_string(c.location)] =
+          add(GoalKind::search, owner, c.location, messages::goal_constraint_removed(c.name, tier));
+      constrained = true;
+    };
+    for (const detail::CompiledConstraint& c : search.constraints) constraint(c, "");
+    for (const detail::CompiledTier& tier : search.tiers)
+      for (const detail::CompiledConstraint& c : tier.constraints) constraint(c, tier.name);
+    if (search.fits)
+      search_goals[to_string(search.fits->location)] =
+          add(GoalKind::search, owner, search.fits->location, messages::goal_too_big());
+    // Without constraints every candidate is valid, and without `fits` every one fits: the
+    // failures that cannot happen are no goals.
+    if (constrained)
+      search_goals[at + "|none_valid"] =
+          add(GoalKind::search, owner, search.location, messages::goal_search_failed("none_valid"));
+    if (search.fits)
+      search_goals[at + "|none_fits"] =
+          add(GoalKind::search, owner, search.location, messages::goal_search_failed("none_fits"));
+  }
+
+  // The search goals a trace covers.
+  void searched(const std::vector<TraceStep>& steps, std::set<std::size_t>& out) {
+    auto cover = [&](const std::string& key) {
+      const auto found = search_goals.find(key);
+      if (found != search_goals.end()) out.insert(found->second);
+    };
+    std::set<std::string> too_big;  // searches, by location, with a candidate over `fits`
+    for (const TraceStep& step : steps) {
+      switch (step.kind) {
+        case TraceStep::Kind::search_chosen:
+          cover(to_string(step.location) + "|" + step.rule);
+          break;
+        case TraceStep::Kind::candidate_removed:
+          cover(to_string(step.location));
+          break;
+        case TraceStep::Kind::candidate_too_big:
+          cover(to_string(step.location));
+          too_big.insert(step.table);
+          break;
+        case TraceStep::Kind::error:
+          // A search's failure is traced at the search; which one, by whether any candidate
+          // was tested and found too big (none_fits) or none was valid.
+          cover(to_string(step.location) + (too_big.count(step.table) ? "|none_fits" : "|none_valid"));
+          break;
+        default:
+          break;
+      }
+    }
   }
 
   // The inputs as evaluate() binds them (defaults, lower-casing), or std::nullopt when it
@@ -383,6 +450,7 @@ struct CoverageTracker::State {
         if (point) points.push_back(*point);
       }
     }
+    if (!search_goals.empty()) searched(steps, out);
     for (const auto& at : points)
       for (const ExpressionGoals& goals : expressions) {
         probe.at(at);
@@ -443,8 +511,11 @@ bool CoverageTracker::find_witnesses(std::string& why) {
         return true;
       },
       why, &exact);
+  // The representatives decide the tables' paths, not what a search finds among its candidates
+  // (arithmetic the cells do not split): a search goal none of them covers is not proven
+  // unreachable.
   if (walked && exact)
-    for (Goal& g : coverage.goals) g.unreachable = g.cases == 0 && !g.witness;
+    for (Goal& g : coverage.goals) g.unreachable = g.cases == 0 && !g.witness && g.kind != GoalKind::search;
   return walked;
 }
 

@@ -1,13 +1,15 @@
 #pragma once
 // What evaluations cover of a rule file, for rule tests (`snnplan test --coverage`), and the
-// inputs that would cover the rest. Three kinds of goal:
+// inputs that would cover the rest. Four kinds of goal:
 //   * rule: the rule fired;
 //   * condition: a matcher of a rule was seen true, and seen false, at an input where the rule
 //     was tried (its table entered and no earlier rule of the table fired);
 //   * boundary: an integer comparison (a matcher such as `ge: 8`, or a comparison inside an
 //     expression: `world_size >= 4` in a `let` value) was seen at its boundary and just on the
 //     other side, with both sides as they are at that input (`ge: = world_size * 2` needs
-//     batch_size = world_size * 2 and batch_size = world_size * 2 - 1).
+//     batch_size = world_size * 2 and batch_size = world_size * 2 - 1);
+//   * search: a search's tier chose the plan, each of its constraints (and `fits`) removed a
+//     candidate, and it failed both ways (none_valid, none_fits), read off the trace's steps.
 // Goals are decided with the evaluator's own Probe at the inputs each table saw (a fallback's
 // `with` values included), and witnesses come from the table analysis' representatives, so
 // the inputs it suggests cover what it says they do.
@@ -26,10 +28,11 @@
 
 namespace snnplan::analyse {
 
-enum class GoalKind : std::uint8_t { rule, condition, boundary };
-inline constexpr GoalKind kGoalKinds[] = {GoalKind::rule, GoalKind::condition, GoalKind::boundary};
+enum class GoalKind : std::uint8_t { rule, condition, boundary, search };
+inline constexpr GoalKind kGoalKinds[] = {GoalKind::rule, GoalKind::condition, GoalKind::boundary,
+                                          GoalKind::search};
 
-/// "rule", "condition", "boundary".
+/// "rule", "condition", "boundary", "search".
 const char* to_string(GoalKind kind);
 
 /// One thing a test can cover.

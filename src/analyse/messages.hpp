@@ -215,4 +215,19 @@ inline std::string diff_input_refused(std::string_view name, std::string_view wh
   return fmt::format("--input {}: {}", name, why);
 }
 
+// ---- coverage (`snnplan test --coverage`): what a search goal asks a test to see -----------
+inline std::string goal_tier_chose(std::string_view tier) {
+  return fmt::format("tier '{}' chose the plan", tier);
+}
+inline std::string goal_constraint_removed(std::string_view constraint, std::string_view tier) {
+  if (tier.empty()) return fmt::format("constraint '{}' removed a candidate", constraint);
+  return fmt::format("constraint '{}' of tier '{}' removed a candidate", constraint, tier);
+}
+inline std::string goal_too_big() {
+  return "a candidate did not fit";
+}
+inline std::string goal_search_failed(std::string_view failure) {
+  return fmt::format("the search failed with {}", failure);
+}
+
 }  // namespace snnplan::messages

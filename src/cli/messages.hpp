@@ -27,13 +27,6 @@ inline std::string watch_needs_batch() {
   return "--watch needs --batch (it re-reads the rule file between lines)";
 }
 inline constexpr std::string_view kCorpusFile = "corpus file";
-inline std::string sampled_with_inputs() {
-  return "--input fixes inputs of the exact comparison; a sampled one (--sample, --corpus, or a rule "
-         "file with a search) takes its inputs from the corpus";
-}
-inline std::string sampled_format(std::string_view format) {
-  return fmt::format("a sampled comparison is written as text only, not as {}", format);
-}
 inline std::string explain_with_batch() {
   return "--explain shows one request's search; give the request as flags, not --batch";
 }
@@ -287,8 +280,8 @@ inline std::string generate_with_test_files() {
   return "--generate writes a test file for the rules; it takes no test files (and no --mutate or --min-coverage)";
 }
 inline std::string flag_not_min_coverage(std::string_view text) {
-  return fmt::format("expected a percentage from 0 to 100 or KIND=PERCENT,... with KIND rule, condition or "
-                     "boundary, got '{}'", text);
+  return fmt::format("expected a percentage from 0 to 100 or KIND=PERCENT,... with KIND rule, condition, "
+                     "boundary or search, got '{}'", text);
 }
 
 }  // namespace snnplan::messages

@@ -227,8 +227,14 @@ Reply Workbench::diff_between(const RuleSet& before, const RuleSet& after,
       before, after, [&](const RuleSet& rules) { return inputs_of(inputs, rules); });
   if (!compared.input_mismatch.empty()) return Reply{422, error_body(compared.input_mismatch)};
   if (!compared.refused_inputs.empty()) return Reply{422, error_body(compared.refused_inputs)};
-  json body = json::parse(render::render_diff(compared.diff, render::Format::json));
-  body["text"] = render::render_diff(compared.diff, render::Format::text);
+  json body;
+  if (compared.sampled) {
+    body = json::parse(usecases::sampled_diff_json(*compared.sampled));
+    body["text"] = usecases::render_sampled_diff(*compared.sampled);
+  } else {
+    body = json::parse(render::render_diff(compared.diff, render::Format::json));
+    body["text"] = render::render_diff(compared.diff, render::Format::text);
+  }
   body["changed"] = compared.changed();
   return Reply{200, std::move(body)};
 }

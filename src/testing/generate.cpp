@@ -69,6 +69,7 @@ std::optional<std::string> generated_tests(const RuleSet& rules, const std::stri
   // What the regions leave uncovered, at the witnesses the tracker found before any test.
   std::vector<analyse::GoalKind> kinds = {analyse::GoalKind::rule, analyse::GoalKind::condition};
   if (boundaries) kinds.push_back(analyse::GoalKind::boundary);
+  kinds.push_back(analyse::GoalKind::search);
   for (const analyse::GoalKind kind : kinds) {
     const std::size_t count = tracker.coverage().goals.size();
     for (std::size_t g = 0; g < count; ++g) {

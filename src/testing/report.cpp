@@ -23,10 +23,17 @@ std::string failure_text(const TestOutcome& result) {
   return text;
 }
 
+bool has_search_goals(const TestCoverage& coverage) {
+  return std::any_of(coverage.goals.begin(), coverage.goals.end(),
+                     [](const CoverageGoal& goal) { return goal.kind == CoverageKind::search; });
+}
+
 std::string summary(const RuleTestReport& report) {
   std::string out = fmt::format("{} passed, {} failed", report.passed, report.failed);
   const char* separator = "; ";
   for (const CoverageKind kind : kCoverageKinds) {
+    // Search goals only where there is a search: other files' summaries read as before.
+    if (kind == CoverageKind::search && !has_search_goals(report.coverage)) continue;
     out += fmt::format("{}{} coverage {:.1f}% ({} of {}", separator, to_string(kind),
                        report.coverage.percent(kind), report.coverage.covered(kind),
                        report.coverage.total(kind));

@@ -16,7 +16,7 @@ namespace snnplan::testing {
 /// The report formats, in the order `--format` lists them (the first is the default).
 std::vector<std::string> test_report_formats();
 
-/// FAIL blocks, the summary line (rule, condition and boundary coverage) and the rules no
+/// FAIL blocks, the summary line (rule, condition, boundary and search coverage) and the rules no
 /// test fired; `show_coverage` adds the per-rule counts and what is not covered, per rule,
 /// with the inputs that would cover it. The mutation results are text_mutation_report's.
 std::string text_test_report(const RuleTestReport& report, bool show_coverage);

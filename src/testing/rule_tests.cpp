@@ -224,7 +224,9 @@ static_assert(static_cast<int>(CoverageKind::rule) == static_cast<int>(analyse::
                   static_cast<int>(CoverageKind::condition) ==
                       static_cast<int>(analyse::GoalKind::condition) &&
                   static_cast<int>(CoverageKind::boundary) ==
-                      static_cast<int>(analyse::GoalKind::boundary),
+                      static_cast<int>(analyse::GoalKind::boundary) &&
+                  static_cast<int>(CoverageKind::search) ==
+                      static_cast<int>(analyse::GoalKind::search),
               "CoverageKind is the public face of analyse::GoalKind");
 
 const char* to_string(CoverageKind kind) noexcept {

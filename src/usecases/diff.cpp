@@ -15,7 +15,8 @@ std::string input_mismatch(const RuleSet& before, const RuleSet& after) {
 }
 
 ComparedRuleSets compare_rule_sets(const RuleSet& before, const RuleSet& after,
-                                   const ReadFixedInputs& fixed_inputs) {
+                                   const ReadFixedInputs& fixed_inputs,
+                                   const std::optional<SampleOptions>& sample) {
   ComparedRuleSets out;
   const detail::CompiledRules& old_rules = RuleSetAccess::compiled(before);
   const detail::CompiledRules& new_rules = RuleSetAccess::compiled(after);
@@ -26,6 +27,16 @@ ComparedRuleSets compare_rule_sets(const RuleSet& before, const RuleSet& after,
     out.refused_inputs = std::move(*problem);
     return out;
   }
+  if (sample || needs_sampling(before, after)) {
+    SampleOptions options = sample.value_or(SampleOptions{});
+    options.fixed = std::move(std::get<Inputs>(given));
+    try {
+      out.sampled = sampled_diff(before, after, options);
+    } catch (const std::invalid_argument& e) {
+      out.refused_inputs = e.what();
+    }
+    return out;
+  }
   std::vector<analyse::FixedInput> fixed;
   for (auto& [name, value] : std::get<Inputs>(given))
     fixed.push_back(analyse::FixedInput{name, std::move(value)});
@@ -34,9 +45,6 @@ ComparedRuleSets compare_rule_sets(const RuleSet& before, const RuleSet& after,
   } catch (const std::invalid_argument& e) {
     out.refused_inputs = e.what();
   }
-  // A search's answers are beyond the regions: what they found is not every change, so the
-  // comparison cannot promise "no change" (sampled_diff compares such files; the CLI uses it).
-  if (needs_sampling(before, after)) out.diff.complete = false;
   return out;
 }
 

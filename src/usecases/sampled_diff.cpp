@@ -99,6 +99,14 @@ SampledDiff sampled_diff(const RuleSet& old_rules, const RuleSet& new_rules, con
     }
     cases.push_back(std::move(inputs));
   }
+  for (Inputs& inputs : cases)
+    for (const auto& [name, value] : options.fixed) {
+      auto at = std::find_if(inputs.begin(), inputs.end(), [&](const auto& kv) { return kv.first == name; });
+      if (at != inputs.end())
+        at->second = value;
+      else
+        inputs.emplace_back(name, value);
+    }
   std::map<std::string, std::size_t> group_of;  // the group's key -> index in out.changes
   for (const Inputs& inputs : cases) {
     const auto before = answer_of(old_rules.evaluate(inputs));
@@ -149,6 +157,18 @@ std::string render_sampled_diff(const SampledDiff& diff) {
     out += messages::sampled_example(change.example);
   }
   return out;
+}
+
+std::string sampled_diff_json(const SampledDiff& diff) {
+  json changes = json::array();
+  for (const SampledChange& change : diff.changes)
+    changes.push_back({{"count", change.count},
+                       {"fields", change.fields},
+                       {"float_fields", change.float_fields},
+                       {"example", json::parse(change.example)}});
+  const json out = {{"sampled", true},          {"compared", diff.compared}, {"from_corpus", diff.from_corpus},
+                    {"seed", diff.seed},        {"changed_inputs", diff.changed},   {"changes", std::move(changes)}};
+  return out.dump(2) + "\n";
 }
 
 }  // namespace snnplan::usecases

@@ -17,6 +17,7 @@ struct SampleOptions {
   std::size_t samples = 2000;      ///< drawn inputs besides the corpus
   std::uint64_t seed = 1;
   std::vector<std::string> corpus;  ///< JSON Lines of requests (lines, as read)
+  Inputs fixed;  ///< inputs every compared input takes at this value (a corpus line's too)
 };
 
 /// Inputs whose answers changed in one way: the fields that differ, with their old and new
@@ -48,5 +49,9 @@ SampledDiff sampled_diff(const RuleSet& old_rules, const RuleSet& new_rules, con
 
 /// The text report: that it sampled, how many inputs, and each group of changes.
 std::string render_sampled_diff(const SampledDiff& diff);
+/// The same as one JSON object: {"sampled": true, "compared", "from_corpus", "seed",
+/// "changed_inputs", "changes": [{"count", "fields", "float_fields", "example"}]}, the example an
+/// object of inputs.
+std::string sampled_diff_json(const SampledDiff& diff);
 
 }  // namespace snnplan::usecases

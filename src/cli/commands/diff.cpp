@@ -4,6 +4,7 @@
 // line, 3 a file fails to load (or the two declare different inputs).
 
 #include <map>
+#include <optional>
 #include <ostream>
 #include <utility>
 #include <variant>
@@ -32,12 +33,14 @@ struct DiffFlags {
   std::uint64_t seed = 1;
   std::string corpus;
   CLI::Option* sample_option = nullptr;
+  CLI::Option* seed_option = nullptr;
   CLI::Option* corpus_option = nullptr;
 };
 
-// The comparison on a corpus and a seeded sample (--sample, --corpus, or a rule file with a
-// search, whose answers the exact analysis cannot reach).
-ExitCode sampled(const DiffFlags& f, const RuleSet& old_rules, const RuleSet& new_rules, const Streams& io) {
+// What --sample, --seed and --corpus ask for: a comparison on a corpus and a seeded sample, or
+// nothing (then only a rule file with a search is sampled, with the defaults).
+std::optional<usecases::SampleOptions> sample_options(const DiffFlags& f, const Streams& io) {
+  if (!f.sample_option->count() && !f.corpus_option->count() && !f.seed_option->count()) return std::nullopt;
   usecases::SampleOptions options;
   options.samples = f.sample_option->count() ? f.sample : options.samples;
   options.seed = f.seed;
@@ -46,14 +49,7 @@ ExitCode sampled(const DiffFlags& f, const RuleSet& old_rules, const RuleSet& ne
       for (std::string line; std::getline(lines, line);) options.corpus.push_back(line);
       return ExitCode::ok;
     }, messages::kCorpusFile);
-  usecases::SampledDiff result;
-  try {
-    result = usecases::sampled_diff(old_rules, new_rules, options);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError{e.what()};
-  }
-  io.out << usecases::render_sampled_diff(result);
-  return result.changed == 0 ? ExitCode::ok : ExitCode::differences;
+  return options;
 }
 
 ExitCode diff(const DiffFlags& f, const Streams& io) {
@@ -63,26 +59,22 @@ ExitCode diff(const DiffFlags& f, const Streams& io) {
   const LoadOptions options{.rule_roots = f.rule_roots};
   const RuleSet old_rules = load_rule_file(f.old_file, io.in, options);
   const RuleSet new_rules = load_rule_file(f.new_file, io.in, options);
-  if (f.sample_option->count() || f.corpus_option->count() || usecases::needs_sampling(old_rules, new_rules)) {
-    if (const std::string mismatch = usecases::input_mismatch(old_rules, new_rules); !mismatch.empty())
-      throw LoadError({Diagnostic{Severity::error, SourceLocation{new_rules.file_name(), 0, 0},
-                                  "input-mismatch", mismatch}});
-    if (!f.inputs.empty()) throw UsageError{messages::sampled_with_inputs()};
-    if (format != render::Format::text) throw UsageError{messages::sampled_format(f.format)};
-    return sampled(f, old_rules, new_rules, io);
-  }
   const usecases::ComparedRuleSets compared =
       usecases::compare_rule_sets(old_rules, new_rules, [&](const RuleSet& before) {
         Inputs given;
         std::map<std::string, std::string> given_by;
         add_assignments(f.inputs, before, given, given_by);
         return std::variant<Inputs, std::string>(std::move(given));
-      });
+      }, sample_options(f, io));
   if (!compared.input_mismatch.empty())
     throw LoadError({Diagnostic{Severity::error, SourceLocation{new_rules.file_name(), 0, 0},
                                 "input-mismatch", compared.input_mismatch}});
   if (!compared.refused_inputs.empty()) throw UsageError{compared.refused_inputs};
-  io.out << render::render_diff(compared.diff, format);
+  if (compared.sampled)
+    io.out << (format == render::Format::text ? usecases::render_sampled_diff(*compared.sampled)
+                                              : usecases::sampled_diff_json(*compared.sampled));
+  else
+    io.out << render::render_diff(compared.diff, format);
   return compared.changed() ? ExitCode::differences : ExitCode::ok;
 }
 
@@ -113,7 +105,7 @@ Command setup_diff(CLI::App& app) {
                                           "types) instead of every input; the default for rule files with "
                                           "a search (2000)")
                               ->type_name("N");
-        command.add_option("--seed", f.seed, "the seed of --sample (default 1)")->type_name("INT");
+        f.seed_option = command.add_option("--seed", f.seed, "the seed of the sample (default 1; asks for a sampled comparison)")->type_name("INT");
         f.corpus_option = command
                               .add_option("--corpus", f.corpus,
                                           "JSON Lines file of requests to compare on, besides the sample "

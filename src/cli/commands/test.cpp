@@ -1,4 +1,4 @@
-// `snnplan test RULES TESTFILE...`: rule tests in YAML with rule, condition and boundary
+// `snnplan test RULES TESTFILE...`: rule tests in YAML with rule, condition, boundary and search
 // coverage, a front end over snnplan::run_rule_tests (include/snnplan/rule_tests.hpp) and the
 // reports of testing/report.hpp.
 
