@@ -117,9 +117,13 @@ def main():
             field.clear()
             field.send_keys(last)
         q(By.ID, "draw-map").click()
-        changed = wait_for(driver, "changed cells", lambda: len(qs(By.CSS_SELECTOR, "#map-grid td.changed")) == 2 and
-                           qs(By.CSS_SELECTOR, "#map-grid td.changed"))
-        assert "fsdp2_tp → dp" in changed[0].get_attribute("title"), changed[0].get_attribute("title")
+        # The titles are read inside the wait: the map is redrawn when a later analysis of the
+        # text lands, and a cell found before that redraw is gone from the page after it.
+        def changed_titles():
+            cells = qs(By.CSS_SELECTOR, "#map-grid td.changed")
+            return len(cells) == 2 and [cell.get_attribute("title") for cell in cells]
+        titles = wait_for(driver, "changed cells", changed_titles)
+        assert "fsdp2_tp → dp" in titles[0], titles
         wait_for(driver, "the decision for the edited text", lambda: "dp" in q(By.ID, "record").text and
                  "fsdp2_tp" not in q(By.ID, "record").text)
         skipped = q(By.CSS_SELECTOR, 'tr.rule[data-path="speed/fsdp2-tp-for-cifar10dvs-vgg"]')
