@@ -179,7 +179,7 @@ int rule_file(const std::uint8_t* data, std::size_t size) {
   const auto rules = load(text, LoadOptions{.analyse_tables = true});
   if (!rules) return 0;
   for (const Diagnostic& d : rules->warnings()) (void)format_with_source(d, text);
-  (void)render::to_dot(RuleSetAccess::compiled(*rules));
+  (void)render::to_dot(*rules);
   evaluate_samples(*rules);
   return 0;
 }

@@ -317,7 +317,7 @@ PyObject* recommend_from(PyObject* const* args) {
   PyObject* const prefer = args[2];
   PyObject* const batch_size = args[3];
   PyObject* const backend = args[4];
-  const RuleSet* rules = rules_of(args[9]);
+  const RuleSet* rules = rules_of(args[kRecommendInputs.size()]);  // `rules`, after the inputs
   if (!rules) return nullptr;
   // A call made from inside another (a __format__ or lower() of an argument that recommends
   // itself) must not reuse the outer call's strings and inputs: it gets its own.
@@ -386,8 +386,8 @@ PyObject* recommend_from(PyObject* const* args) {
   call.inputs[Call::kWorldSize] = detail::RValue::of_int(world);
 
   // The availability flags count by truth value; None takes the package's probed constant.
-  for (std::size_t k = 0; k < 4; ++k) {
-    PyObject* flag = args[5 + k];
+  for (std::size_t k = 0; k < kProbedInputCount; ++k) {
+    PyObject* flag = args[kFirstAvailability + k];
     if (flag == Py_None && !(flag = availability_constant(k))) return nullptr;
     int truth = flag == Py_True ? 1 : flag == Py_False ? 0 : -2;
     if (truth == -2) {  // its __bool__ may take the constant out of the namespace: hold it meanwhile
@@ -442,18 +442,12 @@ PyObject* recommend_from(PyObject* const* args) {
 // other (unknown or repeated keywords, missing or extra arguments, keywords that are not
 // str) goes to the Python function with the same signature, which binds what can be bound and
 // raises Python's own error for the rest.
-constexpr std::array<const char*, 10> kRecommendParameters = {"model",
-                                                              "world_size",
-                                                              "prefer",
-                                                              "batch_size",
-                                                              "backend",
-                                                              "zero_redundancy_optimizer_available",
-                                                              "pipelining_available",
-                                                              "fsdp2_available",
-                                                              "tensor_parallel_available",
-                                                              "rules"};
-constexpr std::size_t kRequired = 4;    // model .. batch_size
-constexpr std::size_t kPositional = 9;  // rules is keyword-only
+constexpr std::size_t kRequired = [] {  // model .. batch_size
+  std::size_t n = 0;
+  while (n < kRecommendInputs.size() && kRecommendInputs[n].required) ++n;
+  return n;
+}();
+constexpr std::size_t kPositional = kRecommendInputs.size();  // rules is keyword-only
 
 }  // namespace
 
@@ -461,11 +455,11 @@ bool init_drop_in(PyObject* recommendation_class, PyObject* rule_set_type, PyObj
                   PyObject* recommend_signature, PyObject* microbatches_signature,
                   PyObject* constants, PyObject* constant_names, PyObject* publish_constants) {
   if (!PyDict_Check(constants) || !PyTuple_Check(constant_names) ||
-      PyTuple_GET_SIZE(constant_names) != 4) {
+      PyTuple_GET_SIZE(constant_names) != static_cast<Py_ssize_t>(kProbedInputCount)) {
     raise(PyExc_TypeError, messages::py_availability_constants_mismatch());
     return false;
   }
-  for (std::size_t k = 0; k < 4; ++k) {
+  for (std::size_t k = 0; k < kProbedInputCount; ++k) {
     PyObject* name = PyTuple_GET_ITEM(constant_names, static_cast<Py_ssize_t>(k));
     if (!PyUnicode_Check(name)) {
       raise(PyExc_TypeError, messages::py_availability_constants_mismatch());
@@ -475,9 +469,10 @@ bool init_drop_in(PyObject* recommendation_class, PyObject* rule_set_type, PyObj
   }
   module.constants = Py_NewRef(constants);
   module.publish_constants = Py_NewRef(publish_constants);
-  for (std::size_t k = 0; k < kRecommendParameters.size(); ++k)
-    if (!(module.recommend_parameters[k] = PyUnicode_InternFromString(kRecommendParameters[k])))
+  for (std::size_t k = 0; k < kInputNames.size(); ++k)
+    if (!(module.recommend_parameters[k] = PyUnicode_InternFromString(std::string(kInputNames[k]).c_str())))
       return false;
+  if (!(module.recommend_parameters.back() = PyUnicode_InternFromString("rules"))) return false;
   if (!(module.microbatches_parameters[0] = PyUnicode_InternFromString("batch_size")) ||
       !(module.microbatches_parameters[1] = PyUnicode_InternFromString("num_stages")) ||
       !(module.default_backend = PyUnicode_InternFromString("inductor")))
@@ -526,7 +521,7 @@ bool init_drop_in(PyObject* recommendation_class, PyObject* rule_set_type, PyObj
 }
 
 PyObject* recommend(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  std::array<PyObject*, kRecommendParameters.size()> bound{};  // nullptr: not given
+  std::array<PyObject*, kRecommendInputs.size() + 1> bound{};  // nullptr: not given
   if (bind_plainly(args, nargs, kwnames, module.recommend_parameters, kPositional, kRequired,
                    bound))
     return PyObject_Vectorcall(module.recommend_signature, args, static_cast<std::size_t>(nargs),

@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "api/messages.hpp"
+#include "api/request_inputs.hpp"
 #include "api/rule_set_access.hpp"
 #include "compile/compiled_rules.hpp"
 #include "cpython.hpp"
@@ -90,7 +91,7 @@ struct Module {
   PyObject* record_dict = nullptr;
   std::array<std::uint8_t, kFields.size()> value_index{};  // each field's place in the values
   PyObject* default_backend = nullptr;               // "inductor"
-  std::array<PyObject*, 10> recommend_parameters{};  // interned names
+  std::array<PyObject*, kRecommendInputs.size() + 1> recommend_parameters{};  // interned names, `rules` last
   std::array<PyObject*, 2> microbatches_parameters{};
   PyObject* recommend_signature = nullptr;     // the Python functions with the reference's
   PyObject* microbatches_signature = nullptr;  // signatures (_drop_in.py), for unusual calls
@@ -98,13 +99,13 @@ struct Module {
   std::optional<RuleSet> layout_rules;
   std::array<std::size_t, kFields.size()> fields{};  // each field's position in its records
   const char* missing_field = nullptr;               // a field its records lack, if any
-  std::array<int, 10> slots{};                       // each parameter's input slot, -1: none
+  std::array<int, kRecommendInputs.size()> slots{};  // each input's slot in the rules, -1: none
   // An availability argument left at None reads the package's constant of the same meaning
   // (snnplan.FSDP2_AVAILABLE, ...) at call time, as the reference reads its module's; the
   // first such read with the constants not set yet calls publish_constants, which probes
   // PyTorch once and sets all four (_drop_in.py).
   PyObject* constants = nullptr;                  // the package's namespace
-  std::array<PyObject*, 4> constant_names{};      // in the order of the four arguments
+  std::array<PyObject*, kProbedInputCount> constant_names{};  // in the order of the arguments
   PyObject* publish_constants = nullptr;
 #if PY_VERSION_HEX < 0x030C0000
   // The constants last read (borrowed from the namespace) and the namespace's version tag then
@@ -112,21 +113,24 @@ struct Module {
   // change: four dict lookups were ~600 instructions of a ~12,000-instruction call. Python 3.12
   // deprecates the tag; there every call looks the constants up.
   std::uint64_t constants_version = 0;
-  std::array<PyObject*, 4> constants_seen{};
+  std::array<PyObject*, kProbedInputCount> constants_seen{};
 #endif
 };
 inline Module module;  // lives as long as the interpreter: deliberately never released
 
-// The reference's parameters that are inputs of the rules (all but `rules`).
-constexpr std::array<const char*, 9> kInputNames = {"model",
-                                                    "world_size",
-                                                    "prefer",
-                                                    "batch_size",
-                                                    "backend",
-                                                    "zero_redundancy_optimizer_available",
-                                                    "pipelining_available",
-                                                    "fsdp2_available",
-                                                    "tensor_parallel_available"};
+// The reference's parameters that are inputs of the rules (all but `rules`): the rows of a
+// recommend request (api/request_inputs.hpp), the availabilities last.
+constexpr std::array<std::string_view, kRecommendInputs.size()> kInputNames = [] {
+  std::array<std::string_view, kRecommendInputs.size()> out{};
+  for (std::size_t k = 0; k < out.size(); ++k) out[k] = kRecommendInputs[k].name;
+  return out;
+}();
+constexpr std::size_t kFirstAvailability = kRecommendInputs.size() - kProbedInputCount;
+static_assert([] {
+  for (std::size_t k = 0; k < kRecommendInputs.size(); ++k)
+    if (kRecommendInputs[k].probed != (k >= kFirstAvailability)) return false;
+  return true;
+}(), "the drop-in reads the availabilities as the last arguments");
 
 // Where the record fields and the inputs are in `rules`, found once per rule set.
 inline void find_layout(const RuleSet& rules) {

@@ -17,6 +17,7 @@
 #include <variant>
 #include <vector>
 
+#include "api/request_inputs.hpp"
 #include "api/rule_set_access.hpp"
 #include "cli/app.hpp"
 #include "cli/interrupt.hpp"
@@ -543,6 +544,15 @@ PYBIND11_MODULE(_snnplan, m) {
   m.doc() = "The compiled part of snnplan: use the package (import snnplan), which re-exports it.";
   m.attr("__version__") = snnplan::version;
   m.attr("RULE_FORMAT_VERSION") = snnplan::rule_format_version;
+  // The inputs of a recommend request (api/request_inputs.hpp), for snnplan.torch.
+  py::tuple recommend_inputs(snnplan::kRecommendInputs.size());
+  for (std::size_t k = 0; k < snnplan::kRecommendInputs.size(); ++k)
+    recommend_inputs[k] = py::str(std::string(snnplan::kRecommendInputs[k].name));
+  m.attr("_RECOMMEND_INPUTS") = recommend_inputs;
+  py::tuple probed_inputs(snnplan::kProbedInputs.size());
+  for (std::size_t k = 0; k < snnplan::kProbedInputs.size(); ++k)
+    probed_inputs[k] = py::str(std::string(snnplan::kProbedInputs[k]));
+  m.attr("_PROBED_INPUTS") = probed_inputs;
   const py::module_ types = py::module_::import("snnplan._types");
   const py::module_ plan_types = py::module_::import("snnplan._plan");
   classes.diagnostic = types.attr("Diagnostic").ptr();

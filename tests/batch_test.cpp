@@ -19,6 +19,7 @@
 #include "request/json_inputs.hpp"
 #include "request/json_slots.hpp"
 #include "request/plan_request.hpp"
+#include "request/request_lines.hpp"
 #include "snnplan/snnplan.hpp"
 
 using snnplan::testing::run_cli;
@@ -376,5 +377,49 @@ TEST_SUITE("batch") {
       CHECK(line == "last");
       CHECK(snnplan::cli::read_line(in, line, 10) == LineRead::end);
     }
+  }
+
+  TEST_CASE("a request line takes a fallback only for an input it leaves out or gives as null, and a refusal becomes its error line") {
+    const snnplan::RuleSet rules = snnplan::RuleSet::from_string(R"(snnplan: 1
+inputs:
+  n: {type: int}
+  fast: {type: bool, default: true}
+record:
+  answer: {type: string, default: none}
+start: choose
+tables:
+  choose:
+    - name: refuse
+      when: {n: {lt: 0}}
+      error: "n must not be negative, got {n}"
+    - name: quick
+      when: {fast: true}
+      set: {answer: quick}
+    - name: slow
+      set: {answer: slow}
+)", "fallbacks.yaml");
+    using snnplan::request::LineOptions;
+    using snnplan::request::RequestLines;
+    RequestLines plain(rules);
+    // `undeclared` is dropped: the rules do not declare it.
+    RequestLines probed(rules, LineOptions{.traced = false,
+                                           .fallbacks = {{"fast", snnplan::Value(false)},
+                                                         {"undeclared", snnplan::Value(true)}}});
+    const auto answer = [](RequestLines& lines, const std::string& line) {
+      std::string out;
+      const snnplan::request::LineOutcome outcome = lines.answer(line, out);
+      if (!outcome.ok) snnplan::request::append_refusal(out, outcome, 7, false);
+      return out;
+    };
+    CHECK(answer(plain, R"({"n": 1})") == R"({"answer":"quick"})");
+    CHECK(answer(probed, R"({"n": 1})") == R"({"answer":"slow"})");
+    CHECK(answer(probed, R"({"n": 1, "fast": null})") == R"({"answer":"slow"})");
+    CHECK(answer(probed, R"({"n": 1, "fast": true})") == R"({"answer":"quick"})");
+    // A rule's error has no line number; a bad line has.
+    CHECK(answer(probed, R"({"n": -2})") == R"({"error":"n must not be negative, got -2"})");
+    CHECK(answer(plain, R"({"n": "x"})").starts_with(R"({"error":"input 'n')"));
+    CHECK(answer(plain, R"({"n": "x"})").ends_with(R"(,"line":7})"));
+    CHECK(plain.answers_for(rules));
+    CHECK_FALSE(plain.answers_for(snnplan::RuleSet::builtin()));
   }
 }

@@ -136,6 +136,9 @@ class RuleSet {
   [[nodiscard]] RuleSet with_shadow(RuleSet candidate, std::shared_ptr<DecisionSink> disagreements) const;
   /// Whether decisions are handed to a sink (with_decision_sink or with_shadow).
   [[nodiscard]] bool observed() const noexcept { return observers_ != nullptr; }
+  /// Whether `other` is this very load of rules (a copy of it, or an observed copy), not only
+  /// the same text: e.g. `rules.same_rules(RuleSet::builtin())`.
+  [[nodiscard]] bool same_rules(const RuleSet& other) const noexcept { return rules_ == other.rules_; }
 
   [[nodiscard]] const std::vector<InputInfo>& inputs() const noexcept;
   [[nodiscard]] const std::string& file_name() const noexcept;

@@ -9,6 +9,8 @@ from . import RuleSet as RuleSet
 
 __version__: str
 RULE_FORMAT_VERSION: int
+_RECOMMEND_INPUTS: Tuple[str, ...]
+_PROBED_INPUTS: Tuple[str, ...]
 
 def recommend_snn_distributed_strategy(model: str, world_size: int, prefer: str, batch_size: int,
                                        backend: str = ..., zero_redundancy_optimizer_available: Optional[bool] = ...,

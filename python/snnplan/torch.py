@@ -39,6 +39,7 @@ import sys as _sys
 
 import snnplan as _snnplan
 from . import _drop_in, _training
+from . import _snnplan as _native
 
 __all__ = ("recommend", "plan", "plan_training", "RankDisagreement", "RankExchangeFailed")
 
@@ -104,9 +105,10 @@ class RankExchangeFailed(RuntimeError):
         self.rank = rank
 
 
-_FLAGS = ("zero_redundancy_optimizer_available", "pipelining_available", "fsdp2_available",
-          "tensor_parallel_available")
-_RECOMMEND_NAMES = ("model", "world_size", "prefer", "batch_size", "backend") + _FLAGS
+# The inputs of a recommend request and the probed availabilities among them, in the order of
+# recommend()'s arguments: the library's table of them.
+_RECOMMEND_NAMES = _native._RECOMMEND_INPUTS
+_FLAGS = _native._PROBED_INPUTS
 _SOURCES = ("all", "rank0")
 _MISSING = object()
 

@@ -19,6 +19,8 @@ import weakref
 import snnplan
 
 RULES_DIR = None
+_RECOMMEND_INPUTS_PROBED = ("zero_redundancy_optimizer_available", "pipelining_available", "fsdp2_available",
+                            "tensor_parallel_available")
 
 # A small rule file of our own (not the default table).
 SMALL_RULES = """\
@@ -207,6 +209,17 @@ class RecommendationTest(unittest.TestCase):
         self.assertEqual(params, ["model", "world_size", "prefer", "batch_size", "backend",
                                   "zero_redundancy_optimizer_available", "pipelining_available",
                                   "fsdp2_available", "tensor_parallel_available", "rules"])
+
+    def test_the_signatures_and_the_probe_follow_the_table_of_recommend_inputs(self):
+        # The Python signatures spell the parameters (inspect and the stubs need them written
+        # out); the library's table is what the CLI, the C API and snnplan.torch read.
+        import snnplan.torch
+        from snnplan import _snnplan, _torch_probe
+        for function in (recommend, snnplan.torch.recommend):
+            params = list(inspect.signature(function).parameters)
+            self.assertEqual(params[:len(_snnplan._RECOMMEND_INPUTS)], list(_snnplan._RECOMMEND_INPUTS))
+        self.assertEqual(_snnplan._PROBED_INPUTS, _RECOMMEND_INPUTS_PROBED)
+        self.assertEqual(tuple(_torch_probe.NAMES), _snnplan._PROBED_INPUTS)
 
     def test_custom_rules(self):
         rules = snnplan.RuleSet.from_file(pathlib.Path(RULES_DIR) / "snn_distributed.yaml")

@@ -2,6 +2,7 @@
 
 #include "snnplan/evaluation.hpp"
 #include "api/messages.hpp"
+#include "api/request_inputs.hpp"
 
 namespace snnplan {
 namespace {
@@ -82,17 +83,11 @@ Recommendation recommend(const std::string& model, std::int64_t world_size, cons
                          std::int64_t batch_size, const RecommendOptions& options, const RuleSet& rules) {
   // One input list and one Evaluation per thread, reused: after the first call a
   // recommendation allocates only the strings of the returned struct.
-  thread_local Inputs inputs = {
-      {"model", Value()},
-      {"world_size", Value()},
-      {"prefer", Value()},
-      {"batch_size", Value()},
-      {"backend", Value()},
-      {"zero_redundancy_optimizer_available", Value()},
-      {"pipelining_available", Value()},
-      {"fsdp2_available", Value()},
-      {"tensor_parallel_available", Value()},
-  };
+  thread_local Inputs inputs = [] {
+    Inputs out;
+    for (const RequestInput& input : kRecommendInputs) out.emplace_back(std::string(input.name), Value());
+    return out;
+  }();
   thread_local Evaluation evaluation;
   auto flag = [](const std::optional<bool>& f) { return f ? Value(*f) : Value(); };
   inputs[0].second = Value(model);

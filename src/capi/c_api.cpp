@@ -17,6 +17,7 @@
 #include "decisions/record_json.hpp"
 #include "render/json.hpp"
 #include "request/json_inputs.hpp"
+#include "request/request_lines.hpp"
 #include "request/plan_request.hpp"
 #include "snnplan/decision_log.hpp"
 #include "snnplan/diagnostic.hpp"
@@ -234,8 +235,8 @@ snnplan_status observed_rules(const snnplan_rules* rules, const char* log_path, 
 }
 
 // A failed evaluation's status: the rules refused (RULE_ERROR) or the inputs do not fit.
-snnplan_status status_of(const snnplan::EvaluationError& error) {
-  return error.kind == snnplan::EvaluationErrorKind::rule_error ? SNNPLAN_RULE_ERROR : SNNPLAN_BAD_INPUT;
+snnplan_status status_of(snnplan::EvaluationErrorKind kind) {
+  return kind == snnplan::EvaluationErrorKind::rule_error ? SNNPLAN_RULE_ERROR : SNNPLAN_BAD_INPUT;
 }
 
 }  // namespace
@@ -313,11 +314,12 @@ const char* snnplan_rules_file_name(const snnplan_rules* rules) noexcept {
 
 snnplan_status snnplan_evaluate(const snnplan_rules* rules, const char* json_input, char** out_json) noexcept {
   return json_call(rules, json_input, out_json, [&]() -> JsonResult {
-    auto parsed = snnplan::request::inputs_from_json_line(json_input, rules->rules);
-    if (auto* message = std::get_if<std::string>(&parsed)) return {SNNPLAN_BAD_INPUT, snnplan::render::error_line(*message)};
-    snnplan::EvaluationResult result = rules->rules.evaluate(std::get<snnplan::Inputs>(parsed));
-    if (result.ok()) return {SNNPLAN_OK, snnplan::render::json_line(snnplan::render::to_json(result.record()))};
-    return {status_of(result.error()), snnplan::render::error_line(result.error().message)};
+    snnplan::request::RequestLines lines(rules->rules);
+    std::string answer;
+    const snnplan::request::LineOutcome outcome = lines.answer(json_input, answer);
+    if (outcome.ok) return {SNNPLAN_OK, std::move(answer)};
+    snnplan::request::append_refusal(answer, outcome, std::nullopt, false);
+    return {status_of(outcome.kind), std::move(answer)};
   });
 }
 
@@ -356,7 +358,7 @@ snnplan_status snnplan_decide(const snnplan_rules* rules, const char* json_input
     if (auto* message = std::get_if<std::string>(&parsed)) return {SNNPLAN_BAD_INPUT, snnplan::render::error_line(*message)};
     const snnplan::Decision decision = rules->rules.decide(std::get<snnplan::Inputs>(parsed));
     std::string line = snnplan::decisions::record_line(decision);
-    return {decision.result.ok() ? SNNPLAN_OK : status_of(decision.result.error()), std::move(line)};
+    return {decision.result.ok() ? SNNPLAN_OK : status_of(decision.result.error().kind), std::move(line)};
   });
 }
 

@@ -18,11 +18,8 @@
 #include "cli/interrupt.hpp"
 #include "cli/lines.hpp"
 #include "cli/output.hpp"
-#include "api/rule_set_access.hpp"
 #include "cli/messages.hpp"
 #include "render/json.hpp"
-#include "request/json_inputs.hpp"
-#include "request/json_slots.hpp"
 #include "cli/rule_files.hpp"
 
 namespace snnplan::cli {
@@ -63,16 +60,7 @@ LineOutcome answer_line(std::string& buffer, bool traced, std::size_t line_numbe
     if (outcome.ok) return outcome;
     buffer.resize(start);  // nothing half-written by a failed answer
   }
-  const bool bad_input = outcome.kind == EvaluationErrorKind::bad_input;
-  if (traced) {
-    nlohmann::ordered_json error_line = {{"error", outcome.message}};
-    if (bad_input) error_line["line"] = line_number;
-    render::add_rule_path(error_line, outcome.steps);
-    buffer += render::json_line(error_line);
-  } else {
-    render::append_error_line(buffer, outcome.message,
-                              bad_input ? std::optional(line_number) : std::nullopt);
-  }
+  request::append_refusal(buffer, outcome, line_number, traced);
   return outcome;
 }
 
@@ -351,94 +339,43 @@ ExitCode run_batch_lines(std::istream& in, std::ostream& out, std::ostream& err,
 
 namespace {
 
-// One recommendation per line into a reused Evaluation: nothing is allocated per line for
-// the fields. A plain line (request/json_slots.hpp) is read straight into the input slots;
-// any other goes through the exact reader, which words what is wrong with it. The record is
-// written straight from the evaluation's views, field names escaped once per rule set. With `traced`
-// the line is explained instead (the same evaluation, with its steps), and the record is
-// followed by "rules" and "trace".
-struct FastLines {
-  explicit FastLines(const RuleSet& rules)
-      : reader(rules), writer(*RuleSetAccess::compiled(rules).field_names) {}
-  request::JsonSlotReader reader;
-  render::RecordLineWriter writer;
-};
-
-LineOutcome recommend_line(const RuleSet& rules, FastLines& fast, Evaluation& evaluation,
-                           const std::string& line, std::string& output, bool traced,
-                           const TorchProbe* probed) {
-  // The fast reader binds only what the line gives; probed values need the inputs by name.
-  // An observed rule set records each decision by name (the slots bypass it).
-  if (!traced && !probed && !rules.observed() && fast.reader.read(line)) {
-    if (!RuleSetAccess::evaluate_by_slot(rules, fast.reader.slots(), evaluation))
-      return {false, evaluation.error().kind, evaluation.error().message, {}};
-    fast.writer.append(output, evaluation.values());
-    return {};
-  }
-  auto parsed = request::inputs_from_json_line(line, rules);
-  auto* inputs = std::get_if<Inputs>(&parsed);
-  if (!inputs) return {false, EvaluationErrorKind::bad_input, std::get<std::string>(parsed), {}};
-  if (probed) add_probed(*probed, rules, *inputs);
-  if (traced) {
-    Explanation explanation = rules.explain(*inputs);
-    if (!explanation.result.ok())
-      return {false, explanation.result.error().kind, explanation.result.error().message,
-              std::move(explanation.steps)};
-    nlohmann::ordered_json traced_line = render::to_json(explanation.result.record());
-    render::add_rule_path(traced_line, explanation.steps);
-    output += render::json_line(traced_line);
-    return {};
-  }
-  if (!rules.evaluate(*inputs, evaluation))
-    return {false, evaluation.error().kind, evaluation.error().message, {}};
-  fast.writer.append(output, evaluation.values());
-  return {};
+// The options of one worker's RequestLines: --trace, and --probe-torch's findings as the
+// inputs a line takes when it leaves them out.
+request::LineOptions line_options(const BatchOptions& options) {
+  return {.traced = options.traced, .fallbacks = options.probed ? probed_inputs(*options.probed) : Inputs()};
 }
 
 }  // namespace
 
 ExitCode run_batch(std::istream& in, std::ostream& out, std::ostream& err, const RuleSet& rules,
                    const std::string& source_name, const BatchOptions& options) {
-  const bool traced = options.traced;
-  const TorchProbe* probed = options.probed ? &*options.probed : nullptr;
+  const request::LineOptions each = line_options(options);
   return run_batch_lines(
       in, out, err, source_name,
-      [&rules, traced, probed]() -> AnswerLine {
-        auto evaluation = std::make_shared<Evaluation>();
-        auto fast = std::make_shared<FastLines>(rules);
-        return [&rules, traced, probed, evaluation, fast](const std::string& line, std::string& output) {
-          return recommend_line(rules, *fast, *evaluation, line, output, traced, probed);
-        };
+      [&rules, &each]() -> AnswerLine {
+        auto lines = std::make_shared<request::RequestLines>(rules, each);
+        return [lines](const std::string& line, std::string& output) { return lines->answer(line, output); };
       },
       options);
 }
 
 ExitCode run_batch(std::istream& in, std::ostream& out, std::ostream& err, LiveRuleSet& rules,
                    const std::string& source_name, BatchOptions options) {
-  // The rules of the line (or block) being answered, re-read before it when the file changed;
-  // a worker's evaluation keeps its own reference while its views of them are in use.
+  // The rules of the line (or block) being answered, re-read before it when the file changed.
   std::shared_ptr<const RuleSet> snapshot = rules.current();
   options.before_block = [&rules, &snapshot] {
     rules.reload_if_changed();
     snapshot = rules.current();
   };
-  const bool traced = options.traced;
-  const TorchProbe* probed = options.probed ? &*options.probed : nullptr;
+  const request::LineOptions each = line_options(options);
   return run_batch_lines(
       in, out, err, source_name,
-      [&snapshot, traced, probed]() -> AnswerLine {
-        struct Worker {
-          Evaluation evaluation;
-          std::shared_ptr<const RuleSet> rules;  // kept while `evaluation`'s views of it are in use
-          std::optional<FastLines> fast;
-        };
-        auto worker = std::make_shared<Worker>();
-        return [&snapshot, traced, probed, worker](const std::string& line, std::string& output) {
-          worker->rules = snapshot;
-          if (!worker->fast || !worker->fast->reader.reads_for(*worker->rules))
-            worker->fast.emplace(*worker->rules);
-          return recommend_line(*worker->rules, *worker->fast, worker->evaluation, line, output,
-                                traced, probed);
+      [&snapshot, &each]() -> AnswerLine {
+        // A worker's lines keep the rules they answer for alive (RequestLines holds them).
+        auto lines = std::make_shared<std::optional<request::RequestLines>>();
+        return [&snapshot, &each, lines](const std::string& line, std::string& output) {
+          if (!*lines || !(*lines)->answers_for(*snapshot)) lines->emplace(*snapshot, each);
+          return (*lines)->answer(line, output);
         };
       },
       options);

@@ -15,6 +15,7 @@
 #include "cli/exit_code.hpp"
 #include "cli/torch_probe.hpp"
 #include "cli/messages.hpp"
+#include "request/request_lines.hpp"
 #include "snnplan/explain.hpp"
 #include "snnplan/live_rule_set.hpp"
 #include "snnplan/rule_set.hpp"
@@ -30,16 +31,10 @@ ExitCode with_batch_input(
     const std::function<ExitCode(std::istream& lines, const std::string& source_name)>& run,
     std::string_view what = messages::kBatchFile);
 
-/// What one input line gave: on success its output line was appended to the buffer handed to
-/// the answer (without the newline); else the error, which becomes {"error": message}.
-struct LineOutcome {
-  bool ok = true;
-  EvaluationErrorKind kind = EvaluationErrorKind::bad_input;
-  std::string message;
-  /// With --trace, the steps the rules took before refusing (empty when the line was not
-  /// evaluated): the error line then carries "rules" and "trace".
-  std::vector<TraceStep> steps;
-};
+/// What one input line gave (request/request_lines.hpp): on success its output line was
+/// appended to the buffer handed to the answer (without the newline); else the error, which
+/// becomes {"error": message}.
+using request::LineOutcome;
 using AnswerLine = std::function<LineOutcome(const std::string& line, std::string& output)>;
 /// Makes one worker's answer (a worker keeps its own state, such as a reused Evaluation).
 using MakeAnswer = std::function<AnswerLine()>;

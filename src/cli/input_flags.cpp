@@ -4,12 +4,12 @@
 #include <map>
 #include <ostream>
 
-#include "api/rule_set_access.hpp"
 #include "cli/flags.hpp"
 #include "cli/rule_files.hpp"
 #include "cli/messages.hpp"
 #include "core/messages.hpp"
 #include "load/literals.hpp"
+#include "request/request_lines.hpp"
 
 namespace snnplan::cli {
 namespace {
@@ -67,8 +67,7 @@ Value input_value(const std::string& flag, const RuleSet& rule_set, const std::s
   }
   if (kind.empty()) {
     // Not a typo of one of the built-in rules' inputs: probably meant for another rule file.
-    const bool builtin =
-        &RuleSetAccess::compiled(rule_set) == &RuleSetAccess::compiled(RuleSet::builtin());
+    const bool builtin = rule_set.same_rules(RuleSet::builtin());
     if (builtin && messages::closest_match(name, declared).empty())
       throw UsageError{messages::input_not_in_builtin_rules(name)};
     kind = "string";  // the evaluator refuses it, with a did-you-mean
@@ -78,7 +77,8 @@ Value input_value(const std::string& flag, const RuleSet& rule_set, const std::s
 
 void InputFlags::attach(CLI::App& command, render::Output output) {
   for (auto& f : flags)
-    f.option = command.add_option(f.flag, f.value, f.help)->type_name(placeholder(f.kind));
+    f.option = command.add_option(std::string(f.input->flag), f.value, std::string(f.input->help))
+                   ->type_name(placeholder(f.input->type));
   command
       .add_option("--input", extra_inputs,
                   "NAME=VALUE for inputs of custom rule files (repeatable)")
@@ -107,7 +107,7 @@ Inputs InputFlags::collect_probed(const RuleSet& rule_set, std::ostream& err) co
   // All four given (or a rule file without them): nothing to probe, so a broken PyTorch cannot
   // fail the call, as in the Python drop-in.
   if (!needs_probe(rule_set, inputs)) return inputs;
-  if (const std::optional<TorchProbe> probe = probe_torch(err)) add_probed(*probe, rule_set, inputs);
+  if (const std::optional<TorchProbe> probe = probe_torch(err)) request::add_fallbacks(rule_set, probed_inputs(*probe), inputs);
   return inputs;
 }
 
@@ -117,7 +117,7 @@ std::optional<std::string> InputFlags::rules_flag() const {
 
 const char* InputFlags::first_given() const {
   for (const auto& f : flags)
-    if (f.option->count()) return f.flag;
+    if (f.option->count()) return f.input->flag.data();  // a literal: NUL-terminated
   return extra_inputs.empty() ? nullptr : "--input";
 }
 
@@ -126,8 +126,9 @@ Inputs InputFlags::collect(const RuleSet& rule_set) const {
   std::map<std::string, std::string> given_by;  // input name -> the flag that set it
   for (const auto& f : flags)
     if (f.option->count()) {
-      inputs.emplace_back(f.input, typed_value(f.flag, f.kind, f.value));
-      given_by.emplace(f.input, f.flag);
+      const std::string name(f.input->name), flag(f.input->flag);
+      inputs.emplace_back(name, typed_value(flag, std::string(f.input->type), f.value));
+      given_by.emplace(name, flag);
     }
   add_assignments(extra_inputs, rule_set, inputs, given_by);
   return inputs;

@@ -1,6 +1,6 @@
 #pragma once
-// The input flags shared by `recommend` and `explain`: one flag per parameter of the
-// reference, `--input NAME=VALUE` for inputs of other rule files, `--rules` and `--format`.
+// The input flags shared by `recommend` and `explain`: one flag per input of a recommend
+// request (the reference's parameters), `--input NAME=VALUE` for inputs of other rule files, `--rules` and `--format`.
 
 #include <CLI/CLI.hpp>
 #include <map>
@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "api/request_inputs.hpp"
 #include "cli/torch_probe.hpp"
 #include "render/format.hpp"
 #include "snnplan/rule_set.hpp"
@@ -15,42 +16,17 @@
 namespace snnplan::cli {
 
 struct InputFlags {
-  // Flags named after the reference's parameters; each maps to the input of the same name.
+  // One flag per input of a recommend request (api/request_inputs.hpp), in its order.
   struct Flag {
-    const char* flag;
-    const char* input;
-    const char* kind;  // "string", "int", "bool"
-    const char* help;
+    const RequestInput* input;
     std::string value;
     CLI::Option* option = nullptr;
   };
-  std::vector<Flag> flags = {
-      {"--model", "model", "string", "model name, e.g. spikformer_8_384 or cifar10dvs_vgg", {}},
-      {"--world-size", "world_size", "int", "number of ranks (GPUs)", {}},
-      {"--prefer", "prefer", "string", "speed, memory or capacity (case-insensitive)", {}},
-      {"--batch-size", "batch_size", "int", "global batch size", {}},
-      {"--backend", "backend", "string", "compiler backend (default from the rules: inductor)", {}},
-      {"--zero-redundancy-optimizer-available",
-       "zero_redundancy_optimizer_available",
-       "bool",
-       "true|false (default from the rules: true)",
-       {}},
-      {"--pipelining-available",
-       "pipelining_available",
-       "bool",
-       "true|false (default from the rules: true)",
-       {}},
-      {"--fsdp2-available",
-       "fsdp2_available",
-       "bool",
-       "true|false (default from the rules: true)",
-       {}},
-      {"--tensor-parallel-available",
-       "tensor_parallel_available",
-       "bool",
-       "true|false (default from the rules: true)",
-       {}},
-  };
+  std::vector<Flag> flags = [] {
+    std::vector<Flag> out;
+    for (const RequestInput& input : kRecommendInputs) out.push_back({&input, {}, nullptr});
+    return out;
+  }();
   std::vector<std::string> extra_inputs;
   std::string rules;
   std::vector<std::string> rule_roots;

@@ -23,9 +23,8 @@ extern const std::string_view kTorchProbeScript;  // generated (cmake/embed_text
 
 namespace {
 
-// The probe script's keys: the drop-in's argument names, in its order (_torch_probe.NAMES).
-constexpr const char* kProbedInputs[] = {"zero_redundancy_optimizer_available", "pipelining_available",
-                                         "fsdp2_available", "tensor_parallel_available"};
+// The probe script's keys (_torch_probe.NAMES) are the probed inputs of a recommend request
+// (api/request_inputs.hpp); a script that lacks one is refused as unreadable.
 constexpr std::size_t kMaxProbeOutput = 1 << 20;  // warnings included; the answer is one line
 
 struct Ran {
@@ -90,13 +89,14 @@ TorchProbe probe_torch(const std::string& python_flag) {
   }
   TorchProbe probe;
   const nlohmann::json found = nlohmann::json::parse(answer, nullptr, false);
-  const auto text_at = [&](const char* key) -> const nlohmann::json* {
+  const auto text_at = [&](std::string_view name) -> const nlohmann::json* {
+    const std::string key(name);
     return found.is_object() && found.contains(key) ? &found[key] : nullptr;
   };
-  for (std::size_t k = 0; k < 4; ++k) {
+  for (std::size_t k = 0; k < kProbedInputs.size(); ++k) {
     const nlohmann::json* value = text_at(kProbedInputs[k]);
     if (!value || !value->is_boolean()) throw UsageError{messages::probe_unreadable(python, answer)};
-    probe.available[k] = {kProbedInputs[k], value->get<bool>()};
+    probe.available[k] = {std::string(kProbedInputs[k]), value->get<bool>()};
   }
   const nlohmann::json* executable = text_at("python");
   const nlohmann::json* torch = text_at("torch");
@@ -115,12 +115,12 @@ std::string describe(const TorchProbe& probe) {
 }
 
 namespace {
-bool declares(const RuleSet& rules, const std::string& name) {
+bool declares(const RuleSet& rules, std::string_view name) {
   for (const InputInfo& input : rules.inputs())
     if (input.name == name) return true;
   return false;
 }
-bool gives(const Inputs& inputs, const std::string& name) {
+bool gives(const Inputs& inputs, std::string_view name) {
   for (const auto& [input, value] : inputs)
     if (input == name && !value.is_null()) return true;
   return false;
@@ -128,22 +128,15 @@ bool gives(const Inputs& inputs, const std::string& name) {
 }  // namespace
 
 bool needs_probe(const RuleSet& rules, const Inputs& inputs) {
-  for (const char* name : kProbedInputs)
+  for (std::string_view name : kProbedInputs)
     if (declares(rules, name) && !gives(inputs, name)) return true;
   return false;
 }
 
-void add_probed(const TorchProbe& probe, const RuleSet& rules, Inputs& inputs) {
-  for (const auto& [name, available] : probe.available) {
-    if (!declares(rules, name)) continue;
-    bool given = false;
-    for (auto& [input, value] : inputs) {
-      if (input != name) continue;
-      given = true;
-      if (value.is_null()) value = available;  // null means "the default", as None does
-    }
-    if (!given) inputs.emplace_back(name, available);
-  }
+Inputs probed_inputs(const TorchProbe& probe) {
+  Inputs out;
+  for (const auto& [name, available] : probe.available) out.emplace_back(name, available);
+  return out;
 }
 
 }  // namespace snnplan::cli

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "api/request_inputs.hpp"
 #include "snnplan/rule_set.hpp"
 #include "snnplan/value.hpp"
 
@@ -18,7 +19,7 @@ struct TorchProbe {
   /// PyTorch's version, or nullopt when the interpreter has none.
   std::optional<std::string> torch_version;
   /// (input name, available) in the order of the reference's arguments.
-  std::array<std::pair<std::string, bool>, 4> available;
+  std::array<std::pair<std::string, bool>, kProbedInputCount> available;
 };
 
 /// Runs the probe with `python` (a path, or a name looked up on PATH; "" means python3).
@@ -29,9 +30,9 @@ TorchProbe probe_torch(const std::string& python);
 /// The line that says which interpreter answered and what it found (printed on stderr).
 std::string describe(const TorchProbe& probe);
 
-/// Adds the probed values to `inputs` for every availability input `rules` declares and the
-/// inputs do not give (or give null); a rule file without them is left as it is.
-void add_probed(const TorchProbe& probe, const RuleSet& rules, Inputs& inputs);
+/// The probed values as inputs, for the requests that leave them out or give null
+/// (request::add_fallbacks, request::LineOptions::fallbacks).
+Inputs probed_inputs(const TorchProbe& probe);
 /// Whether `inputs` leave out (or give null) an availability input `rules` declares: only then
 /// is a probe worth running.
 bool needs_probe(const RuleSet& rules, const Inputs& inputs);

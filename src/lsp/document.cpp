@@ -4,11 +4,10 @@
 #include <filesystem>
 #include <set>
 
-#include "analyse/coverage.hpp"
-#include "api/rule_set_access.hpp"
 #include "check/checker.hpp"
 #include "load/rule_file_loader.hpp"
 #include "usecases/check.hpp"
+#include "usecases/reach.hpp"
 
 namespace snnplan::lsp {
 namespace fs = std::filesystem;
@@ -172,25 +171,8 @@ const Occurrence* Document::definition(NameKind kind, const std::string& name) c
 const Reach& Document::reach(const std::string& rule_path) const {
   static const Reach kUnknown;
   if (!reach_) {
-    reach_.emplace();
     if (!rules_) return kUnknown;
-    const detail::CompiledRules& compiled = RuleSetAccess::compiled(*rules_);
-    analyse::CoverageTracker tracker(compiled);
-    std::string why;
-    const bool enumerated = tracker.find_witnesses(why);
-    for (const analyse::Goal& goal : tracker.coverage().goals) {
-      if (goal.kind != analyse::GoalKind::rule || goal.location.file != path_) continue;
-      Reach r;
-      if (goal.witness) {
-        r.status = Reach::Status::witness;
-        r.witness = analyse::without_defaults(compiled, *goal.witness);
-      } else if (goal.unreachable) {
-        r.status = Reach::Status::never;
-      } else {
-        r.why = enumerated ? std::string() : why;
-      }
-      reach_->emplace(goal.owner, std::move(r));
-    }
+    reach_ = usecases::rule_reach(*rules_, path_);
   }
   const auto found = reach_->find(rule_path);
   return found == reach_->end() ? kUnknown : found->second;

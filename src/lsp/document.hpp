@@ -15,6 +15,7 @@
 #include "lsp/text.hpp"
 #include "snnplan/diagnostic.hpp"
 #include "snnplan/rule_set.hpp"
+#include "usecases/reach.hpp"
 
 namespace snnplan::lsp {
 
@@ -29,11 +30,7 @@ struct Occurrence {
 };
 
 /// Whether a rule fires for some input: a witness from the analysis or "never".
-struct Reach {
-  enum class Status { witness, never, unknown } status = Status::unknown;
-  Inputs witness;   ///< without the inputs at their defaults
-  std::string why;  ///< for unknown
-};
+using Reach = usecases::Reach;
 
 class Document {
  public:

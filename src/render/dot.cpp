@@ -13,6 +13,9 @@
 #include <set>
 #include <sstream>
 
+#include "api/rule_set_access.hpp"
+#include "compile/compiled_rules.hpp"
+
 namespace snnplan::render {
 namespace {
 
@@ -56,7 +59,8 @@ std::string expression_text(const detail::Node& n) {
 
 }  // namespace
 
-std::string to_dot(const detail::CompiledRules& rules, GraphPart part) {
+std::string to_dot(const RuleSet& rule_set, GraphPart part) {
+  const detail::CompiledRules& rules = RuleSetAccess::compiled(rule_set);
   Graph g;
   const bool tables = part != GraphPart::values;
   const bool values = part != GraphPart::tables;

@@ -4,13 +4,13 @@
 
 #include <string>
 
-#include "compile/compiled_rules.hpp"
+#include "snnplan/rule_set.hpp"
 
 namespace snnplan::render {
 
 enum class GraphPart { all, tables, values };
 
 /// One `digraph`, valid input for `dot -Tsvg`.
-std::string to_dot(const detail::CompiledRules& rules, GraphPart part = GraphPart::all);
+std::string to_dot(const RuleSet& rules, GraphPart part = GraphPart::all);
 
 }  // namespace snnplan::render

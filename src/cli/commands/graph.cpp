@@ -3,7 +3,6 @@
 #include <memory>
 #include <ostream>
 
-#include "api/rule_set_access.hpp"
 #include "cli/command.hpp"
 #include "cli/flags.hpp"
 #include "cli/rule_files.hpp"
@@ -24,7 +23,7 @@ ExitCode graph(const GraphFlags& f, const Streams& io) {
   const render::GraphPart part = f.only == "tables"   ? render::GraphPart::tables
                                  : f.only == "values" ? render::GraphPart::values
                                                       : render::GraphPart::all;
-  io.out << render::to_dot(RuleSetAccess::compiled(rules), part);
+  io.out << render::to_dot(rules, part);
   return ExitCode::ok;
 }
 
