@@ -553,6 +553,11 @@ PYBIND11_MODULE(_snnplan, m) {
   for (std::size_t k = 0; k < snnplan::kProbedInputs.size(); ++k)
     probed_inputs[k] = py::str(std::string(snnplan::kProbedInputs[k]));
   m.attr("_PROBED_INPUTS") = probed_inputs;
+  // The fields of a plan request (request/plan_request.hpp), which plan()'s keywords are.
+  py::tuple plan_keys(snnplan::request::kPlanKeys.size());
+  for (std::size_t k = 0; k < snnplan::request::kPlanKeys.size(); ++k)
+    plan_keys[k] = py::str(std::string(snnplan::request::kPlanKeys[k].key));
+  m.attr("_PLAN_KEYS") = plan_keys;
   const py::module_ types = py::module_::import("snnplan._types");
   const py::module_ plan_types = py::module_::import("snnplan._plan");
   classes.diagnostic = types.attr("Diagnostic").ptr();

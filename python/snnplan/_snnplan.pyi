@@ -11,6 +11,7 @@ __version__: str
 RULE_FORMAT_VERSION: int
 _RECOMMEND_INPUTS: Tuple[str, ...]
 _PROBED_INPUTS: Tuple[str, ...]
+_PLAN_KEYS: Tuple[str, ...]
 
 def recommend_snn_distributed_strategy(model: str, world_size: int, prefer: str, batch_size: int,
                                        backend: str = ..., zero_redundancy_optimizer_available: Optional[bool] = ...,

@@ -220,6 +220,10 @@ class RecommendationTest(unittest.TestCase):
             self.assertEqual(params[:len(_snnplan._RECOMMEND_INPUTS)], list(_snnplan._RECOMMEND_INPUTS))
         self.assertEqual(_snnplan._PROBED_INPUTS, _RECOMMEND_INPUTS_PROBED)
         self.assertEqual(tuple(_torch_probe.NAMES), _snnplan._PROBED_INPUTS)
+        # The extension's plan() (a batch line's call; snnplan.plan is upstream's) takes the
+        # fields of a plan request, rules aside.
+        params = set(inspect.signature(_snnplan.plan).parameters) - {"rules"}
+        self.assertEqual(params, set(_snnplan._PLAN_KEYS))
 
     def test_custom_rules(self):
         rules = snnplan.RuleSet.from_file(pathlib.Path(RULES_DIR) / "snn_distributed.yaml")

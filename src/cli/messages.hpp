@@ -217,9 +217,6 @@ inline std::string version_report(std::string_view version, int rule_format,
 inline std::string rejected_edit() {
   return "snnplan: rejected an edit of the rule file; the previous rules stay in use:";
 }
-inline std::string plan_key_without_flag(std::string_view key) {
-  return fmt::format("the plan request key '{}' has no flag", key);
-}
 // Output (-o FILE and standard output) and interrupted runs.
 inline std::string cannot_write_output(std::string_view reason) {
   return fmt::format("cannot write output: {}", reason);

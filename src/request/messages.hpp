@@ -28,6 +28,9 @@ inline std::string batch_nul_byte(std::size_t column) {
       "a NUL byte at column {} (JSON text cannot contain one; inside a string write \\u0000)",
       column);
 }
+inline std::string not_a_plan_key(std::string_view key) {
+  return fmt::format("'{}' is not a field of a plan request", key);
+}
 inline std::string batch_not_json(std::string_view what) {
   return fmt::format("not valid JSON: {}", what);
 }

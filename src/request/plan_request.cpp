@@ -17,10 +17,18 @@
 namespace snnplan::request {
 
 const std::vector<std::string>& plan_request_keys() {
-  static const std::vector<std::string> keys = {
-      "objective", "topology", "world_size", "backend",       "batch_size", "model_family",
-      "mode",      "features", "tp_roots",   "tp_candidates", "notes"};
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> out;
+    for (const PlanKey& k : kPlanKeys) out.emplace_back(k.key);
+    return out;
+  }();
   return keys;
+}
+
+const PlanKey& plan_key(std::string_view key) {
+  for (const PlanKey& k : kPlanKeys)
+    if (k.key == key) return k;
+  throw std::logic_error(messages::not_a_plan_key(key));
 }
 
 PlanRequest read_plan_request(PlanFields& in) {

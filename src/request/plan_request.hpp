@@ -5,6 +5,7 @@
 // converts its own form of a field (a JSON value, a command-line flag, a Python object) and
 // words its own refusals.
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -27,10 +28,37 @@ struct PlanRequest {
   PlanOptions options;
 };
 
-/// The fields of a request, named as a `snnplan plan --batch` line's keys: objective,
-/// topology, world_size, backend, batch_size, model_family, mode, features, tp_roots,
-/// tp_candidates, notes.
+/// A field of a plan request: its key (a `snnplan plan --batch` line's key, the Python
+/// keyword), the CLI's flag with its placeholder and help. `--feature` and `--note` repeat,
+/// one item each, where the line and Python give a mapping and a list.
+struct PlanKey {
+  std::string_view key;
+  std::string_view flag;
+  std::string_view placeholder;
+  std::string_view help;
+};
+
+/// The fields of a plan request, in the order of `snnplan plan --help`: the table the CLI's
+/// flags, the JSON line's keys and the Python module's plan() follow.
+inline constexpr std::array<PlanKey, 11> kPlanKeys = {{
+    {"objective", "--objective", "TEXT", "speed, memory or capacity (case-insensitive)"},
+    {"topology", "--topology", "NAME=SIZE,...", "mesh dimensions and sizes, e.g. dp=4,tp=2"},
+    {"world_size", "--world-size", "INT", "number of ranks (default: the product of the topology sizes)"},
+    {"batch_size", "--batch-size", "INT", "global batch size"},
+    {"model_family", "--model-family", "TEXT", "model family, e.g. cifar10dvs_vgg (default: generic)"},
+    {"backend", "--backend", "TEXT", "compiler backend (default: inductor)"},
+    {"mode", "--mode", "TEXT", "mode override: none, dp, tp, fsdp2 or fsdp2_tp (default: the recommended mode)"},
+    {"tp_roots", "--tp-roots", "LIST", "tensor-parallel root module names, comma-separated"},
+    {"tp_candidates", "--tp-candidates", "{yes,no}",
+     "whether the model has tensor-parallel candidate layers (default: yes)"},
+    {"features", "--feature", "NAME=BOOL", "NAME=true|false for a feature-set flag (repeatable)"},
+    {"notes", "--note", "TEXT", "analysis note to carry into the plan (repeatable)"},
+}};
+
+/// The keys of kPlanKeys, in its order.
 const std::vector<std::string>& plan_request_keys();
+/// The row of `key`; throws std::logic_error for a key that is not a field.
+const PlanKey& plan_key(std::string_view key);
 
 /// One front end's form of a request. A getter is called only for a field that is required
 /// (objective, batch_size) or given(); it throws in the front end's own terms when the value

@@ -2,6 +2,7 @@
 // flags, or for each line of a JSON Lines file (--batch). The request is read by
 // request::read_plan_request, as the C API and the Python module read theirs.
 
+#include <array>
 #include <memory>
 #include <ostream>
 #include <set>
@@ -19,11 +20,11 @@ namespace snnplan::cli {
 namespace {
 
 struct PlanFlags {
-  std::string objective, topology, world_size, batch_size, backend, model_family, mode, tp_roots,
-      tp_candidates;
+  // The flags' values, by row of request::kPlanKeys; --feature and --note repeat.
+  std::array<std::string, request::kPlanKeys.size()> values;
   std::vector<std::string> features;
   std::vector<std::string> notes;
-  std::vector<CLI::Option*> input_options;  // refused together with --batch
+  std::vector<CLI::Option*> input_options;  // by row; refused together with --batch
   std::string rules;
   std::vector<std::string> rule_roots;
   std::string format;
@@ -35,32 +36,9 @@ struct PlanFlags {
   CLI::Option* jobs_option = nullptr;
 };
 
-// A request's key -> its flag (in the order of the help), the flag's value, placeholder and help.
-struct KeyFlag {
-  const char* key;
-  const char* flag;
-  std::string PlanFlags::*value;
-  const char* placeholder;
-  const char* help;
-};
-constexpr KeyFlag kKeyFlags[] = {
-    {"objective", "--objective", &PlanFlags::objective, "TEXT",
-     "speed, memory or capacity (case-insensitive)"},
-    {"topology", "--topology", &PlanFlags::topology, "NAME=SIZE,...",
-     "mesh dimensions and sizes, e.g. dp=4,tp=2"},
-    {"world_size", "--world-size", &PlanFlags::world_size, "INT",
-     "number of ranks (default: the product of the topology sizes)"},
-    {"batch_size", "--batch-size", &PlanFlags::batch_size, "INT", "global batch size"},
-    {"model_family", "--model-family", &PlanFlags::model_family, "TEXT",
-     "model family, e.g. cifar10dvs_vgg (default: generic)"},
-    {"backend", "--backend", &PlanFlags::backend, "TEXT", "compiler backend (default: inductor)"},
-    {"mode", "--mode", &PlanFlags::mode, "TEXT",
-     "mode override: none, dp, tp, fsdp2 or fsdp2_tp (default: the recommended mode)"},
-    {"tp_roots", "--tp-roots", &PlanFlags::tp_roots, "LIST",
-     "tensor-parallel root module names, comma-separated"},
-    {"tp_candidates", "--tp-candidates", &PlanFlags::tp_candidates, "{yes,no}",
-     "whether the model has tensor-parallel candidate layers (default: yes)"},
-};
+std::size_t row_of(std::string_view key) {
+  return static_cast<std::size_t>(&request::plan_key(key) - request::kPlanKeys.data());
+}
 
 // The request as flags. Bad values throw UsageError (a bad topology or feature name:
 // InputError) naming the flag.
@@ -68,7 +46,7 @@ class FlagFields final : public request::PlanFields {
  public:
   explicit FlagFields(const PlanFlags& f) : f_(f) {
     for (const char* key : {"objective", "topology", "batch_size"})
-      if (!given(key)) throw UsageError{messages::plan_flag_required(of(key).flag)};
+      if (!given(key)) throw UsageError{messages::plan_flag_required(request::plan_key(key).flag)};
     // The command line reports the first bad flag in its own order (options, then the
     // sizes, then objective and topology), so every option is read once here.
     for (const char* key : {"backend", "model_family", "mode"}) (void)text(key);
@@ -80,17 +58,9 @@ class FlagFields final : public request::PlanFields {
     (void)integer("batch_size");
   }
 
-  bool given(std::string_view key) override {
-    if (key == "features") return !f_.features.empty();
-    if (key == "notes") return !f_.notes.empty();
-    const std::string flag = of(key).flag;
-    for (const CLI::Option* option : f_.input_options)
-      if (option->check_lname(flag.substr(2))) return option->count() > 0;
-    return false;
-  }
+  bool given(std::string_view key) override { return f_.input_options[row_of(key)]->count() > 0; }
   std::string text(std::string_view key) override {
-    const KeyFlag& k = of(key);
-    return given(key) ? parse_string(k.flag, f_.*k.value) : std::string();
+    return given(key) ? parse_string(flag_of(key), value(key)) : std::string();
   }
   std::vector<std::string> texts(std::string_view key) override {
     std::vector<std::string> out;
@@ -98,7 +68,7 @@ class FlagFields final : public request::PlanFields {
       for (const std::string& note : f_.notes) out.push_back(parse_string("--note", note));
       return out;
     }
-    const std::string& roots = f_.tp_roots;  // comma-separated
+    const std::string& roots = value("tp_roots");  // comma-separated
     for (std::size_t begin = 0; !roots.empty() && begin <= roots.size();) {
       const std::size_t comma = std::min(roots.find(',', begin), roots.size());
       out.push_back(parse_string("--tp-roots", roots.substr(begin, comma - begin)));
@@ -108,11 +78,11 @@ class FlagFields final : public request::PlanFields {
     return out;
   }
   std::int64_t integer(std::string_view key) override {
-    return parse_int(of(key).flag, f_.*of(key).value);
+    return parse_int(flag_of(key), value(key));
   }
-  bool flag(std::string_view key) override { return parse_yes_no(of(key).flag, f_.*of(key).value); }
+  bool flag(std::string_view key) override { return parse_yes_no(flag_of(key), value(key)); }
   TopologyMapping topology() override {
-    return Topology::parse_mapping(parse_string("--topology", f_.topology));
+    return Topology::parse_mapping(parse_string("--topology", value("topology")));
   }
   Value world_size() override {
     return given("world_size") ? Value(integer("world_size")) : Value();
@@ -132,11 +102,8 @@ class FlagFields final : public request::PlanFields {
   }
 
  private:
-  static const KeyFlag& of(std::string_view key) {
-    for (const KeyFlag& k : kKeyFlags)
-      if (k.key == key) return k;
-    throw std::logic_error(messages::plan_key_without_flag(key));
-  }
+  static std::string flag_of(std::string_view key) { return std::string(request::plan_key(key).flag); }
+  const std::string& value(std::string_view key) const { return f_.values[row_of(key)]; }
 
   const PlanFlags& f_;
 };
@@ -203,18 +170,14 @@ Command setup_plan(CLI::App& app) {
       app, "plan",
       "The full distributed plan (mode, mesh, optimizer) for a topology (flags) or many (--batch).",
       [](CLI::App& command, PlanFlags& f) {
-        for (const KeyFlag& k : kKeyFlags)
-          f.input_options.push_back(
-              command.add_option(k.flag, f.*k.value, k.help)->type_name(k.placeholder));
-        f.input_options.push_back(
-            command
-                .add_option("--feature", f.features,
-                            "NAME=true|false for a feature-set flag (repeatable)")
-                ->type_name("NAME=BOOL"));
-        f.input_options.push_back(
-            command
-                .add_option("--note", f.notes, "analysis note to carry into the plan (repeatable)")
-                ->type_name("TEXT"));
+        for (const request::PlanKey& k : request::kPlanKeys) {
+          const std::size_t row = row_of(k.key);
+          CLI::Option* option =
+              k.key == "features" ? command.add_option(std::string(k.flag), f.features, std::string(k.help))
+              : k.key == "notes"  ? command.add_option(std::string(k.flag), f.notes, std::string(k.help))
+                                  : command.add_option(std::string(k.flag), f.values[row], std::string(k.help));
+          f.input_options.push_back(option->type_name(std::string(k.placeholder)));
+        }
         f.rules_option = add_rules_option(
             command, f.rules, "plan rule file (default: the built-in rules/snn_plan.yaml)");
         add_rules_root_option(command, f.rule_roots);
