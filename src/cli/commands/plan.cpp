@@ -8,6 +8,7 @@
 #include <set>
 
 #include "cli/batch.hpp"
+#include "cli/batch_flags.hpp"
 #include "cli/command.hpp"
 #include "snnplan/decision_log.hpp"
 #include "cli/flags.hpp"
@@ -28,12 +29,8 @@ struct PlanFlags {
   std::string rules;
   std::vector<std::string> rule_roots;
   std::string format;
-  std::string batch;
-  bool trace = false;
-  unsigned jobs = 1;
+  BatchFlags batch;
   CLI::Option* rules_option = nullptr;
-  CLI::Option* batch_option = nullptr;
-  CLI::Option* jobs_option = nullptr;
 };
 
 std::size_t row_of(std::string_view key) {
@@ -129,16 +126,13 @@ ExitCode plan_batch(std::istream& in, std::ostream& out, std::ostream& err, cons
 
 ExitCode plan_command(const PlanFlags& f, const Streams& io) {
   const render::Format format = render::parse_format(f.format, render::Output::plan);
-  const std::optional<std::string> batch = given_value(f.batch_option, f.batch);
-  if (batch) {
-    for (const CLI::Option* option : f.input_options)
-      if (option->count()) throw UsageError{messages::batch_with_flags(option->get_name())};
-    if (format != render::Format::json) throw UsageError{messages::batch_format(f.format)};
-  }
-  if (f.trace && !batch) throw UsageError{messages::trace_needs_batch("plan")};
-  if (f.jobs_option->count() && !batch) throw UsageError{messages::jobs_needs_batch()};
-  if (batch && *batch == "-" && given_value(f.rules_option, f.rules) == "-")
-    throw UsageError{messages::stdin_read_twice("--rules -", "--batch -")};
+  const std::optional<std::string> batch = f.batch.file();
+  std::string first_flag;  // the first input flag given
+  for (const CLI::Option* option : f.input_options)
+    if (option->count() && first_flag.empty()) first_flag = option->get_name();
+  f.batch.refuse_flags_with_batch(first_flag.empty() ? nullptr : first_flag.c_str(), format, f.format);
+  if (f.batch.trace && !batch) throw UsageError{messages::trace_needs_batch("plan")};
+  f.batch.refuse_jobs_and_stdin(given_value(f.rules_option, f.rules));
   // Flags are checked before the rules are loaded, as for recommend.
   std::optional<request::PlanRequest> request;
   if (!batch) {
@@ -149,13 +143,9 @@ ExitCode plan_command(const PlanFlags& f, const Streams& io) {
   const RuleSet rules = with_environment_log(
       load_plan_rules(given_value(f.rules_option, f.rules), io.in, LoadOptions{.rule_roots = f.rule_roots}));
   if (batch) {
-    BatchOptions options;
-    options.traced = f.trace;
-    options.jobs = f.jobs;
-    return with_batch_input(*batch, io.in,
-                            [&](std::istream& lines, const std::string& source_name) {
-                              return plan_batch(lines, io.out, io.err, rules, source_name, options);
-                            });
+    return with_batch_input(*batch, io.in, [&](std::istream& lines, const std::string& source_name) {
+      return plan_batch(lines, io.out, io.err, rules, source_name, f.batch.options());
+    });
   }
   io.out << render::render(
       plan(request->objective, request->topology, request->batch_size, request->options, rules),
@@ -182,14 +172,8 @@ Command setup_plan(CLI::App& app) {
             command, f.rules, "plan rule file (default: the built-in rules/snn_plan.yaml)");
         add_rules_root_option(command, f.rule_roots);
         add_format_option(command, f.format, render::Output::plan);
-        f.batch_option =
-            command
-                .add_option(
-                    "--batch", f.batch,
-                    "JSON Lines file of inputs, or - for stdin; writes one JSON line per input")
-                ->type_name(kFilePlaceholder);
-        f.jobs_option = add_jobs_option(command, f.jobs);
-        command.add_flag("--trace", f.trace,
+        f.batch.attach(command, "input");
+        command.add_flag("--trace", f.batch.trace,
                          "with --batch: each line also gets \"rules\" (the fired table/rule path) "
                          "and the evaluation steps");
       },

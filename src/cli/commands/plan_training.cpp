@@ -9,6 +9,7 @@
 
 #include "api/rule_set_access.hpp"
 #include "cli/batch.hpp"
+#include "cli/batch_flags.hpp"
 #include "cli/command.hpp"
 #include "cli/flags.hpp"
 #include "cli/input_flags.hpp"
@@ -35,13 +36,9 @@ struct PlanTrainingFlags {
   std::string rules;
   std::vector<std::string> rule_roots;
   std::string format;
-  std::string batch;
+  BatchFlags batch;
   bool explain = false;
-  bool trace = false;
-  unsigned jobs = 1;
   CLI::Option* rules_option = nullptr;
-  CLI::Option* batch_option = nullptr;
-  CLI::Option* jobs_option = nullptr;
 };
 
 // The request's inputs from the flags given; `null` or `none` gives null (the input's
@@ -60,29 +57,23 @@ Inputs collect(const PlanTrainingFlags& f, const RuleSet& rules) {
 }
 
 ExitCode plan_training(const PlanTrainingFlags& f, const Streams& io) {
-  const std::optional<std::string> batch = given_value(f.batch_option, f.batch);
+  const std::optional<std::string> batch = f.batch.file();
   const render::Format format = render::parse_format(
       f.format, f.explain ? render::Output::explanation : render::Output::recommendation);
-  if (batch) {
-    for (const InputFlag& k : f.inputs)
-      if (k.option->count()) throw UsageError{messages::batch_with_flags(k.flag)};
-    if (format != render::Format::json) throw UsageError{messages::batch_format(f.format)};
-    if (f.explain) throw UsageError{messages::explain_with_batch()};
-  }
-  if (f.jobs_option->count() && !batch) throw UsageError{messages::jobs_needs_batch()};
-  if (batch && *batch == "-" && given_value(f.rules_option, f.rules) == "-")
-    throw UsageError{messages::stdin_read_twice("--rules -", "--batch -")};
+  const InputFlag* first_given = nullptr;
+  for (const InputFlag& k : f.inputs)
+    if (k.option->count() && !first_given) first_given = &k;
+  f.batch.refuse_flags_with_batch(first_given ? first_given->flag.c_str() : nullptr, format, f.format);
+  if (batch && f.explain) throw UsageError{messages::explain_with_batch()};
+  f.batch.refuse_jobs_and_stdin(given_value(f.rules_option, f.rules));
   const std::optional<std::string> path = given_value(f.rules_option, f.rules);
   const LoadOptions load{.rule_roots = f.rule_roots};
   // SNNPLAN_DECISION_LOG: every plan recorded, as for recommend and plan.
   const RuleSet rules = with_environment_log(
       path ? load_rule_file(*path, io.in, load) : RuleSetAccess::builtin(kPlanningRules));
   if (batch) {
-    BatchOptions options;
-    options.traced = f.trace;
-    options.jobs = f.jobs;
     return with_batch_input(*batch, io.in, [&](std::istream& lines, const std::string& source_name) {
-      return run_batch(lines, io.out, io.err, rules, source_name, options);
+      return run_batch(lines, io.out, io.err, rules, source_name, f.batch.options());
     });
   }
   const Inputs inputs = collect(f, rules);
@@ -128,16 +119,11 @@ Command setup_plan_training(CLI::App& app) {
             command, f.rules, "planning rule file (default: the built-in rules/snn_llm_planning.yaml)");
         add_rules_root_option(command, f.rule_roots);
         add_format_option(command, f.format, render::Output::recommendation);
-        f.batch_option =
-            command
-                .add_option("--batch", f.batch,
-                            "JSON Lines file of requests, or - for stdin; writes one JSON line per request")
-                ->type_name(kFilePlaceholder);
-        f.jobs_option = add_jobs_option(command, f.jobs);
+        f.batch.attach(command, "request");
         command.add_flag("--explain", f.explain,
                          "show the whole search: every candidate, what removed it or how it fared "
                          "against the budget, and why the chosen one won");
-        command.add_flag("--trace", f.trace,
+        command.add_flag("--trace", f.batch.trace,
                          "with --batch: each line also gets \"rules\" and the evaluation steps");
       },
       &plan_training);

@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "cli/batch.hpp"
+#include "cli/batch_flags.hpp"
 #include "cli/command.hpp"
 #include "cli/flags.hpp"
 #include "cli/input_flags.hpp"
@@ -21,12 +22,8 @@ namespace {
 
 struct RecommendFlags {
   InputFlags inputs;
-  std::string batch;
-  bool trace = false;
+  BatchFlags batch;
   bool watch = false;
-  unsigned jobs = 1;
-  CLI::Option* batch_option = nullptr;
-  CLI::Option* jobs_option = nullptr;
 };
 
 // --batch --watch: the rule file is re-read between lines when it changed.
@@ -47,23 +44,15 @@ ExitCode watch(const std::string& batch, const InputFlags& flags, const BatchOpt
 }
 
 ExitCode recommend(const RecommendFlags& f, const Streams& io) {
-  const std::optional<std::string> batch = given_value(f.batch_option, f.batch);
+  const std::optional<std::string> batch = f.batch.file();
   const render::Format format =
       render::parse_format(f.inputs.format, render::Output::recommendation);
-  if (batch) {
-    if (const char* flag = f.inputs.first_given())
-      throw UsageError{messages::batch_with_flags(flag)};
-    if (format != render::Format::json) throw UsageError{messages::batch_format(f.inputs.format)};
-  }
-  if (batch && *batch == "-" && rules_path(f.inputs.rules_flag()) == "-")
-    throw UsageError{messages::stdin_read_twice("--rules -", "--batch -")};
-  if (f.trace && !render::supports(format, render::Output::traced_recommendation))
+  f.batch.refuse_flags_with_batch(f.inputs.first_given(), format, f.inputs.format);
+  if (f.batch.trace && !render::supports(format, render::Output::traced_recommendation))
     throw UsageError{messages::trace_format(f.inputs.format)};
-  if (f.jobs_option->count() && !batch) throw UsageError{messages::jobs_needs_batch()};
-  BatchOptions batch_options;
-  batch_options.traced = f.trace;
+  f.batch.refuse_jobs_and_stdin(rules_path(f.inputs.rules_flag()));
+  BatchOptions batch_options = f.batch.options();
   if (batch) batch_options.probed = f.inputs.probe_torch(io.err);
-  batch_options.jobs = f.jobs;
   if (f.watch) {
     if (!batch) throw UsageError{messages::watch_needs_batch()};
     return watch(*batch, f.inputs, batch_options, io);
@@ -77,7 +66,7 @@ ExitCode recommend(const RecommendFlags& f, const Streams& io) {
                             });
   }
   const Inputs inputs = f.inputs.collect_probed(rules, io.err);
-  if (f.trace) {
+  if (f.batch.trace) {
     const Explanation explanation = rules.explain(inputs);
     if (!explanation.result.ok()) throw EvaluationFailed{explanation.result.error()};
     io.out << render::render_traced(explanation, format);
@@ -96,14 +85,8 @@ Command setup_recommend(CLI::App& app) {
       app, "recommend", "Recommend a strategy for one input (flags) or many (--batch).",
       [](CLI::App& command, RecommendFlags& f) {
         f.inputs.attach(command, render::Output::recommendation);
-        f.batch_option =
-            command
-                .add_option(
-                    "--batch", f.batch,
-                    "JSON Lines file of inputs, or - for stdin; writes one JSON line per input")
-                ->type_name(kFilePlaceholder);
-        f.jobs_option = add_jobs_option(command, f.jobs);
-        command.add_flag("--trace", f.trace,
+        f.batch.attach(command, "input");
+        command.add_flag("--trace", f.batch.trace,
                          "add the evaluation steps (as `explain` shows them) to the JSON output; "
                          "with --batch each line also gets \"rules\", the fired table/rule path");
         command.add_flag(
