@@ -359,6 +359,19 @@ std::vector<Row> test_rows() {
                   "error: --generate writes a test file for the rules; it takes no test files (and no --mutate or --min-coverage)\n"});
   rows.push_back({"--boundaries without --generate", with(base, {"--boundaries"}), kBadInput,
                   usage_error("--boundaries requires --generate")});
+  // --corpus, --sample and --seed: where the regions cannot be enumerated (a search; its rows are
+  // search_test.cpp's). A file whose regions can be ignores the corpus.
+  const std::vector<std::string> generate = {"test", "--generate", small_rules};
+  rows.push_back({"--corpus without --generate", with(base, {"--corpus", small_tests}), kBadInput,
+                  usage_error("--corpus requires --generate")});
+  rows.push_back({"--corpus naming a missing file", with(generate, {"--corpus", kMissing}), kBadInput,
+                  "error: cannot open corpus file '" + kMissing + "': No such file or directory\n"});
+  rows.push_back({"--corpus of a file whose regions are enumerated", with(generate, {"--corpus", "-"}), kOk, "",
+                  "tests:\n  - name: \"region 1: main/default\""});
+  rows.push_back({"--sample without --corpus", with(generate, {"--sample", "5"}), kBadInput,
+                  usage_error("--sample requires --corpus")});
+  rows.push_back({"--seed without --corpus", with(generate, {"--seed", "5"}), kBadInput,
+                  usage_error("--seed requires --corpus")});
   rows.push_back({"--generate --boundaries adds the threshold's sides", {"test", "--generate", small_rules, "--boundaries"}, kOk, "",
                   "input: {model: vgg, world_size: 7}"});
   add_unknown_flag_rows(rows, base);

@@ -394,6 +394,38 @@ TEST_SUITE("search coverage") {
     CHECK(report.coverage.total(snnplan::CoverageKind::search) == 0);
     CHECK(snnplan::testing::text_test_report(report, false).find("search") == std::string::npos);
   }
+
+  TEST_CASE("test --generate picks a search file's tests from a corpus and a sample, says so, and they pass and cover it") {
+    const std::string rules = std::string(SNNPLAN_RULES_DIR) + "/snn_llm_planning.yaml";
+    const std::string corpus = std::string(SNNPLAN_TEST_DATA) + "/planning/corpus.jsonl";
+    // Without a corpus the regions cannot be enumerated, and the refusal names --corpus.
+    const CliRun refused = run_cli({"test", "--generate", rules});
+    CHECK(refused.code == 1);
+    CHECK(refused.err.find("more than 200000 combinations") != std::string::npos);
+    CHECK(refused.err.find("give requests to sample around with --corpus FILE") != std::string::npos);
+    CHECK(run_cli({"test", "--generate", rules, "--sample", "5"}).code == 2);  // --sample needs --corpus
+    const CliRun generated = run_cli({"test", "--generate", rules, "--corpus", corpus, "--sample", "200", "--seed", "3"});
+    REQUIRE(generated.code == 0);
+    CHECK(generated.out.find("--corpus " + corpus + " --sample 200 --seed 3`: the\n# decision's regions cannot be "
+                             "enumerated, so 350 inputs") != std::string::npos);
+    CHECK(generated.out.find("  - name: \"path 2: plan/planned\"") != std::string::npos);
+    CHECK(generated.out.find("  - name: \"search: search layout: tier 'selective-recompute' chose the plan\"") !=
+          std::string::npos);
+    // The same arguments give the same file.
+    CHECK(run_cli({"test", "--generate", rules, "--corpus", corpus, "--sample", "200", "--seed", "3"}).out ==
+          generated.out);
+    const std::string path = "search_test_generated_planning.test.yaml";
+    std::ofstream(path) << generated.out;
+    const CliRun ran = run_cli({"test", rules, path});
+    CHECK(ran.code == 0);
+    CHECK(ran.out.find(" 0 failed; rule coverage 100.0% (4 of 4), condition coverage 100.0% (6 of 6)") !=
+          std::string::npos);
+    CHECK(ran.out.find("search coverage 100.0% (13 of 13)") != std::string::npos);
+    // A corpus line that is not a request is refused by its number.
+    const CliRun bad = run_cli({"test", "--generate", rules, "--corpus", "-"}, "{\"world_size\": 8}\n[1]\n");
+    CHECK(bad.code == 2);
+    CHECK(bad.err.find("corpus line 2: ") != std::string::npos);
+  }
 }
 
 TEST_SUITE("planning rules") {

@@ -1,8 +1,10 @@
 // `snnplan test --generate`: a starter test file from the regions of the decision and the
 // coverage goals they leave uncovered (testing/rule_tests.hpp).
 #include <algorithm>
+#include <set>
 
 #include "analyse/coverage.hpp"
+#include "analyse/sampling.hpp"
 #include "api/rule_set_access.hpp"
 #include "testing/messages.hpp"
 #include "render/flow_yaml.hpp"
@@ -40,57 +42,118 @@ std::string generated_test(const RuleSet& rules, const std::string& name, const 
   return out;
 }
 
+// The tests of a file being generated: each input once, each recorded for coverage.
+class GeneratedFile {
+ public:
+  GeneratedFile(const RuleSet& rules, const detail::CompiledRules& compiled) : rules_(rules), tracker_(compiled) {}
+
+  analyse::CoverageTracker& tracker() { return tracker_; }
+  const std::string& tests() const { return tests_; }
+
+  // Adds a test of `inputs` unless one has them already.
+  void add(const std::string& name, const Inputs& inputs, const std::vector<TraceStep>& steps) {
+    if (std::find(chosen_.begin(), chosen_.end(), inputs) != chosen_.end()) return;
+    chosen_.push_back(inputs);
+    tracker_.record(inputs, steps);
+    tests_ += generated_test(rules_, name, inputs);
+  }
+  void add(const std::string& name, const Inputs& inputs) { add(name, inputs, rules_.explain(inputs).steps); }
+
+  // Said in the file, where the reviewer reads it: the goals of `kinds` no test covers.
+  std::string not_covered(const std::vector<analyse::GoalKind>& kinds, const std::string& heading) {
+    std::string missing;
+    for (const analyse::GoalKind kind : kinds)
+      for (const analyse::Goal& goal : tracker_.coverage().goals)
+        if (goal.kind == kind && goal.cases == 0 && !goal.unreachable)
+          missing += messages::generated_not_covered(
+              messages::generated_goal_name(analyse::to_string(kind), goal.owner, goal.what));
+    return missing.empty() ? missing : heading + missing;
+  }
+
+ private:
+  const RuleSet& rules_;
+  analyse::CoverageTracker tracker_;
+  std::vector<Inputs> chosen_;
+  std::string tests_;
+};
+
+std::vector<analyse::GoalKind> goal_kinds(bool boundaries) {
+  std::vector<analyse::GoalKind> kinds = {analyse::GoalKind::rule, analyse::GoalKind::condition};
+  if (boundaries) kinds.push_back(analyse::GoalKind::boundary);
+  kinds.push_back(analyse::GoalKind::search);
+  return kinds;
+}
+
+// The file of a rule set whose regions cannot be enumerated: its tests picked from the corpus
+// and a sample around it (analyse/sampling.hpp), in the order drawn.
+std::string sampled_tests(const RuleSet& rules, const std::string& rules_name, const GenerateOptions& options) {
+  const detail::CompiledRules& compiled = RuleSetAccess::compiled(rules);
+  GeneratedFile file(rules, compiled);
+  std::vector<Inputs> tried = options.corpus;
+  for (Inputs& drawn : analyse::draw_inputs(rules.inputs(), options.corpus, options.samples, options.seed))
+    tried.push_back(std::move(drawn));
+  const std::vector<analyse::GoalKind> kinds = goal_kinds(options.boundaries);
+  std::set<std::string> paths;
+  for (const Inputs& inputs : tried) {
+    const Explanation explanation = rules.explain(inputs);
+    std::string path;
+    for (const std::string& rule : fired_rule_path(explanation.steps)) path += (path.empty() ? "" : " > ") + rule;
+    if (!explanation.result.ok()) path += (path.empty() ? "" : " > ") + std::string("error");
+    if (paths.insert(path).second) {
+      file.add(messages::generated_path_name(paths.size(), path), inputs, explanation.steps);
+      continue;
+    }
+    // A path seen already: a test only for a goal no test covers yet.
+    for (const std::size_t g : file.tracker().goals_of(inputs, explanation.steps)) {
+      const analyse::Goal& goal = file.tracker().coverage().goals[g];
+      if (goal.cases > 0 || std::find(kinds.begin(), kinds.end(), goal.kind) == kinds.end()) continue;
+      file.add(messages::generated_goal_name(analyse::to_string(goal.kind), goal.owner, goal.what), inputs,
+               explanation.steps);
+      break;
+    }
+  }
+  return messages::yaml_schema_comment(SNNPLAN_INSTALLED_SCHEMA_DIR "/tests.schema.json") +
+         messages::generated_sampled_header(rules_name, options.corpus_name, options.boundaries, options.samples,
+                                            options.seed, tried.size()) +
+         file.not_covered(kinds, messages::generated_sampled_not_covered_heading()) + "tests:\n" + file.tests();
+}
+
 }  // namespace
 
 std::optional<std::string> generated_tests(const RuleSet& rules, const std::string& rules_name,
-                                           bool boundaries, std::string& why) {
+                                           const GenerateOptions& options, std::string& why) {
   const detail::CompiledRules& compiled = RuleSetAccess::compiled(rules);
   std::vector<analyse::RegionWitness> regions;
-  if (!analyse::decision_regions(compiled, regions, why)) return std::nullopt;
-  analyse::CoverageTracker tracker(compiled);
-  if (!tracker.find_witnesses(why)) return std::nullopt;
-  // The installed `snnplan schema tests` (cmake/install-rules.cmake), where editors find it.
-  std::string out = messages::yaml_schema_comment(SNNPLAN_INSTALLED_SCHEMA_DIR "/tests.schema.json") +
-                    messages::generated_header(rules_name, boundaries) + "tests:\n";
-  std::vector<Inputs> chosen;
-  auto add = [&](const std::string& name, const Inputs& inputs) {
-    if (std::find(chosen.begin(), chosen.end(), inputs) != chosen.end()) return;
-    chosen.push_back(inputs);
-    tracker.record(inputs, rules.explain(inputs).steps);
-    out += generated_test(rules, name, inputs);
-  };
+  if (!analyse::decision_regions(compiled, regions, why)) {
+    if (options.corpus.empty()) {
+      why = messages::generate_needs_corpus(why);
+      return std::nullopt;
+    }
+    return sampled_tests(rules, rules_name, options);
+  }
+  GeneratedFile file(rules, compiled);
+  if (!file.tracker().find_witnesses(why)) return std::nullopt;
   for (std::size_t k = 0; k < regions.size(); ++k) {
     const analyse::Region& region = regions[k].region;
     std::string path;
     for (const std::string& rule : region.path) path += (path.empty() ? "" : " > ") + rule;
     if (region.error) path += (path.empty() ? "" : " > ") + std::string("error");
-    add(messages::generated_name(k + 1, path), regions[k].witness);
+    file.add(messages::generated_name(k + 1, path), regions[k].witness);
   }
   // What the regions leave uncovered, at the witnesses the tracker found before any test.
-  std::vector<analyse::GoalKind> kinds = {analyse::GoalKind::rule, analyse::GoalKind::condition};
-  if (boundaries) kinds.push_back(analyse::GoalKind::boundary);
-  kinds.push_back(analyse::GoalKind::search);
+  const std::vector<analyse::GoalKind> kinds = goal_kinds(options.boundaries);
   for (const analyse::GoalKind kind : kinds) {
-    const std::size_t count = tracker.coverage().goals.size();
+    const std::size_t count = file.tracker().coverage().goals.size();
     for (std::size_t g = 0; g < count; ++g) {
-      const analyse::Goal goal = tracker.coverage().goals[g];
+      const analyse::Goal goal = file.tracker().coverage().goals[g];
       if (goal.kind != kind || goal.cases > 0 || !goal.witness) continue;
-      add(messages::generated_goal_name(analyse::to_string(kind), goal.owner, goal.what),
-          *goal.witness);
+      file.add(messages::generated_goal_name(analyse::to_string(kind), goal.owner, goal.what), *goal.witness);
     }
   }
-  // Said in the file, where the reviewer reads it: what the tests do not cover after all.
-  std::string missing;
-  for (const analyse::GoalKind kind : kinds)
-    for (const analyse::Goal& goal : tracker.coverage().goals)
-      if (goal.kind == kind && goal.cases == 0 && !goal.unreachable)
-        missing += messages::generated_not_covered(
-            messages::generated_goal_name(analyse::to_string(kind), goal.owner, goal.what));
-  if (!missing.empty()) {
-    const std::size_t tests_at = out.find("tests:\n");
-    out.insert(tests_at, messages::generated_not_covered_heading() + missing);
-  }
-  return out;
+  // The installed `snnplan schema tests` (cmake/install-rules.cmake), where editors find it.
+  return messages::yaml_schema_comment(SNNPLAN_INSTALLED_SCHEMA_DIR "/tests.schema.json") +
+         messages::generated_header(rules_name, options.boundaries) +
+         file.not_covered(kinds, messages::generated_not_covered_heading()) + "tests:\n" + file.tests();
 }
 
 }  // namespace snnplan::testing

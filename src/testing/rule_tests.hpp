@@ -3,6 +3,8 @@
 // `snnplan test`: the cases of load/rule_tests.hpp checked against a rule set, run with the
 // coverage of analyse/coverage.hpp, and generated test files (`snnplan test --generate`).
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,14 +33,30 @@ std::vector<TestDifference> differences_of(const load::RuleTestCase& c,
 RuleTestReport run_cases(const RuleSet& rules, const std::vector<load::RuleTestCase>& cases,
                          const RuleTestOptions& options);
 
+/// How `snnplan test --generate` picks the inputs of its tests.
+struct GenerateOptions {
+  bool boundaries = false;  ///< also one test on each side of every threshold (--boundaries)
+  /// Where the decision's regions cannot be enumerated (a search, too many combinations): the
+  /// requests to draw a sample around (--corpus, named `corpus_name`), how many inputs to draw
+  /// besides them and the seed. Without a corpus such a file cannot be generated.
+  std::vector<Inputs> corpus;
+  std::string corpus_name;
+  std::size_t samples = 2000;
+  std::uint64_t seed = 1;
+};
+
 /// A starter test file for `rules` (`snnplan test --generate`): one test per region of the
 /// decision (analyse::decision_regions), then one per rule and condition goal those leave
 /// uncovered and, with `boundaries`, one per boundary goal, each at the plainest input that
 /// covers it and expecting what the rules answer today (the whole record, exact, and the
 /// fired path). Running it covers every reachable rule, condition (and boundary) by
-/// construction. std::nullopt with `why` when the representative inputs cannot be enumerated.
+/// construction. Where the regions cannot be enumerated, the tests are picked from the corpus
+/// and a sample drawn around it: one per decision path (fired rules, and whether it ended in
+/// an error) the sample reaches, then one per goal (search goals included) the tests so far
+/// leave uncovered; the file says that it sampled and lists what it did not reach.
+/// std::nullopt with `why` when the regions cannot be enumerated and no corpus is given.
 std::optional<std::string> generated_tests(const RuleSet& rules, const std::string& rules_name,
-                                           bool boundaries, std::string& why);
+                                           const GenerateOptions& options, std::string& why);
 
 /// Inputs as a YAML flow mapping, ready to paste under `input:`.
 std::string flow_inputs(const Inputs& inputs);

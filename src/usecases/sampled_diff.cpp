@@ -5,10 +5,10 @@
 
 #include <algorithm>
 #include <map>
-#include <random>
 #include <set>
 #include <stdexcept>
 
+#include "analyse/sampling.hpp"
 #include "render/json.hpp"
 #include "request/json_inputs.hpp"
 #include "api/rule_set_access.hpp"
@@ -18,22 +18,6 @@ namespace snnplan::usecases {
 namespace {
 
 using nlohmann::json;
-
-// Values an input of `type` may take when no corpus line offers one: small and power-of-two
-// sizes for ints (the shapes of clusters and models), fractions for floats.
-Value drawn_value(const InputInfo& input, std::mt19937_64& random) {
-  auto pick = [&random](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(random); };
-  if (input.type == "bool") return Value(pick(2) == 1);
-  if (input.type == "float") {
-    constexpr double kFractions[] = {0.05, 0.25, 0.5, 0.8, 0.9, 0.95, 1.0};
-    return Value(kFractions[pick(std::size(kFractions))]);
-  }
-  if (input.type == "int") {
-    if (pick(4) == 0) return Value(static_cast<std::int64_t>(1 + pick(200)));
-    return Value(std::int64_t{1} << pick(16));
-  }
-  return Value();  // a string or a list: its default (null), if it has one
-}
 
 json value_json(const Value& v) {
   return json::parse(render::to_json(v).dump());
@@ -63,42 +47,26 @@ bool needs_sampling(const RuleSet& before, const RuleSet& after) {
   return has_search(RuleSetAccess::compiled(before)) || has_search(RuleSetAccess::compiled(after));
 }
 
+std::vector<Inputs> corpus_inputs(const std::vector<std::string>& lines, const RuleSet& rules) {
+  std::vector<Inputs> out;
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    if (lines[k].empty()) continue;
+    auto read = request::inputs_from_json_line(lines[k], rules);
+    if (auto* problem = std::get_if<std::string>(&read))
+      throw std::invalid_argument(messages::corpus_line(k + 1, *problem));
+    out.push_back(std::move(std::get<Inputs>(read)));
+  }
+  return out;
+}
+
 SampledDiff sampled_diff(const RuleSet& old_rules, const RuleSet& new_rules, const SampleOptions& options) {
   SampledDiff out;
   out.seed = options.seed;
-  std::vector<Inputs> corpus;
-  for (std::size_t k = 0; k < options.corpus.size(); ++k) {
-    if (options.corpus[k].empty()) continue;
-    auto read = request::inputs_from_json_line(options.corpus[k], old_rules);
-    if (auto* problem = std::get_if<std::string>(&read))
-      throw std::invalid_argument(messages::corpus_line(k + 1, *problem));
-    corpus.push_back(std::move(std::get<Inputs>(read)));
-  }
-  // The values each input takes somewhere in the corpus: a drawn input recombines them.
-  std::map<std::string, std::vector<Value>> seen;
-  for (const Inputs& inputs : corpus)
-    for (const auto& [name, value] : inputs) seen[name].push_back(value);
-  std::mt19937_64 random(options.seed);
-  auto pick = [&random](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(random); };
+  const std::vector<Inputs> corpus = corpus_inputs(options.corpus, old_rules);
   std::vector<Inputs> cases = corpus;
   out.from_corpus = corpus.size();
-  for (std::size_t k = 0; k < options.samples; ++k) {
-    Inputs inputs = corpus.empty() ? Inputs{} : corpus[pick(corpus.size())];
-    for (const InputInfo& input : old_rules.inputs()) {
-      // From a corpus line, about a quarter of its inputs are replaced; without, all drawn.
-      if (!corpus.empty() && pick(4) != 0) continue;
-      const auto from = seen.find(input.name);
-      Value value = from != seen.end() && pick(2) == 0 ? from->second[pick(from->second.size())]
-                                                       : drawn_value(input, random);
-      if (value.is_null() && input.required) continue;
-      auto at = std::find_if(inputs.begin(), inputs.end(), [&](const auto& kv) { return kv.first == input.name; });
-      if (at != inputs.end())
-        at->second = std::move(value);
-      else if (!value.is_null())
-        inputs.emplace_back(input.name, std::move(value));
-    }
-    cases.push_back(std::move(inputs));
-  }
+  for (Inputs& drawn : analyse::draw_inputs(old_rules.inputs(), corpus, options.samples, options.seed))
+    cases.push_back(std::move(drawn));
   for (Inputs& inputs : cases)
     for (const auto& [name, value] : options.fixed) {
       auto at = std::find_if(inputs.begin(), inputs.end(), [&](const auto& kv) { return kv.first == name; });

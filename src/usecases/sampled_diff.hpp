@@ -43,6 +43,10 @@ struct SampledDiff {
 /// corpus. A corpus line that is not a request throws std::invalid_argument naming its line.
 SampledDiff sampled_diff(const RuleSet& old_rules, const RuleSet& new_rules, const SampleOptions& options);
 
+/// The requests of a corpus (JSON Lines, as read; empty lines skipped) as inputs of `rules`.
+/// A line that is not a request throws std::invalid_argument naming its line.
+std::vector<Inputs> corpus_inputs(const std::vector<std::string>& lines, const RuleSet& rules);
+
 /// Whether comparing `before` and `after` needs a sample: one of them (or a rule file it uses)
 /// has a search, whose answers the exact analysis does not reach.
 [[nodiscard]] bool needs_sampling(const RuleSet& before, const RuleSet& after);

@@ -5,9 +5,13 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <cstdint>
+#include <istream>
+#include <stdexcept>
 #include <optional>
 #include <ostream>
 
+#include "cli/batch.hpp"
 #include "cli/command.hpp"
 #include "cli/flags.hpp"
 #include "cli/rule_files.hpp"
@@ -16,6 +20,7 @@
 #include "snnplan/rule_tests.hpp"
 #include "testing/report.hpp"
 #include "testing/rule_tests.hpp"
+#include "usecases/sampled_diff.hpp"
 
 namespace snnplan::cli {
 namespace {
@@ -31,6 +36,10 @@ struct TestFlags {
   double min_score = -1;  // below 0: not given
   bool generate = false;
   bool boundaries = false;
+  std::string corpus;  // with --generate, where the regions cannot be enumerated
+  std::size_t sample = 2000;
+  std::uint64_t seed = 1;
+  CLI::Option* corpus_option = nullptr;
 };
 
 // The minimum percentage of each coverage kind --min-coverage asks for (none: no minimum).
@@ -76,8 +85,22 @@ ExitCode test(const TestFlags& f, const Streams& io) {
       load_rules(f.rules, io.in,
                  LoadOptions{.rule_roots = f.rule_roots});  // the file named, even '' (no fallback)
   if (f.generate) {
+    testing::GenerateOptions options{.boundaries = f.boundaries, .corpus = {}, .corpus_name = f.corpus,
+                                     .samples = f.sample, .seed = f.seed};
+    if (f.corpus_option->count()) {
+      std::vector<std::string> lines;
+      with_batch_input(f.corpus, io.in, [&](std::istream& in, const std::string&) {
+        for (std::string line; std::getline(in, line);) lines.push_back(line);
+        return ExitCode::ok;
+      }, messages::kCorpusFile);
+      try {
+        options.corpus = usecases::corpus_inputs(lines, rules);
+      } catch (const std::invalid_argument& e) {
+        throw UsageError{e.what()};
+      }
+    }
     std::string why;
-    const auto text = testing::generated_tests(rules, f.rules, f.boundaries, why);
+    const auto text = testing::generated_tests(rules, f.rules, options, why);
     if (!text) {
       io.err << "error: " << messages::cannot_generate(why) << '\n';
       return ExitCode::rule_error;
@@ -183,6 +206,19 @@ Command setup_test(CLI::App& app) {
             .add_flag("--boundaries", f.boundaries,
                       "with --generate: also a test on each side of every threshold")
             ->needs(generate);
+        f.corpus_option = command
+                              .add_option("--corpus", f.corpus,
+                                          "with --generate, for a rule file whose regions cannot be "
+                                          "enumerated (a search): JSON Lines of requests to pick tests "
+                                          "from, with a sample drawn around them ('-': standard input)")
+                              ->needs(generate)
+                              ->type_name(kFilePlaceholder);
+        command.add_option("--sample", f.sample, "with --corpus: how many inputs to draw around it (default 2000)")
+            ->needs(f.corpus_option)
+            ->type_name("N");
+        command.add_option("--seed", f.seed, "with --corpus: the seed of the sample (default 1)")
+            ->needs(f.corpus_option)
+            ->type_name("INT");
       },
       &test);
 }
