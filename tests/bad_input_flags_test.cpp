@@ -368,6 +368,8 @@ std::vector<Row> test_rows() {
                   "error: cannot open corpus file '" + kMissing + "': No such file or directory\n"});
   rows.push_back({"--corpus of a file whose regions are enumerated", with(generate, {"--corpus", "-"}), kOk, "",
                   "tests:\n  - name: \"region 1: main/default\""});
+  rows.push_back({"--corpus - with the rules from standard input", {"test", "--generate", "-", "--corpus", "-"},
+                  kBadInput, "error: - and --corpus - cannot both read standard input ('-'); give one of them a file\n"});
   rows.push_back({"--sample without --corpus", with(generate, {"--sample", "5"}), kBadInput,
                   usage_error("--sample requires --corpus")});
   rows.push_back({"--seed without --corpus", with(generate, {"--seed", "5"}), kBadInput,

@@ -421,6 +421,11 @@ TEST_SUITE("search coverage") {
     CHECK(ran.out.find(" 0 failed; rule coverage 100.0% (4 of 4), condition coverage 100.0% (6 of 6)") !=
           std::string::npos);
     CHECK(ran.out.find("search coverage 100.0% (13 of 13)") != std::string::npos);
+    // An empty corpus: every input drawn from its declared type (all errors here: the planning
+    // file's sizes are not the draws' small powers of two), and the file says so.
+    const CliRun empty = run_cli({"test", "--generate", rules, "--corpus", "-", "--sample", "50"}, "");
+    CHECK(empty.code == 0);
+    CHECK(empty.out.find("so 50 inputs (the corpus and a seeded") != std::string::npos);
     // A corpus line that is not a request is refused by its number.
     const CliRun bad = run_cli({"test", "--generate", rules, "--corpus", "-"}, "{\"world_size\": 8}\n[1]\n");
     CHECK(bad.code == 2);

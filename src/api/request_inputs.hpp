@@ -4,7 +4,7 @@
 // `recommend` and `explain`, the inputs `--probe-torch` probes, and the Python drop-in's
 // parameters and the availability names of snnplan.torch read these rows, so a new input is one
 // row here (and one `inputs:` entry of rules/snn_distributed.yaml, which types and defaults it).
-// Plan requests have their table in request/plan_request.cpp; a plan-training request's inputs
+// Plan requests have theirs in request/plan_request.hpp (kPlanKeys); a plan-training request's inputs
 // are its rule file's.
 
 #include <array>

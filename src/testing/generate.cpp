@@ -1,5 +1,6 @@
 // `snnplan test --generate`: a starter test file from the regions of the decision and the
-// coverage goals they leave uncovered (testing/rule_tests.hpp).
+// coverage goals they leave uncovered, or, where the regions cannot be enumerated (a search),
+// from a corpus and a sample drawn around it (testing/rule_tests.hpp).
 #include <algorithm>
 #include <set>
 
@@ -125,7 +126,7 @@ std::optional<std::string> generated_tests(const RuleSet& rules, const std::stri
   const detail::CompiledRules& compiled = RuleSetAccess::compiled(rules);
   std::vector<analyse::RegionWitness> regions;
   if (!analyse::decision_regions(compiled, regions, why)) {
-    if (options.corpus.empty()) {
+    if (!options.sampled) {
       why = messages::generate_needs_corpus(why);
       return std::nullopt;
     }

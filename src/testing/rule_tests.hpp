@@ -36,9 +36,11 @@ RuleTestReport run_cases(const RuleSet& rules, const std::vector<load::RuleTestC
 /// How `snnplan test --generate` picks the inputs of its tests.
 struct GenerateOptions {
   bool boundaries = false;  ///< also one test on each side of every threshold (--boundaries)
-  /// Where the decision's regions cannot be enumerated (a search, too many combinations): the
-  /// requests to draw a sample around (--corpus, named `corpus_name`), how many inputs to draw
-  /// besides them and the seed. Without a corpus such a file cannot be generated.
+  /// Where the decision's regions cannot be enumerated (a search, too many combinations):
+  /// whether to sample (--corpus given), the requests to draw the sample around (--corpus,
+  /// named `corpus_name`; none: every input drawn from its declared type), how many inputs to
+  /// draw besides them and the seed. Without `sampled` such a file cannot be generated.
+  bool sampled = false;
   std::vector<Inputs> corpus;
   std::string corpus_name;
   std::size_t samples = 2000;
@@ -54,7 +56,7 @@ struct GenerateOptions {
 /// and a sample drawn around it: one per decision path (fired rules, and whether it ended in
 /// an error) the sample reaches, then one per goal (search goals included) the tests so far
 /// leave uncovered; the file says that it sampled and lists what it did not reach.
-/// std::nullopt with `why` when the regions cannot be enumerated and no corpus is given.
+/// std::nullopt with `why` when the regions cannot be enumerated and `sampled` is not set.
 std::optional<std::string> generated_tests(const RuleSet& rules, const std::string& rules_name,
                                            const GenerateOptions& options, std::string& why);
 

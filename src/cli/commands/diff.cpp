@@ -56,6 +56,8 @@ ExitCode diff(const DiffFlags& f, const Streams& io) {
   const render::Format format = render::parse_format(f.format, render::Output::diff);
   if (f.old_file == "-" && f.new_file == "-")
     throw UsageError{messages::stdin_read_twice("-", "-")};
+  if ((f.old_file == "-" || f.new_file == "-") && f.corpus_option->count() && f.corpus == "-")
+    throw UsageError{messages::stdin_read_twice("-", "--corpus -")};
   const LoadOptions options{.rule_roots = f.rule_roots};
   const RuleSet old_rules = load_rule_file(f.old_file, io.in, options);
   const RuleSet new_rules = load_rule_file(f.new_file, io.in, options);

@@ -81,12 +81,14 @@ ExitCode test(const TestFlags& f, const Streams& io) {
   if (f.generate && (!f.files.empty() || f.mutate || !f.min_coverage.empty()))
     throw UsageError{messages::generate_with_test_files()};
   if (!f.generate && f.files.empty()) throw UsageError{messages::test_files_required()};
+  if (f.rules == "-" && f.corpus_option->count() && f.corpus == "-")
+    throw UsageError{messages::stdin_read_twice("-", "--corpus -")};
   const RuleSet rules =
       load_rules(f.rules, io.in,
                  LoadOptions{.rule_roots = f.rule_roots});  // the file named, even '' (no fallback)
   if (f.generate) {
-    testing::GenerateOptions options{.boundaries = f.boundaries, .corpus = {}, .corpus_name = f.corpus,
-                                     .samples = f.sample, .seed = f.seed};
+    testing::GenerateOptions options{.boundaries = f.boundaries, .sampled = f.corpus_option->count() > 0,
+                                     .corpus = {}, .corpus_name = f.corpus, .samples = f.sample, .seed = f.seed};
     if (f.corpus_option->count()) {
       std::vector<std::string> lines;
       with_batch_input(f.corpus, io.in, [&](std::istream& in, const std::string&) {
