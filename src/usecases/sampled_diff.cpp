@@ -68,12 +68,12 @@ SampledDiff sampled_diff(const RuleSet& old_rules, const RuleSet& new_rules, con
   for (Inputs& drawn : analyse::draw_inputs(old_rules.inputs(), corpus, options.samples, options.seed))
     cases.push_back(std::move(drawn));
   for (Inputs& inputs : cases)
-    for (const auto& [name, value] : options.fixed) {
-      auto at = std::find_if(inputs.begin(), inputs.end(), [&](const auto& kv) { return kv.first == name; });
+    for (const auto& fixed : options.fixed) {  // (clang 14 cannot capture a structured binding)
+      auto at = std::find_if(inputs.begin(), inputs.end(), [&](const auto& kv) { return kv.first == fixed.first; });
       if (at != inputs.end())
-        at->second = value;
+        at->second = fixed.second;
       else
-        inputs.emplace_back(name, value);
+        inputs.push_back(fixed);
     }
   std::map<std::string, std::size_t> group_of;  // the group's key -> index in out.changes
   for (const Inputs& inputs : cases) {
