@@ -141,6 +141,8 @@ class RuleSet {
   [[nodiscard]] bool same_rules(const RuleSet& other) const noexcept { return rules_ == other.rules_; }
 
   [[nodiscard]] const std::vector<InputInfo>& inputs() const noexcept;
+  /// The declared input `name`, or nullptr when the rules do not declare it.
+  [[nodiscard]] const InputInfo* input(std::string_view name) const noexcept;
   [[nodiscard]] const std::string& file_name() const noexcept;
   /// Warnings found while loading (errors make loading fail instead).
   [[nodiscard]] const std::vector<Diagnostic>& warnings() const noexcept;

@@ -441,6 +441,11 @@ Explanation RuleSet::explain(const Inputs& inputs) const {
 const std::vector<InputInfo>& RuleSet::inputs() const noexcept {
   return rules_->input_info;
 }
+const InputInfo* RuleSet::input(std::string_view name) const noexcept {
+  for (const InputInfo& info : rules_->input_info)
+    if (info.name == name) return &info;
+  return nullptr;
+}
 const std::string& RuleSet::file_name() const noexcept {
   return rules_->file_name;
 }

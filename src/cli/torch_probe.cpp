@@ -115,11 +115,6 @@ std::string describe(const TorchProbe& probe) {
 }
 
 namespace {
-bool declares(const RuleSet& rules, std::string_view name) {
-  for (const InputInfo& input : rules.inputs())
-    if (input.name == name) return true;
-  return false;
-}
 bool gives(const Inputs& inputs, std::string_view name) {
   for (const auto& [input, value] : inputs)
     if (input == name && !value.is_null()) return true;
@@ -129,7 +124,7 @@ bool gives(const Inputs& inputs, std::string_view name) {
 
 bool needs_probe(const RuleSet& rules, const Inputs& inputs) {
   for (std::string_view name : kProbedInputs)
-    if (declares(rules, name) && !gives(inputs, name)) return true;
+    if (rules.input(name) && !gives(inputs, name)) return true;
   return false;
 }
 

@@ -9,21 +9,13 @@
 namespace snnplan::request {
 namespace {
 
-bool declares(const RuleSet& rules, const std::string& name) {
-  for (const InputInfo& info : rules.inputs())
-    if (info.name == name) return true;
-  return false;
-}
-
 LineOutcome refused(const EvaluationError& error, std::vector<TraceStep> steps = {}) {
   return {false, error.kind, error.message, std::move(steps)};
 }
 
-}  // namespace
-
-void add_fallbacks(const RuleSet& rules, const Inputs& fallbacks, Inputs& inputs) {
+// Each fallback for the inputs that leave it out or give it as null.
+void fill(const Inputs& fallbacks, Inputs& inputs) {
   for (const auto& [name, fallback] : fallbacks) {
-    if (!declares(rules, name)) continue;
     bool given = false;
     for (auto& [input, value] : inputs) {
       if (input != name) continue;
@@ -34,12 +26,21 @@ void add_fallbacks(const RuleSet& rules, const Inputs& fallbacks, Inputs& inputs
   }
 }
 
+}  // namespace
+
+void add_fallbacks(const RuleSet& rules, const Inputs& fallbacks, Inputs& inputs) {
+  Inputs declared;
+  for (const auto& fallback : fallbacks)
+    if (rules.input(fallback.first)) declared.push_back(fallback);
+  fill(declared, inputs);
+}
+
 RequestLines::RequestLines(const RuleSet& rules, LineOptions options)
     : rules_(rules),
       options_(std::move(options)),
       reader_(rules),
       writer_(*RuleSetAccess::compiled(rules).field_names) {
-  std::erase_if(options_.fallbacks, [&rules](const auto& input) { return !declares(rules, input.first); });
+  std::erase_if(options_.fallbacks, [&rules](const auto& input) { return !rules.input(input.first); });
 }
 
 LineOutcome RequestLines::answer(const std::string& line, std::string& output) {
@@ -54,13 +55,21 @@ LineOutcome RequestLines::answer(const std::string& line, std::string& output) {
   auto parsed = inputs_from_json_line(line, rules_);
   auto* inputs = std::get_if<Inputs>(&parsed);
   if (!inputs) return {false, EvaluationErrorKind::bad_input, std::get<std::string>(parsed), {}};
-  add_fallbacks(rules_, options_.fallbacks, *inputs);
+  fill(options_.fallbacks, *inputs);  // those the rules declare (the constructor kept only them)
   if (traced) {
     Explanation explanation = rules_.explain(*inputs);
     if (!explanation.result.ok()) return refused(explanation.result.error(), std::move(explanation.steps));
     nlohmann::ordered_json traced_line = render::to_json(explanation.result.record());
     render::add_rule_path(traced_line, explanation.steps);
     output += render::json_line(traced_line);
+    return {};
+  }
+  if (rules_.observed()) {
+    // One evaluation that records the decision and gives the record: evaluate(inputs,
+    // Evaluation&) would evaluate again for the views.
+    const EvaluationResult result = rules_.evaluate(*inputs);
+    if (!result.ok()) return refused(result.error());
+    render::append_json_line(output, result.record());
     return {};
   }
   if (!rules_.evaluate(*inputs, evaluation_)) return refused(evaluation_.error());

@@ -59,7 +59,7 @@ std::variant<render::MapAxis, std::string> axis_of(const nlohmann::json& spec, c
   if (!spec.is_object() || !spec.contains("name") || !spec["name"].is_string())
     return messages::missing_member("x/y", "an object with a \"name\"");
   const std::string name = spec["name"].get<std::string>();
-  const InputInfo* info = usecases::find_input(rules, name);
+  const InputInfo* info = rules.input(name);
   if (!info) return messages::unknown_axis(name);
   render::MapAxis axis{name, {}};
   if (spec.contains("values") && spec["values"].is_array()) {

@@ -115,12 +115,6 @@ class CellEvaluator {
 
 }  // namespace
 
-const InputInfo* find_input(const RuleSet& rules, std::string_view name) {
-  for (const InputInfo& info : rules.inputs())
-    if (info.name == name) return &info;
-  return nullptr;
-}
-
 std::optional<MapGap> map_gap(const DecisionMap& map, const std::vector<RuleSet>& files) {
   const auto fixed = [&](const std::string& name) {
     return std::any_of(map.fixed.begin(), map.fixed.end(),
@@ -128,7 +122,7 @@ std::optional<MapGap> map_gap(const DecisionMap& map, const std::vector<RuleSet>
   };
   for (const RuleSet& file : files) {
     for (const auto& [name, value] : map.fixed)
-      if (!find_input(file, name))
+      if (!file.input(name))
         return MapGap{MapGap::Kind::undeclared_input, name, file.file_name()};
     for (const InputInfo& info : file.inputs())
       if (info.required && info.name != map.x.name && info.name != map.y.name && !fixed(info.name))

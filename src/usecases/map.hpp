@@ -20,9 +20,6 @@
 
 namespace snnplan::usecases {
 
-/// The input `name` of `rules`, or nullptr: what an axis or a fixed input must name.
-[[nodiscard]] const InputInfo* find_input(const RuleSet& rules, std::string_view name);
-
 /// What a map's rule file lacks for it.
 struct MapGap {
   enum class Kind {

@@ -36,7 +36,7 @@ struct MapFlags {
 render::MapAxis parse_axis(const std::string& flag, const std::string& spec, const RuleSet& rules) {
   const auto eq = spec.find('=');
   const std::string name = spec.substr(0, eq);
-  const InputInfo* info = usecases::find_input(rules, name);
+  const InputInfo* info = rules.input(name);
   if (name.empty() || !info)
     throw UsageError{messages::map_unknown_axis(flag, name, rules.file_name())};
   render::MapAxis axis{name, {}};
