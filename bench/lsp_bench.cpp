@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/app.hpp"
-#include "lsp/server.hpp"
+#include "frontends/cli/app.hpp"
+#include "frontends/lsp/server.hpp"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/app.hpp"
+#include "frontends/cli/app.hpp"
 
 namespace {
 

@@ -71,7 +71,7 @@ set_target_properties(snnplan_shared PROPERTIES INSTALL_RPATH "$ORIGIN")
 # statically (no dynamic loader, no relocation of libstdc++, yaml-cpp and fmt at every
 # start; bench/cold_start_bench.cpp), whenever this build makes it. Its `serve` runs the dynamic
 # CLI, which has the web server (Debian's cpp-httplib is shared only): that one is installed as
-# libexec/snnplan/snnplan (SNNPLAN_SERVE_HELPER_DIR, src/serve/server_exec.cpp). Where no static
+# libexec/snnplan/snnplan (SNNPLAN_SERVE_HELPER_DIR, src/frontends/serve/server_exec.cpp). Where no static
 # CLI is built (sanitizer builds, no static yaml-cpp or libmd), the dynamic CLI is bin/snnplan.
 if(TARGET snnplan_static_exe)
   set(snnplan_dynamic_cli_dir "${SNNPLAN_SERVE_HELPER_DIR}")

@@ -18,7 +18,6 @@
 #include <variant>
 
 #include "api/rule_set_access.hpp"
-#include "compile/compiled_rules.hpp"
 #include "api/messages.hpp"
 #include "core/messages.hpp"
 #include "evaluate/messages.hpp"
@@ -26,7 +25,6 @@
 #include "drop_in_record.hpp"
 #include "messages.hpp"
 #include "core/runtime_value.hpp"
-#include "evaluate/evaluator.hpp"
 #include "language/microbatches.hpp"
 #include "snnplan/decision_log.hpp"
 #include "snnplan/rule_set.hpp"
@@ -43,10 +41,7 @@ struct Call {
   std::array<detail::RValue, kInputNames.size()> inputs{};  // in the reference's parameter order
   std::string_view model, prefer, backend;          // the arguments' texts (text_of) ...
   std::string model_kept, prefer_kept, backend_kept;  // ... where they are not the str's own
-  std::vector<detail::RValue> by_slot;
-  detail::ValueStore store;
-  std::vector<ValueView> values;
-  EvaluationError error;
+  request::PositionalCall evaluation;
 
   bool busy = false;
   struct Busy {
@@ -60,35 +55,19 @@ struct Call {
   // The rules, with the GIL released when they may take long (see MaybeWithoutGil). The layout
   // is found here, after any of the arguments' own code has run (which may have used other rules).
   bool evaluate(const RuleSet& rules) {
-    find_layout(rules);
-    const detail::CompiledRules& compiled = RuleSetAccess::compiled(rules);
-    by_slot.assign(compiled.inputs.size(), detail::RValue{});
-    for (std::size_t k = 0; k < inputs.size(); ++k) {
-      if (module.slots[k] >= 0) {
-        by_slot[static_cast<std::size_t>(module.slots[k])] = inputs[k];
-      } else {  // what binding the inputs by name reports for an input the rules do not have
-        std::vector<std::string> names;
-        for (const auto& input : compiled.inputs) names.push_back(input.name);
-        error =
-            EvaluationError{EvaluationErrorKind::bad_input,
-                            messages::unknown_input(
-                                kInputNames[k], messages::closest_match(kInputNames[k], names))};
-        values.clear();
-        return false;
-      }
-    }
+    module.layout.bind(rules);
     const detail::RValue& batch_size = inputs[kBatchSize];
-    const bool long_call = &compiled != &RuleSetAccess::compiled(RuleSet::builtin()) ||
+    const bool long_call = !module.layout.bound_to_builtin() ||
                            batch_size.kind != detail::RValue::Kind::integer ||
                            !detail::fits_int64(batch_size.i) ||
                            may_take_long(static_cast<std::int64_t>(batch_size.i));
     MaybeWithoutGil unlocked(long_call);
-    store.reset();
-    return evaluate::evaluate_views_by_slot(compiled, by_slot, store, values, error);
+    return evaluation.evaluate(module.layout, inputs);
   }
 
   // Refusals by the rules are the reference's ValueError; inputs the rules cannot take, TypeError.
   PyObject* raise_error() const {
+    const EvaluationError& error = evaluation.error();
     return raise(error.kind == EvaluationErrorKind::rule_error ? PyExc_ValueError : PyExc_TypeError,
                  error.message);
   }
@@ -96,13 +75,14 @@ struct Call {
   // The record's fields as owning values, to compare two evaluations.
   [[nodiscard]] std::vector<Value> snapshot() const {
     std::vector<Value> out;
-    for (const ValueView& v : values) out.push_back(v.to_value());
+    for (const ValueView& v : evaluation.values()) out.push_back(v.to_value());
     return out;
   }
 
   [[nodiscard]] std::optional<std::string> first_rationale_line() const {
-    const std::size_t at = module.fields[kFields.size() - 1];  // rationale
-    if (module.missing_field || at >= values.size()) return std::nullopt;
+    const std::size_t at = module.layout.field(kFields.size() - 1);  // rationale
+    const std::span<const ValueView> values = evaluation.values();
+    if (module.layout.missing_field() || at >= values.size()) return std::nullopt;
     const ValueView& lines = values[at];
     if (!lines.is_list() || lines.as_list().empty() || !lines.as_list()[0].is_string())
       return std::nullopt;
@@ -417,12 +397,12 @@ PyObject* recommend_from(PyObject* const* args) {
     const bool ok_at_large = call.evaluate(*rules);
     const std::optional<std::vector<Value>> at_large =
         ok_at_large ? std::optional<std::vector<Value>>(call.snapshot()) : std::nullopt;
-    const std::string error_at_large = ok_at_large ? std::string() : call.error.message;
+    const std::string error_at_large = ok_at_large ? std::string() : call.evaluation.error().message;
     call.inputs[Call::kBatchSize] =
         detail::RValue::of_int(std::numeric_limits<std::int64_t>::min());
     ok = call.evaluate(*rules);
     const bool same = ok == ok_at_large &&
-                      (ok ? call.snapshot() == *at_large : call.error.message == error_at_large);
+                      (ok ? call.snapshot() == *at_large : call.evaluation.error().message == error_at_large);
     if (!same) {  // the branch reads batch_size: `batch_size >= ...` as the reference compares it
       if (batch_status == IntStatus::too_large) return overflow("batch_size", batch_size);
       if (PyObject_RichCompareBool(batch_size, module.one, Py_GE) < 0) return nullptr;
@@ -434,7 +414,7 @@ PyObject* recommend_from(PyObject* const* args) {
   std::optional<std::string> first_line;
   if (PyBool_Check(world_size))
     first_line = call.first_line_with_bool_world_size(*rules, world_size == Py_True);
-  return make_record(call.values, Given{lowered, call.prefer, 0}, Given{model, call.model, 0},
+  return make_record(call.evaluation.values(), Given{lowered, call.prefer, 0}, Given{model, call.model, 0},
                      Given{world_size, {}, world}, first_line);
 }
 

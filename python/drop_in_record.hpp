@@ -16,9 +16,8 @@
 
 #include "api/messages.hpp"
 #include "api/request_inputs.hpp"
-#include "api/rule_set_access.hpp"
-#include "compile/compiled_rules.hpp"
 #include "cpython.hpp"
+#include "request/positional.hpp"
 #include "snnplan/rule_set.hpp"
 #include "snnplan/value_view.hpp"
 
@@ -78,6 +77,26 @@ inline const char* expected_kind(FieldKind kind) {
   return "";
 }
 
+// The reference's parameters that are inputs of the rules (all but `rules`): the rows of a
+// recommend request (api/request_inputs.hpp), the availabilities last.
+constexpr std::array<std::string_view, kRecommendInputs.size()> kInputNames = [] {
+  std::array<std::string_view, kRecommendInputs.size()> out{};
+  for (std::size_t k = 0; k < out.size(); ++k) out[k] = kRecommendInputs[k].name;
+  return out;
+}();
+constexpr std::size_t kFirstAvailability = kRecommendInputs.size() - kProbedInputCount;
+static_assert([] {
+  for (std::size_t k = 0; k < kRecommendInputs.size(); ++k)
+    if (kRecommendInputs[k].probed != (k >= kFirstAvailability)) return false;
+  return true;
+}(), "the drop-in reads the availabilities as the last arguments");
+// The fields' names, for the layout.
+constexpr std::array<std::string_view, kFields.size()> kFieldNames = [] {
+  std::array<std::string_view, kFields.size()> out{};
+  for (std::size_t k = 0; k < out.size(); ++k) out[k] = kFields[k].name;
+  return out;
+}();
+
 struct Module {
   PyTypeObject* recommendation = nullptr;  // the dataclass
   PyObject* rule_set_type = nullptr;
@@ -95,11 +114,8 @@ struct Module {
   std::array<PyObject*, 2> microbatches_parameters{};
   PyObject* recommend_signature = nullptr;     // the Python functions with the reference's
   PyObject* microbatches_signature = nullptr;  // signatures (_drop_in.py), for unusual calls
-  // The rule set last seen, kept alive so that its address cannot be another's meanwhile.
-  std::optional<RuleSet> layout_rules;
-  std::array<std::size_t, kFields.size()> fields{};  // each field's position in its records
-  const char* missing_field = nullptr;               // a field its records lack, if any
-  std::array<int, kRecommendInputs.size()> slots{};  // each input's slot in the rules, -1: none
+  // Where the inputs and the fields are in the rule set last seen (bound on each call).
+  request::PositionalLayout layout{kInputNames, kFieldNames};
   // An availability argument left at None reads the package's constant of the same meaning
   // (snnplan.FSDP2_AVAILABLE, ...) at call time, as the reference reads its module's; the
   // first such read with the constants not set yet calls publish_constants, which probes
@@ -117,40 +133,6 @@ struct Module {
 #endif
 };
 inline Module module;  // lives as long as the interpreter: deliberately never released
-
-// The reference's parameters that are inputs of the rules (all but `rules`): the rows of a
-// recommend request (api/request_inputs.hpp), the availabilities last.
-constexpr std::array<std::string_view, kRecommendInputs.size()> kInputNames = [] {
-  std::array<std::string_view, kRecommendInputs.size()> out{};
-  for (std::size_t k = 0; k < out.size(); ++k) out[k] = kRecommendInputs[k].name;
-  return out;
-}();
-constexpr std::size_t kFirstAvailability = kRecommendInputs.size() - kProbedInputCount;
-static_assert([] {
-  for (std::size_t k = 0; k < kRecommendInputs.size(); ++k)
-    if (kRecommendInputs[k].probed != (k >= kFirstAvailability)) return false;
-  return true;
-}(), "the drop-in reads the availabilities as the last arguments");
-
-// Where the record fields and the inputs are in `rules`, found once per rule set.
-inline void find_layout(const RuleSet& rules) {
-  const detail::CompiledRules& compiled = RuleSetAccess::compiled(rules);
-  if (module.layout_rules && &RuleSetAccess::compiled(*module.layout_rules) == &compiled) return;
-  const std::vector<std::string>& names = *compiled.field_names;
-  module.missing_field = nullptr;
-  for (std::size_t k = 0; k < kFields.size(); ++k) {
-    std::size_t at = 0;
-    while (at < names.size() && names[at] != kFields[k].name) ++at;
-    if (at == names.size() && !module.missing_field) module.missing_field = kFields[k].name;
-    module.fields[k] = at;
-  }
-  for (std::size_t k = 0; k < kInputNames.size(); ++k) {
-    module.slots[k] = -1;
-    for (std::size_t slot = 0; slot < compiled.inputs.size(); ++slot)
-      if (compiled.inputs[slot].name == kInputNames[k]) module.slots[k] = static_cast<int>(slot);
-  }
-  module.layout_rules = RuleSetAccess::unobserved(rules);  // not its log: the caller may close it
-}
 
 // Python strings of the texts records are made of, remembered by where the text is: most are
 // the rule set's own constants (modes, rationale lines), at the same address every call, so a
@@ -275,7 +257,7 @@ inline bool record_values(std::span<const ValueView> values, const Given& prefer
                           std::array<PyObject*, kFields.size()>& out) {
   for (std::size_t k = 0; k < kFields.size(); ++k) {
     const Given* given = k == 0 ? &prefer : k == 1 ? &model : k == 2 ? &world_size : nullptr;
-    Ref value(field_value(values[module.fields[k]], kFields[k].kind, kFields[k].name, given));
+    Ref value(field_value(values[module.layout.field(k)], kFields[k].kind, kFields[k].name, given));
     if (value && first_line && kFields[k].kind == FieldKind::lines &&
         PyTuple_GET_SIZE(value.get()) > 0) {
       PyObject* line = to_str(*first_line);
@@ -376,8 +358,8 @@ inline PyObject* record_by_dict(std::array<PyObject*, kFields.size()>& fields) {
 // `first_line`, when given, replaces the rationale's first line.
 inline PyObject* make_record(std::span<const ValueView> values, const Given& prefer, const Given& model,
                       const Given& world_size, const std::optional<std::string>& first_line) {
-  if (module.missing_field)
-    return raise(PyExc_TypeError, messages::record_lacks_field("record", module.missing_field));
+  if (const auto missing = module.layout.missing_field())
+    return raise(PyExc_TypeError, messages::record_lacks_field("record", *missing));
   std::array<PyObject*, kFields.size()> fields{};
   if (!record_values(values, prefer, model, world_size, first_line, fields)) return nullptr;
   return module.record_dict ? record_by_dict(fields) : record_by_setattr(fields);

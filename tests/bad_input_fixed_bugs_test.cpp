@@ -61,7 +61,7 @@ TEST_SUITE("bad-input matrix: fixed bugs") {
 
   TEST_CASE(
       "check shows an error in a used file with that file's line, not the checked file's "
-      "(src/cli/commands/check.cpp)") {
+      "(src/frontends/cli/commands/check.cpp)") {
     const TempFile used("broken_used.yaml", R"(snnplan: 1
 inputs:
   x: {type: int}

@@ -1,4 +1,4 @@
-// The batch's fast path (request/json_slots.hpp, cli/lines.cpp's read_line): every line it
+// The batch's fast path (request/json_slots.hpp, frontends/cli/lines.cpp's read_line): every line it
 // takes must give the bytes the exact path gives, and every line it leaves must reach the exact
 // path unchanged. The exact path is run here line by line, as the batch ran before the fast
 // path existed (inputs_from_json_line, evaluation by name, the driver's error lines).
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/lines.hpp"
+#include "frontends/cli/lines.hpp"
 #include "cli_runner.hpp"
 #include "render/json.hpp"
 #include "request/json_inputs.hpp"

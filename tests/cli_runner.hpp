@@ -10,7 +10,7 @@
 #include <system_error>
 #include <vector>
 
-#include "cli/app.hpp"
+#include "frontends/cli/app.hpp"
 
 namespace snnplan::testing {
 

@@ -11,7 +11,7 @@
 #include <variant>
 #include <vector>
 
-#include "cli/batch.hpp"
+#include "frontends/cli/batch.hpp"
 #include "request/json_inputs.hpp"
 #include "render/render.hpp"
 #include "snnplan/snnplan.hpp"

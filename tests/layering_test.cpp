@@ -201,13 +201,25 @@ std::string include_target(std::string_view line, bool& quoted) {
   return std::string(line.substr(1, close - 1));
 }
 
-/// The folder of src/ a file belongs to ("src/load/x.cpp" -> "load"), or "" when it is not in one.
-std::string folder_of_file(std::string_view path) {
+/// The layer folder of `path`, a path relative to src/ or an include target: its first folder
+/// ("load/x.cpp" -> "load"), or its first two where the table names those as one layer, as for
+/// the front ends grouped in one folder ("frontends/cli/app.cpp" -> "frontends/cli"); "" for a
+/// path without a folder.
+std::string layer_folder(const Architecture& arch, std::string_view path) {
+  const auto slash = path.find('/');
+  if (slash == std::string_view::npos) return {};
+  if (const auto second = path.find('/', slash + 1); second != std::string_view::npos) {
+    std::string grouped(path.substr(0, second));
+    if (arch.rank_of_folder.contains(grouped)) return grouped;
+  }
+  return std::string(path.substr(0, slash));
+}
+
+/// The layer folder of a file of src/ ("src/load/x.cpp" -> "load"), or "" when it is in none.
+std::string folder_of_file(const Architecture& arch, std::string_view path) {
   constexpr std::string_view kSrc = "src/";
   if (path.substr(0, kSrc.size()) != kSrc) return {};
-  path.remove_prefix(kSrc.size());
-  const auto slash = path.find('/');
-  return slash == std::string_view::npos ? std::string() : std::string(path.substr(0, slash));
+  return layer_folder(arch, path.substr(kSrc.size()));
 }
 
 /// Every include of a file in `files` that reaches above its own layer, or into another folder
@@ -217,7 +229,7 @@ std::vector<std::string> include_violations(const Architecture& arch,
                                             const std::vector<SourceFile>& files) {
   std::vector<std::string> violations;
   for (const auto& file : files) {
-    const std::string own = folder_of_file(file.path);
+    const std::string own = folder_of_file(arch, file.path);
     const auto own_layer = arch.rank_of_folder.find(own);
     if (own_layer == arch.rank_of_folder.end()) continue;
     std::istringstream lines(file.text);
@@ -242,8 +254,8 @@ std::vector<std::string> include_violations(const Architecture& arch,
           continue;
         }
         folder = header->second;
-      } else if (quoted && target.find('/') != std::string::npos) {
-        folder = target.substr(0, target.find('/'));
+      } else if (quoted) {
+        folder = layer_folder(arch, target);
       }
       // Not a layer: a header beside the file, a system or third-party header.
       const auto layer = arch.rank_of_folder.find(folder);
@@ -286,7 +298,8 @@ std::vector<std::string> yaml_cpp_violations(const std::vector<SourceFile>& file
       yaml_headers.insert(file.path.substr(std::string_view("src/").size()));
   std::vector<std::string> violations;
   for (const auto& file : files) {
-    if (kYamlCppFolders.contains(folder_of_file(file.path))) continue;
+    const std::string_view in_src = std::string_view(file.path).substr(std::string_view("src/").size());
+    if (kYamlCppFolders.contains(std::string(in_src.substr(0, in_src.find('/'))))) continue;
     for (const std::string& target : yaml_cpp_includes(file))
       violations.push_back(file.path + ": includes <" + target +
                            ">; only src/load/ and src/render/ use yaml-cpp (read YAML through "
@@ -354,12 +367,26 @@ Tree read_tree(const fs::path& root) {
   Tree tree;
   const fs::path src = root / "src";
   REQUIRE_MESSAGE(fs::is_directory(src), src.string() << " is not a directory");
+  // A folder of src/ whose entries are all folders groups layers (src/frontends/): its
+  // folders are the layers, named "frontends/cli".
+  const auto holds_only_folders = [](const fs::path& folder) {
+    bool any = false;
+    for (const auto& entry : fs::directory_iterator(folder)) {
+      if (!entry.is_directory()) return false;
+      any = true;
+    }
+    return any;
+  };
   for (const auto& entry : fs::directory_iterator(src)) {
     const std::string relative = fs::relative(entry.path(), root).generic_string();
-    if (entry.is_directory()) {
-      tree.folders.push_back(entry.path().filename().string());
-    } else {
+    if (!entry.is_directory()) {
       tree.loose_files.push_back(relative);
+    } else if (const std::string name = entry.path().filename().string();
+               holds_only_folders(entry.path())) {
+      for (const auto& layer : fs::directory_iterator(entry.path()))
+        tree.folders.push_back(name + "/" + layer.path().filename().string());
+    } else {
+      tree.folders.push_back(name);
     }
   }
   const std::set<std::string> extensions{".hpp", ".cpp", ".h", ".c"};
@@ -402,8 +429,8 @@ A table outside the markers is not read:
 | 0 | `core` | values | core only |
 | 1 | load | text -> tree | core |
 | 2 | api | the public API | ranks 0-1 |
-| 3 | capi | the C API | ranks 0-2 |
-| 3 | cli | the command line | ranks 0-2 |
+| 3 | frontends/capi | the C API | ranks 0-2 |
+| 3 | frontends/cli | the command line | ranks 0-2 |
 <!-- layers:end -->
 
 <!-- public-headers:begin -->
@@ -429,7 +456,8 @@ TEST_SUITE("architecture") {
     check_none(arch.problems);
     CHECK(
         arch.rank_of_folder ==
-        std::map<std::string, int>{{"core", 0}, {"load", 1}, {"api", 2}, {"capi", 3}, {"cli", 3}});
+        std::map<std::string, int>{
+            {"core", 0}, {"load", 1}, {"api", 2}, {"frontends/capi", 3}, {"frontends/cli", 3}});
     CHECK(arch.folder_of_header == std::map<std::string, std::string>{{"value.hpp", "core"},
                                                                       {"rule_set.hpp", "api"},
                                                                       {"snnplan.hpp", "none"}});
@@ -468,9 +496,9 @@ TEST_SUITE("architecture") {
                                    "(layer 2 api) above its own layer 1 load"});
     // However the directive is spaced, and from a file in a subfolder.
     CHECK(violations_of("src/core/detail/kinds.hpp",
-                        "  #  include   \"cli/app.hpp\"  // why not\n") ==
-          std::vector<std::string>{"src/core/detail/kinds.hpp: includes \"cli/app.hpp\" (layer 3 "
-                                   "cli) above its own layer 0 core"});
+                        "  #  include   \"frontends/cli/app.hpp\"  // why not\n") ==
+          std::vector<std::string>{"src/core/detail/kinds.hpp: includes \"frontends/cli/app.hpp\" "
+                                   "(layer 3 frontends/cli) above its own layer 0 core"});
   }
 
   TEST_CASE("a public header counts as the folder that implements it") {
@@ -483,15 +511,16 @@ TEST_SUITE("architecture") {
   }
 
   TEST_CASE("an include of another folder of the same rank is reported") {
-    CHECK(violations_of("src/capi/c_api.cpp", "#include \"cli/json_inputs.hpp\"\n") ==
+    CHECK(violations_of("src/frontends/capi/c_api.cpp",
+                        "#include \"frontends/cli/json_inputs.hpp\"\n") ==
           std::vector<std::string>{
-              "src/capi/c_api.cpp: includes \"cli/json_inputs.hpp\" (layer 3 cli), another "
-              "folder of its own layer 3 capi"});
+              "src/frontends/capi/c_api.cpp: includes \"frontends/cli/json_inputs.hpp\" (layer 3 "
+              "frontends/cli), another folder of its own layer 3 frontends/capi"});
   }
 
   TEST_CASE("downward includes and includes within the folder pass") {
-    CHECK(violations_of("src/cli/app.cpp",
-                        "#include \"cli/app.hpp\"\n"
+    CHECK(violations_of("src/frontends/cli/app.cpp",
+                        "#include \"frontends/cli/app.hpp\"\n"
                         "#include <string>\n"
                         "#include \"core/messages.hpp\"\n"
                         "#include \"load/literals.hpp\"\n"
@@ -500,18 +529,18 @@ TEST_SUITE("architecture") {
                         "#include \"snnplan/rule_set.hpp\"\n"
                         "#include \"beside.hpp\"\n"
                         "#include \"yaml-cpp/yaml.h\"\n"
-                        "// #include \"capi/c_api.hpp\" (a comment)\n"
-                        "const char* text = \"#include \\\"capi/x.hpp\\\"\";\n")
+                        "// #include \"frontends/capi/c_api.hpp\" (a comment)\n"
+                        "const char* text = \"#include \\\"frontends/capi/x.hpp\\\"\";\n")
               .empty());
   }
 
   TEST_CASE("the umbrella header and unlisted public headers may not be included from src") {
-    CHECK(violations_of("src/cli/app.cpp",
+    CHECK(violations_of("src/frontends/cli/app.cpp",
                         "#include \"snnplan/snnplan.hpp\"\n#include <snnplan/unlisted.hpp>\n") ==
-          std::vector<std::string>{"src/cli/app.cpp: includes \"snnplan/snnplan.hpp\", which src/ "
+          std::vector<std::string>{"src/frontends/cli/app.cpp: includes \"snnplan/snnplan.hpp\", which src/ "
                                    "may not include (include the headers "
                                    "it needs)",
-                                   "src/cli/app.cpp: includes \"snnplan/unlisted.hpp\", a header "
+                                   "src/frontends/cli/app.cpp: includes \"snnplan/unlisted.hpp\", a header "
                                    "the public-headers table of "
                                    "docs/architecture.md does not list"});
   }
@@ -519,14 +548,16 @@ TEST_SUITE("architecture") {
   TEST_CASE("a folder missing from the layer table and a file directly under src are reported") {
     const Architecture arch = parse_architecture(kMadeUpArchitecture);
     Tree tree;
-    tree.folders = {"api", "core", "utils"};
+    tree.folders = {"api", "core", "frontends/cli", "frontends/python", "utils"};
     tree.loose_files = {"src/helpers.cpp"};
     CHECK(structure_problems(arch, tree) ==
           std::vector<std::string>{
+              "src/frontends/python/: a folder the layers table of docs/architecture.md does not "
+              "list",
               "src/utils/: a folder the layers table of docs/architecture.md does not list",
               "src/helpers.cpp: a file directly under src/, outside every layer (move it into a "
               "folder)"});
-    tree.folders = {"api", "core"};
+    tree.folders = {"api", "core", "frontends/cli"};
     tree.loose_files.clear();
     CHECK(structure_problems(arch, tree).empty());
   }
@@ -562,14 +593,14 @@ TEST_SUITE("architecture") {
 
   TEST_CASE("yaml-cpp included outside load and render is reported, in load and render not") {
     CHECK(yaml_cpp_violations(
-              {{"src/lsp/actions.cpp", "#include <yaml-cpp/yaml.h>\n#include \"render/flow_yaml.hpp\"\n"},
+              {{"src/frontends/lsp/actions.cpp", "#include <yaml-cpp/yaml.h>\n#include \"render/flow_yaml.hpp\"\n"},
                {"src/testing/report.cpp", "#include \"render/yaml_scalars.hpp\"\n"},
                {"src/core/messages.hpp", "// yaml-cpp's text\n"},
                {"src/load/yaml_document.hpp", "#include <yaml-cpp/mark.h>\n"},
                {"src/render/yaml_scalars.hpp", "#include \"yaml-cpp/emitter.h\"\n"},
                {"src/render/yaml.cpp", "#include \"render/yaml_scalars.hpp\"\n"}}) ==
           std::vector<std::string>{
-              "src/lsp/actions.cpp: includes <yaml-cpp/yaml.h>; only src/load/ and src/render/ use "
+              "src/frontends/lsp/actions.cpp: includes <yaml-cpp/yaml.h>; only src/load/ and src/render/ use "
               "yaml-cpp (read YAML through load/)",
               "src/testing/report.cpp: includes \"render/yaml_scalars.hpp\", which includes "
               "yaml-cpp; only src/load/ and src/render/ may"});

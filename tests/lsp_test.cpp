@@ -7,10 +7,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "lsp/roots.hpp"
-#include "lsp/server.hpp"
-#include "lsp/text.hpp"
-#include "lsp/transport.hpp"
+#include "frontends/lsp/roots.hpp"
+#include "frontends/lsp/server.hpp"
+#include "frontends/lsp/text.hpp"
+#include "frontends/lsp/transport.hpp"
 
 namespace {
 

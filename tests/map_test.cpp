@@ -158,6 +158,16 @@ TEST_CASE("map --diff draws the cells whose outcome changes between two rule fil
   CHECK(svg.out.find(">interleaved -&gt; 1f1b</text>") != std::string::npos);
 }
 
+TEST_CASE("an axis named alone takes a bool's two values or the one_of list in the file's order") {
+  const auto run = run_cli({"map", "--x", "world_size=1..3", "--y", "prefer", "--input",
+                            "model=resnet", "--input", "batch_size=32", "--format", "json"});
+  REQUIRE(run.code == 0);
+  const json map = json::parse(run.out);
+  CHECK(map["y"]["values"] == json::array({"speed", "memory", "capacity"}));
+  CHECK(map["x"]["values"] == json::array({1, 2, 3}));
+  REQUIRE(map["cells"].size() == 3);
+}
+
 TEST_CASE("map refuses bad axes, inputs and grids with one message each and writes no file") {
   struct Bad {
     std::vector<std::string> args;
@@ -181,7 +191,7 @@ TEST_CASE("map refuses bad axes, inputs and grids with one message each and writ
        "error: --x and --y are both world_size: map two different inputs\n"},
       {{"--x", "world_size", "--y", "batch_size=1..4"},
        "error: --x world_size: give its values, as NAME=A..B[:STEP] or NAME=V1,V2,... (only a bool "
-       "input may go without)\n"},
+       "input or one with one_of may go without)\n"},
       {{"--x", "world_size=1,two", "--y", "batch_size=1..4"},
        "error: --x world_size: expected an integer, got 'two'\n"},
       {{"--x", "world_size=1..4", "--y", "batch_size=1..4", "--input", "world_size=3"},

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/app.hpp"
+#include "frontends/cli/app.hpp"
 #include "snnplan/live_rule_set.hpp"
 
 namespace fs = std::filesystem;

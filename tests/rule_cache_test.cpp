@@ -21,7 +21,7 @@
 
 #include "api/builtin_forms.hpp"
 #include "api/rule_set_access.hpp"
-#include "cli/app.hpp"
+#include "frontends/cli/app.hpp"
 #include "compile/serialized_rules.hpp"
 #include "render/render.hpp"
 #include "snnplan/snnplan.hpp"

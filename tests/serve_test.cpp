@@ -1,8 +1,8 @@
-// The workbench of `snnplan serve` without HTTP (src/serve/workbench.hpp): what each endpoint
+// The workbench of `snnplan serve` without HTTP (src/frontends/serve/workbench.hpp): what each endpoint
 // answers for edited text, that a broken text keeps the last good answer, that save refuses a
 // file changed on disk, and many request threads at once (sensible under TSan).
 
-#include "serve/workbench.hpp"
+#include "frontends/serve/workbench.hpp"
 
 #include <doctest/doctest.h>
 
@@ -13,8 +13,8 @@
 
 #include <unistd.h>
 
-#include "serve/messages.hpp"
-#include "serve/outline.hpp"
+#include "frontends/serve/messages.hpp"
+#include "frontends/serve/outline.hpp"
 
 namespace fs = std::filesystem;
 using snnplan::serve::Reply;
@@ -125,6 +125,20 @@ TEST_SUITE("serve") {
     CHECK(map.body["y"]["values"] == nlohmann::json::array({"speed", "memory", "capacity"}));
     CHECK(bench.map(edited(s.text), {{"x", {{"name", "nope"}}}, {"y", {{"name", "prefer"}}}}).body["error"] ==
           snnplan::serve::messages::unknown_axis("nope"));
+    // The CLI's axis checks, worded for the page (usecases::map_axis decides for both).
+    const auto refused = [&](const nlohmann::json& x) {
+      return bench.map(edited(s.text), {{"x", x}, {"y", {{"name", "prefer"}}}, {"inputs", kInput}});
+    };
+    const Reply step = refused({{"name", "world_size"}, {"from", 1}, {"to", 4}, {"step", 0}});
+    CHECK(step.status == 422);
+    CHECK(step.body["error"] == "the axis 'world_size': the step must be at least 1, got 0");
+    CHECK(refused({{"name", "world_size"}, {"from", 4}, {"to", 1}}).body["error"] ==
+          "the axis 'world_size': \"to\" is below \"from\", so it has no values");
+    CHECK(refused({{"name", "world_size"}, {"from", 1}, {"to", 1000}}).body["error"] ==
+          "the axis 'world_size' has more than 128 values");
+    const Reply listed = refused({{"name", "world_size"}, {"values", {2, 8}}});
+    REQUIRE(listed.status == 200);
+    CHECK(listed.body["x"]["values"] == nlohmann::json::array({2, 8}));
   }
 
   TEST_CASE("the diff of an edited search is a sample that finds the changed plans and says so") {

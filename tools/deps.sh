@@ -4,7 +4,7 @@
 set -euo pipefail
 
 SNNPLAN_PACKAGES=(cmake make g++ pkg-config python3
-  lld  # links snnplan-static in its start-up order (src/cli/startup.order)
+  lld  # links snnplan-static in its start-up order (src/frontends/cli/startup.order)
   libyaml-cpp-dev libboost-graph-dev doctest-dev nlohmann-json3-dev libcli11-dev libfmt-dev libmd-dev
   libbenchmark-dev pybind11-dev python3-dev
   # the Python package: pip install --no-build-isolation . (python/build_backend.py needs neither

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Write src/cli/startup.order: the functions a launcher's CLI calls run, for the static CLI's link.
+"""Write src/frontends/cli/startup.order: the functions a launcher's CLI calls run, for the static CLI's link.
 
-  python3 tools/startup_order.py build/snnplan-static [--out src/cli/startup.order]
+  python3 tools/startup_order.py build/snnplan-static [--out src/frontends/cli/startup.order]
 
 Runs the static CLI (built with -ffunction-sections -fdata-sections, as CMakeLists.txt builds it
 when the static CLI is on) for each command of COMMANDS, the calls launchers make, and writes one
@@ -159,7 +159,7 @@ def natively_faulted(cli: str, args: list[str], symbols: Symbols) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("cli", help="the static CLI, built with -ffunction-sections")
-    parser.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "src/cli/startup.order"))
+    parser.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "src/frontends/cli/startup.order"))
     options = parser.parse_args()
     symbols = Symbols(options.cli)
     ran: dict[str, None] = {}

@@ -115,6 +115,70 @@ class CellEvaluator {
 
 }  // namespace
 
+std::variant<render::MapAxis, AxisProblem> map_axis(const AxisRequest& request,
+                                                     const RuleSet& rules, std::size_t most_values,
+                                                     const AxisValueReader& read) {
+  const InputInfo* input = rules.input(request.name);
+  const auto problem = [&](AxisProblem::Kind kind) {
+    AxisProblem p;
+    p.kind = kind;
+    p.name = request.name;
+    return p;
+  };
+  if (request.name.empty() || !input) return problem(AxisProblem::Kind::unknown_input);
+  render::MapAxis axis{request.name, {}};
+  if (request.range) {
+    const AxisRequest::Range& range = *request.range;
+    if (input->type != "int") {
+      AxisProblem p = problem(AxisProblem::Kind::range_needs_int);
+      p.type = input->type;
+      return p;
+    }
+    if (range.step < 1) {
+      AxisProblem p = problem(AxisProblem::Kind::step_below_one);
+      p.step = range.step;
+      return p;
+    }
+    if (range.to < range.from) return problem(AxisProblem::Kind::empty_range);
+    // Counted in 128 bits: the range may span the whole int64 domain.
+    const detail::Wide count = (static_cast<detail::Wide>(range.to) - range.from) / range.step + 1;
+    if (count > static_cast<detail::Wide>(most_values)) {
+      AxisProblem p = problem(AxisProblem::Kind::too_many_values);
+      p.count = static_cast<double>(count);
+      return p;
+    }
+    for (detail::Wide v = range.from; v <= range.to; v += range.step)
+      axis.values.emplace_back(static_cast<std::int64_t>(v));
+    return axis;
+  }
+  if (request.listed > 0) {
+    for (std::size_t k = 0; k < request.listed; ++k) {
+      std::variant<Value, std::string> value = read(*input, k);
+      if (auto* message = std::get_if<std::string>(&value)) {
+        AxisProblem p = problem(AxisProblem::Kind::bad_value);
+        p.message = std::move(*message);
+        return p;
+      }
+      axis.values.push_back(std::get<Value>(std::move(value)));
+    }
+  } else if (input->type == "bool") {
+    axis.values = {Value(false), Value(true)};
+  } else {
+    // The input's own finite set of values: its one_of list, in the file's order.
+    const detail::CompiledRules& compiled = RuleSetAccess::compiled(rules);
+    const auto slot = static_cast<std::size_t>(compiled.input_slots.at(request.name));
+    for (const detail::RValue& v : compiled.inputs[slot].one_of)
+      axis.values.push_back(detail::to_public(v));
+    if (axis.values.empty()) return problem(AxisProblem::Kind::needs_values);
+  }
+  if (axis.values.size() > most_values) {
+    AxisProblem p = problem(AxisProblem::Kind::too_many_values);
+    p.count = static_cast<double>(axis.values.size());
+    return p;
+  }
+  return axis;
+}
+
 std::optional<MapGap> map_gap(const DecisionMap& map, const std::vector<RuleSet>& files) {
   const auto fixed = [&](const std::string& name) {
     return std::any_of(map.fixed.begin(), map.fixed.end(),

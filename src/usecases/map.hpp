@@ -7,11 +7,15 @@
 // Each distinct answer is kept once; render/map.hpp renders the result.
 //
 // How an axis is written is the front end's (`--x NAME=A..B:STEP`, the page's JSON object), as
-// are the words of a refusal; which input it names, and what the files must declare, are here.
+// are the words of a refusal; what an axis so read means (its values, checked against the
+// input it names and the limit on cells), and what the files must declare, are here.
 
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "render/map.hpp"
@@ -19,6 +23,52 @@
 #include "snnplan/rule_set.hpp"
 
 namespace snnplan::usecases {
+
+/// One axis as a front end read it from its own syntax: the input's name and at most one of a
+/// range of ints or a count of listed values (which the front end reads on request, typed for
+/// the input). With neither, the axis takes every value of the input: false and true for a bool,
+/// the `one_of` list for a string or an int that has one.
+struct AxisRequest {
+  struct Range {
+    std::int64_t from = 0;
+    std::int64_t to = 0;
+    std::int64_t step = 1;
+  };
+  std::string name;
+  std::optional<Range> range;
+  std::size_t listed = 0;  ///< values listed by the request, read with the AxisValueReader
+};
+
+/// Reads the request's value `index` (0 <= index < listed) for `input`; throws or returns a
+/// message, in the front end's own words, when it is not a value of the input's type.
+using AxisValueReader =
+    std::function<std::variant<Value, std::string>(const InputInfo& input, std::size_t index)>;
+
+/// Why an axis request is refused; the front end words it.
+struct AxisProblem {
+  enum class Kind {
+    unknown_input,    ///< `name` is not an input of the rule file
+    needs_values,     ///< neither range nor values, and the input has no finite set of values
+    range_needs_int,  ///< a range for an input of another `type`
+    step_below_one,   ///< a range whose `step` is below 1
+    empty_range,      ///< a range whose `to` is below its `from`
+    too_many_values,  ///< more than the limit (`count` values)
+    bad_value,        ///< the reader's `message` for a listed value
+  };
+  Kind kind = Kind::unknown_input;
+  std::string name;
+  std::string type;       ///< range_needs_int: the input's type
+  std::int64_t step = 0;  ///< step_below_one
+  double count = 0;       ///< too_many_values: how many values the axis would have
+  std::string message;    ///< bad_value
+};
+
+/// The axis `request` asks for over `rules`' inputs, with at most `most_values` values (a range
+/// is counted before any value is made, so a range over all of int64 is refused at once).
+[[nodiscard]] std::variant<render::MapAxis, AxisProblem> map_axis(const AxisRequest& request,
+                                                                  const RuleSet& rules,
+                                                                  std::size_t most_values,
+                                                                  const AxisValueReader& read);
 
 /// What a map's rule file lacks for it.
 struct MapGap {

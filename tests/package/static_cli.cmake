@@ -2,7 +2,7 @@
 # ELF program headers request no interpreter (no dynamic loader runs before main) and its dynamic
 # section, if any, needs no shared library (no yaml-cpp, fmt, libmd or libstdc++ to load and
 # relocate at every start). assert_serve_runs_helper(<static CLI> <helper>): its `serve` runs the
-# dynamically linked CLI installed as <helper> (src/serve/server_exec.cpp), which has the web
+# dynamically linked CLI installed as <helper> (src/frontends/serve/server_exec.cpp), which has the web
 # server. Included by run_consumer_test.cmake and run_deb_test.cmake.
 find_program(SNNPLAN_READELF NAMES readelf REQUIRED)
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ctest "the static CLI is linked in its start-up order, and the order still names its code":
-# snnplan-static is linked by lld in the order of src/cli/startup.order (CMakeLists.txt), so that
+# snnplan-static is linked by lld in the order of src/frontends/cli/startup.order (CMakeLists.txt), so that
 # a cold start touches few pages of code. The list is written by tools/startup_order.py and goes
 # stale as code changes (names it lists no longer exist; lld ignores them silently). This fails
 # when fewer than 90 % of the names it lists are in the binary (regenerate the list), or when

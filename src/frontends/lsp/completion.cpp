@@ -1,0 +1,279 @@
+// Completion: which names fit where the cursor is, read from the text before it (the line up to
+// the cursor and the keys of the lines above it that enclose it), with the candidates taken from
+// the language's own definitions: the key rows of load/keys.hpp, the matcher and builtin rows
+// of language/, the type names of syntax.hpp, and the document's own declarations.
+
+#include <algorithm>
+#include <optional>
+
+#include "language/builtins.hpp"
+#include "language/matchers.hpp"
+#include "load/keys.hpp"
+#include "frontends/lsp/features.hpp"
+#include "frontends/lsp/messages.hpp"
+#include "render/flow_yaml.hpp"
+
+namespace snnplan::lsp {
+namespace {
+
+// The protocol's CompletionItemKind numbers.
+enum ItemKind {
+  kFunction = 3,
+  kField = 5,
+  kVariable = 6,
+  kModule = 9,
+  kKeyword = 14,
+  kEnumMember = 20,
+  kConstant = 21,
+  kTypeParameter = 25
+};
+
+// Where the cursor is: the keys that enclose it (innermost first) and, when it is in a value,
+// the key whose value it is.
+struct Context {
+  std::vector<std::string> parents;
+  std::optional<std::string> value_of;
+  bool expression = false;  // inside a value that starts with '=' (or a `let` value)
+};
+
+bool is_blank_or_comment(std::string_view line) {
+  const std::size_t first = line.find_first_not_of(' ');
+  return first == std::string_view::npos || line[first] == '#';
+}
+
+// The key a block line starts with ("  - name: x" -> "name"), and where it starts.
+std::optional<std::pair<std::string, std::size_t>> line_key(std::string_view line) {
+  std::size_t at = indentation(line);
+  if (line.substr(at).starts_with("- ")) at += 2;
+  std::size_t end = at;
+  while (end < line.size() && is_name_char(line[end], true)) ++end;
+  if (end == at || end >= line.size() || line[end] != ':') return std::nullopt;
+  return std::make_pair(std::string(line.substr(at, end - at)), at);
+}
+
+// The enclosing keys of the lines above the one at `line_start`, for a key at column `column`.
+void add_block_parents(std::string_view text, std::size_t line_start, std::size_t column,
+                       std::vector<std::string>& parents) {
+  std::size_t limit = column;
+  std::size_t end = line_start;
+  while (end > 0 && limit > 0) {
+    std::size_t start = 0;
+    const std::string_view line = line_at(text, end - 1, &start);
+    end = start;
+    if (is_blank_or_comment(line)) continue;
+    const auto key = line_key(line);
+    if (!key || key->second >= limit) {
+      // A sibling key, or a list item whose mapping holds the cursor's key: its dash is the
+      // mapping's indentation, so the parent is above that.
+      if (key && key->second == limit && line.substr(indentation(line)).starts_with("- "))
+        limit = indentation(line);
+      continue;
+    }
+    parents.push_back(key->first);
+    limit = indentation(line);
+  }
+}
+
+Context context_at(std::string_view text, std::size_t word_begin) {
+  std::size_t line_start = 0;
+  const std::string_view line = line_at(text, word_begin, &line_start);
+  const std::string_view before = line.substr(0, word_begin - line_start);
+  // Walk the line: flow collections push the key whose value they are.
+  struct Open {
+    char bracket;
+    std::string key;
+  };
+  std::vector<Open> open;
+  std::string last_key;
+  std::string token;
+  bool in_value = false;
+  bool expression = false;
+  std::size_t k = indentation(before);
+  if (before.substr(k).starts_with("- ")) k += 2;
+  const std::size_t key_column = k;
+  for (; k < before.size(); ++k) {
+    const char c = before[k];
+    if (c == '"' || c == '\'') {
+      const std::size_t close = before.find(c, k + 1);
+      if (close == std::string_view::npos) {  // the cursor is inside this quoted text
+        in_value = true;
+        expression = before.substr(k + 1).starts_with("=");
+        break;
+      }
+      k = close;
+      continue;
+    }
+    if (is_name_char(c, true)) {
+      token += c;
+      continue;
+    }
+    if (c == ':' && !token.empty()) {
+      last_key = token;
+      in_value = true;
+      expression = false;
+    } else if (c == '{' || c == '[') {
+      open.push_back(Open{c, last_key});
+      in_value = c == '[';
+    } else if (c == '}' || c == ']') {
+      if (!open.empty()) open.pop_back();
+    } else if (c == ',') {
+      in_value = !open.empty() && open.back().bracket == '[';
+    } else if (c == '=' && in_value) {
+      expression = true;
+    } else if (c == '#') {
+      break;
+    }
+    token.clear();
+  }
+  Context context;
+  if (in_value) {
+    context.value_of = !open.empty() && open.back().bracket == '[' ? open.back().key : last_key;
+    context.expression = expression;
+  }
+  for (auto it = open.rbegin(); it != open.rend(); ++it)
+    if (it->bracket == '{') context.parents.push_back(it->key);
+  add_block_parents(text, line_start, key_column, context.parents);
+  return context;
+}
+
+Json item(std::string label, int kind, std::string detail, std::string documentation) {
+  Json out{{"label", std::move(label)}, {"kind", kind}, {"detail", std::move(detail)}};
+  if (!documentation.empty())
+    out["documentation"] = {{"kind", "markdown"}, {"value", std::move(documentation)}};
+  return out;
+}
+
+class Candidates {
+ public:
+  explicit Candidates(const Document& d) : d_(d) {}
+
+  void keys(load::Section section) {
+    for (const load::KeyRow& row : load::keys(section))
+      items_.push_back(item(std::string(row.key), kKeyword,
+                            messages::detail_key(load::summary(section)),
+                            std::string(row.summary)));
+  }
+  void inputs() {
+    for (const auto& in : d_.declarations().inputs)
+      items_.push_back(item(in.name.value, kVariable,
+                            messages::detail_input(d_.value_text_at(in.type.location)),
+                            describe(d_, NameKind::input, in.name.value)));
+  }
+  void lets() {
+    for (const auto& l : d_.declarations().lets)
+      items_.push_back(item(l.name.value, kConstant, messages::detail_let(),
+                            describe(d_, NameKind::let, l.name.value)));
+  }
+  void fields() {
+    for (const auto& f : d_.declarations().fields)
+      items_.push_back(item(f.name.value, kField,
+                            messages::detail_field(d_.value_text_at(f.type.location)),
+                            describe(d_, NameKind::field, f.name.value)));
+  }
+  void tables() {
+    for (const auto& t : d_.declarations().tables)
+      items_.push_back(item(t.name.value, kModule, messages::detail_table(t.rules.size()),
+                            describe(d_, NameKind::table, t.name.value)));
+  }
+  void uses() {
+    for (const auto& u : d_.declarations().uses)
+      items_.push_back(item(u.name.value, kModule, u.file.value, {}));
+  }
+  void matchers() {
+    for (const language::MatcherInfo& m : language::matchers())
+      items_.push_back(item(m.name, kKeyword, messages::detail_matcher(), m.summary));
+  }
+  void builtins() {
+    for (const language::BuiltinInfo& b : language::builtins())
+      items_.push_back(item(b.name, kFunction, b.signature, b.summary));
+  }
+  void types(bool with_rationale) {
+    for (const std::string& name : syntax::type_names(with_rationale))
+      items_.push_back(item(name, kTypeParameter, messages::detail_type(), syntax::type_summary(name)));
+  }
+  // The values `one_of` allows for `name`, when it is an input that has one.
+  bool values_of(const std::string& name) {
+    const auto& inputs = d_.declarations().inputs;
+    const auto in = std::find_if(inputs.begin(), inputs.end(),
+                                 [&](const syntax::InputDecl& i) { return i.name.value == name; });
+    if (in == inputs.end() || !in->one_of) return false;
+    for (const Value& v : in->one_of->value)
+      items_.push_back(item(render::flow_yaml(v), kEnumMember, messages::detail_value_of(name),
+                            describe(d_, NameKind::input, name)));
+    return true;
+  }
+  Json take() { return std::move(items_); }
+
+ private:
+  const Document& d_;
+  Json items_ = Json::array();
+};
+
+bool has(const std::vector<std::string>& parents, std::string_view key) {
+  return std::find(parents.begin(), parents.end(), key) != parents.end();
+}
+
+void complete_value(const Context& c, Candidates& out) {
+  const std::string& key = *c.value_of;
+  const std::string parent = c.parents.empty() ? std::string() : c.parents.front();
+  const bool in_let = !c.parents.empty() && c.parents.front() == "let";
+  if (c.expression || in_let) {
+    out.inputs();
+    out.lets();
+    if (has(c.parents, "ensure")) out.fields();
+    out.builtins();
+    return;
+  }
+  if (key == "next" || key == "table" || key == "start") return out.tables();
+  if (key == "type") return out.types(has(c.parents, "record"));
+  if (key == "call") return out.uses();
+  if (key == "keep") return out.fields();
+  if (out.values_of(key)) return;  // `prefer: ` in a when
+  if (language::find_matcher(key) && !parent.empty()) out.values_of(parent);  // `{eq: `
+}
+
+void complete_key(const Context& c, Candidates& out) {
+  const auto& p = c.parents;
+  const auto at = [&](std::size_t k) { return k < p.size() ? p[k] : std::string(); };
+  if (p.empty()) return out.keys(load::Section::rule_file);
+  if (at(0) == "when") {
+    out.inputs();
+    out.lets();
+    if (has(p, "ensure")) out.fields();
+    return;
+  }
+  if (at(1) == "when") return out.matchers();
+  if (at(0) == "set") return out.fields();
+  if (at(0) == "with" && at(1) == "fallback") return out.inputs();
+  if (at(0) == "fallback") return out.keys(load::Section::fallback);
+  if (at(0) == "ensure") return out.keys(load::Section::invariant);
+  if (at(1) == "inputs") return out.keys(load::Section::input);
+  if (at(1) == "record") return out.keys(load::Section::record_field);
+  // A search's parts (a let with `search`).
+  if (has(p, "search")) {
+    if (at(0) == "search") return out.keys(load::Section::search);
+    if (at(0) == "tiers") return out.keys(load::Section::search_tier);
+    if (at(0) == "require" || at(0) == "fits") return out.keys(load::Section::search_constraint);
+    if (at(0) == "none_valid" || at(0) == "none_fits") return out.keys(load::Section::search_failure);
+  }
+  if (at(1) == "let") {
+    out.keys(load::Section::let_call);
+    return out.keys(load::Section::let_search);
+  }
+  if (at(0) == "rules" || at(1) == "tables") return out.keys(load::Section::rule);
+}
+
+}  // namespace
+
+Json completion(const Document& document, std::size_t at) {
+  const Extent word = name_at(document.text(), at, true);
+  const Context context = context_at(document.text(), word.begin);
+  Candidates out(document);
+  if (context.value_of)
+    complete_value(context, out);
+  else
+    complete_key(context, out);
+  return Json{{"isIncomplete", false}, {"items", out.take()}};
+}
+
+}  // namespace snnplan::lsp
