@@ -249,6 +249,125 @@ TEST_SUITE("search checks") {
     const auto errors = load_errors(edited(kLayoutRules, "smallest(per_gpu)", "smallest(memory_bytes)"));
     CHECK(mentions(errors, "unknown candidate value for smallest() 'memory_bytes'"));
   }
+  TEST_CASE("a constraint the declared domain decides is a warning, one it cannot decide is not") {
+    std::string text = edited(kLayoutRules, R"(          message: "{num_layers} layers do not split over pp={pp}")",
+                              R"(          message: "{num_layers} layers do not split over pp={pp}"
+        - {name: tp-at-least-one, holds: "tp >= 1"})");
+    text = edited(text, R"(            - {name: squeeze-needs-tp, holds: "tp > 1"})",
+                  R"(            - {name: squeeze-needs-tp, holds: "tp > 1"}
+            - {name: overhead-below-one, holds: "overhead < 1.0"})");
+    const snnplan::LoadOptions analysed{.analyse_tables = true};
+    const RuleSet rules = RuleSet::from_string(text, "f.yaml", analysed);
+    std::vector<std::string> found;
+    for (const snnplan::Diagnostic& d : rules.warnings())
+      if (d.code.starts_with("constraint-"))
+        found.push_back(d.code + " " + std::to_string(d.location.line) + ": " + d.message);
+    CHECK(found == std::vector<std::string>{
+                       "constraint-never-fails 19: constraint 'tp-at-least-one' of search 'layout' "
+                       "never fails, for any input the file declares: it removes no candidate "
+                       "(remove it, or check its condition)",
+                       "constraint-never-holds 27: constraint 'overhead-below-one' of tier "
+                       "'squeezed' of search 'layout' never holds, for any input the file "
+                       "declares: it removes every candidate it sees (check its condition)"});
+    // The worked example and the planning file: every constraint depends on inputs.
+    for (const snnplan::Diagnostic& d : RuleSet::from_string(kLayoutRules, "f.yaml", analysed).warnings())
+      CHECK(d.code.find("constraint-") != 0);
+    const RuleSet planning =
+        RuleSet::from_file(std::string(SNNPLAN_RULES_DIR) + "/snn_llm_planning.yaml", analysed);
+    for (const snnplan::Diagnostic& d : planning.warnings()) CHECK(d.code.find("constraint-") != 0);
+  }
+
+  TEST_CASE("what the checker proves of a constraint holds at every input an evaluation tries") {
+    // One constraint at a time, the only one of its search; for each, the verdict `check`
+    // gives, then explain() over a grid of inputs: a constraint that never fails removes no
+    // candidate, one that never holds lets none through.
+    constexpr const char* kProbe = R"yaml(snnplan: 2
+inputs:
+  world_size: {type: int}
+  num_layers: {type: int}
+  scale: {type: float}
+  wide: {type: bool, default: false}
+let:
+  layout:
+    search:
+      for:
+        tp: "divisors(world_size)"
+        pp: "divisors(world_size // tp)"
+      let:
+        share: "scale / (tp * pp)"
+      require:
+        - {name: probe, holds: "PROBE"}
+      fits: {holds: "share <= 100.0"}
+      minimize: "[pp, tp]"
+record:
+  tp: {type: int, default: 0}
+start: plan
+tables:
+  plan:
+    - name: chosen
+      set: {tp: = layout.tp}
+)yaml";
+    struct Case {
+      std::string holds;
+      std::string verdict;  // "never-fails", "never-holds" or "" (not decided)
+      bool both_ways = false;  // the grid finds candidates it removes and candidates it keeps
+    };
+    const std::vector<Case> cases = {
+        {"tp >= 1", "never-fails"},
+        {"tp < 1", "never-holds"},
+        {"tp * pp >= 1", "never-fails"},
+        {"-tp > 0", "never-holds"},
+        {"min(tp, pp) >= 1", "never-fails"},
+        {"max(tp, pp) < 1", "never-holds"},
+        {"tp // 2 >= 0", "never-fails"},
+        {"tp / 2 > 0", "never-fails"},
+        {"tp % 1 == 0", "never-fails"},
+        {"num_layers % pp >= 0", "never-fails"},
+        {"num_layers % 2 == 3", "never-holds"},
+        {"int(tp / 3) >= 0", "never-fails"},
+        {"(tp > 0) == true", "never-fails"},
+        {"tp > 0 && tp < 0", "never-holds"},
+        {"tp > 0 || num_layers > 3", "never-fails"},
+        {"wide ? tp >= 1 : pp >= 1", "never-fails"},
+        // Not decided: true everywhere, but not from the spans (pp and world_size are
+        // unrelated spans; the product with an unbounded float might be NaN) ...
+        {"pp <= world_size", ""},
+        {"num_layers % pp < pp", ""},
+        {"share * 0 == 0", ""},
+        // ... and true at some inputs, false at others.
+        {"num_layers % pp == 0", "", true},
+        {"scale > 1.0", "", true},
+        {"tp > 1", "", true},
+    };
+    for (const Case& c : cases) {
+      CAPTURE(c.holds);
+      const RuleSet rules = RuleSet::from_string(edited(kProbe, "PROBE", c.holds), "probe.yaml",
+                                                 snnplan::LoadOptions{.analyse_tables = true});
+      std::string verdict;
+      for (const snnplan::Diagnostic& d : rules.warnings())
+        if (d.code.starts_with("constraint-")) verdict = d.code.substr(std::string("constraint-").size());
+      CHECK(verdict == c.verdict);
+      std::size_t removed = 0, passed = 0;
+      for (const std::int64_t world : {-2, 0, 1, 2, 3, 4, 6, 8, 12})
+        for (const std::int64_t layers : {-3, 0, 1, 2, 3, 4, 7})
+          for (const double scale : {-5.0, 0.0, 1.5, 1e300})
+            for (const bool wide : {false, true}) {
+              const snnplan::Explanation e = rules.explain(
+                  {{"world_size", Value(world)}, {"num_layers", Value(layers)},
+                   {"scale", Value(scale)}, {"wide", Value(wide)}});
+              for (const TraceStep& step : e.steps) {
+                if (step.kind == TraceStep::Kind::candidate_removed) ++removed;
+                if (step.kind == TraceStep::Kind::candidate_fits ||
+                    step.kind == TraceStep::Kind::candidate_too_big)
+                  ++passed;
+              }
+            }
+      if (verdict == "never-fails") CHECK(removed == 0);
+      if (verdict == "never-holds") CHECK(passed == 0);
+      if (c.both_ways) CHECK((removed > 0 && passed > 0));
+    }
+  }
+
   TEST_CASE("a search's names are not visible outside it") {
     const auto errors = load_errors(edited(kLayoutRules, "tp: = layout.tp,", "tp: = tp,"));
     CHECK(mentions(errors, "unknown fact 'tp'"));

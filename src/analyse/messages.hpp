@@ -25,6 +25,30 @@ inline std::string shadowed_by(std::string_view rule, std::string_view earlier) 
 inline std::string table_gap(std::string_view table, std::string_view inputs) {
   return fmt::format("table '{}' has a gap: no rule matches {}", table, inputs);
 }
+// ---- search constraints the declared domain decides (analyse/search_constraints.cpp) ---------
+inline std::string search_constraint_subject(std::string_view constraint, std::string_view search,
+                                             std::string_view tier) {
+  return tier.empty() ? fmt::format("constraint '{}' of search '{}'", constraint, search)
+                      : fmt::format("constraint '{}' of tier '{}' of search '{}'", constraint, tier,
+                                    search);
+}
+inline std::string search_fit_subject(std::string_view search) {
+  return fmt::format("the fit test of search '{}'", search);
+}
+/// `subject`: search_constraint_subject or search_fit_subject.
+inline std::string constraint_never_holds(std::string_view subject, bool fit_test) {
+  return fmt::format(
+      "{} never holds, for any input the file declares: {}", subject,
+      fit_test ? "no candidate ever fits, so the search always fails"
+               : "it removes every candidate it sees (check its condition)");
+}
+inline std::string constraint_never_fails(std::string_view subject, bool fit_test) {
+  return fmt::format(
+      "{} never fails, for any input the file declares: {}", subject,
+      fit_test ? "every candidate fits, so a later tier and the none_fits error are never reached"
+               : "it removes no candidate (remove it, or check its condition)");
+}
+
 inline std::string invariant_violated(std::string_view name, std::string_view inputs,
                                       std::string_view message, std::string_view path) {
   return fmt::format("invariant '{}' does not hold for {}: {} (rule path: {})", name, inputs,

@@ -78,6 +78,7 @@
 //     as a reason for a note when met while computing thresholds.
 
 #include "analyse/table_analysis.hpp"
+#include "analyse/search_constraints.hpp"
 
 #include <functional>
 #include <map>
@@ -487,7 +488,10 @@ class Analysis {
 }  // namespace
 
 TableFindings analyse_tables(const detail::CompiledRules& rules, const AnalysisOptions& options) {
-  return Analysis(rules, options).run();
+  TableFindings findings = Analysis(rules, options).run();
+  std::vector<Diagnostic> searches = search_constraint_findings(rules);
+  findings.diagnostics.insert(findings.diagnostics.end(), searches.begin(), searches.end());
+  return findings;
 }
 
 }  // namespace snnplan::analyse

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compile/rule_index.hpp"
+#include "core/diagnostic_codes.hpp"
 #include "snnplan/version.hpp"
 
 namespace snnplan::compile {
@@ -40,6 +41,9 @@ std::uint64_t abi_hash() {
           std::to_string(sizeof(detail::Wide)) + (std::endian::native == std::endian::little ? "le" : "be");
   for (const language::MatcherInfo& m : language::matchers()) text += std::string("/m:") + m.name;
   for (const language::BuiltinInfo& b : language::builtins()) text += std::string("/b:") + b.name;
+  // The warnings a cached form keeps are this build's findings: a build that reports a new
+  // code compiles again rather than read back a file checked without it.
+  for (const detail::DiagnosticCodeInfo& d : detail::diagnostic_codes()) text += std::string("/d:") + std::string(d.code);
   return content_hash(text, 0x736e6e706c616e31ULL);
 }
 

@@ -9,7 +9,8 @@
 //   magic "SNNPLANC" | format version (u32) | reserved (u32) | ABI hash (u64)
 //   | payload size (u64) | payload checksum (u64) | reserved (u64)
 // The ABI hash covers the library version, kFormatVersion, the matcher and builtin tables
-// (a compiled rule names them by position and name) and the sizes of the value types; a
+// (a compiled rule names them by position and name), the diagnostic codes (the warnings kept
+// are those the build's checks find) and the sizes of the value types; a
 // reader refuses bytes whose header differs from its own. Integers are in the machine's
 // byte order (the ABI hash covers it).
 

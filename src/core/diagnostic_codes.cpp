@@ -48,6 +48,8 @@ constexpr DiagnosticCodeInfo kCodes[] = {
     {"yaml-syntax", kError, "the file is not valid YAML"},
     {"yaml-too-deep", kError, "YAML nesting is deeper than the limit"},
     {"yaml-too-many-nodes", kError, "aliases expand to more YAML nodes than the limit"},
+    {"constraint-never-fails", kWarning, "a search's constraint or fit test that every candidate meets, for any input the file declares"},
+    {"constraint-never-holds", kWarning, "a search's constraint or fit test that no candidate meets, for any input the file declares"},
     {"literal-names-value", kWarning, "a `set` or `with` text that is the name of an input or derived value (`=` left out)"},
     {"overwritten-set", kWarning, "a `set` that the rule's `next` table or `fallback` always overwrites"},
     {"shadowed-rule", kWarning, "a rule fires for no input: earlier rules cover everything it matches"},

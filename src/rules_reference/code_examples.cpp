@@ -60,6 +60,8 @@ constexpr CodeExample kExamples[] = {
     {"yaml-syntax", [] { return m::yaml_syntax("illegal map value"); }},
     {"yaml-too-deep", [] { return m::yaml_too_deep(64); }},
     {"yaml-too-many-nodes", [] { return m::yaml_too_many_nodes(1000000); }},
+    {"constraint-never-fails", [] { return m::constraint_never_fails(m::search_constraint_subject("tp-at-least-one", "layout", ""), false); }},
+    {"constraint-never-holds", [] { return m::constraint_never_holds(m::search_constraint_subject("no-recompute", "layout", "recompute"), false); }},
     {"literal-names-value", [] { return m::literal_names_value("zero_sharding", "derived value"); }},
     {"overwritten-set", [] { return m::overwritten_by_next("mode", "by-preference", "speed"); }},
     {"shadowed-rule", [] { return m::shadowed_by("tp", "'all' (rules/x.yaml:12:9)"); }},
