@@ -55,14 +55,17 @@ struct Call {
   // The rules, with the GIL released when they may take long (see MaybeWithoutGil). The layout
   // is found here, after any of the arguments' own code has run (which may have used other rules).
   bool evaluate(const RuleSet& rules) {
+    // Bound and prepared under the GIL: another thread may bind the layout to its rules while
+    // this one evaluates without it.
     module.layout.bind(rules);
+    if (!evaluation.prepare(module.layout, inputs)) return false;
     const detail::RValue& batch_size = inputs[kBatchSize];
-    const bool long_call = !module.layout.bound_to_builtin() ||
+    const bool long_call = !evaluation.builtin() ||
                            batch_size.kind != detail::RValue::Kind::integer ||
                            !detail::fits_int64(batch_size.i) ||
                            may_take_long(static_cast<std::int64_t>(batch_size.i));
     MaybeWithoutGil unlocked(long_call);
-    return evaluation.evaluate(module.layout, inputs);
+    return evaluation.evaluate();
   }
 
   // Refusals by the rules are the reference's ValueError; inputs the rules cannot take, TypeError.
@@ -80,9 +83,9 @@ struct Call {
   }
 
   [[nodiscard]] std::optional<std::string> first_rationale_line() const {
-    const std::size_t at = module.layout.field(kFields.size() - 1);  // rationale
+    const std::size_t at = evaluation.field(kFields.size() - 1);  // rationale
     const std::span<const ValueView> values = evaluation.values();
-    if (module.layout.missing_field() || at >= values.size()) return std::nullopt;
+    if (evaluation.missing_field() || at >= values.size()) return std::nullopt;
     const ValueView& lines = values[at];
     if (!lines.is_list() || lines.as_list().empty() || !lines.as_list()[0].is_string())
       return std::nullopt;
@@ -414,7 +417,7 @@ PyObject* recommend_from(PyObject* const* args) {
   std::optional<std::string> first_line;
   if (PyBool_Check(world_size))
     first_line = call.first_line_with_bool_world_size(*rules, world_size == Py_True);
-  return make_record(call.evaluation.values(), Given{lowered, call.prefer, 0}, Given{model, call.model, 0},
+  return make_record(call.evaluation, Given{lowered, call.prefer, 0}, Given{model, call.model, 0},
                      Given{world_size, {}, world}, first_line);
 }
 

@@ -79,7 +79,7 @@ inline const char* expected_kind(FieldKind kind) {
 
 // The reference's parameters that are inputs of the rules (all but `rules`): the rows of a
 // recommend request (api/request_inputs.hpp), the availabilities last.
-constexpr std::array<std::string_view, kRecommendInputs.size()> kInputNames = [] {
+inline constexpr std::array<std::string_view, kRecommendInputs.size()> kInputNames = [] {
   std::array<std::string_view, kRecommendInputs.size()> out{};
   for (std::size_t k = 0; k < out.size(); ++k) out[k] = kRecommendInputs[k].name;
   return out;
@@ -91,7 +91,7 @@ static_assert([] {
   return true;
 }(), "the drop-in reads the availabilities as the last arguments");
 // The fields' names, for the layout.
-constexpr std::array<std::string_view, kFields.size()> kFieldNames = [] {
+inline constexpr std::array<std::string_view, kFields.size()> kFieldNames = [] {
   std::array<std::string_view, kFields.size()> out{};
   for (std::size_t k = 0; k < out.size(); ++k) out[k] = kFields[k].name;
   return out;
@@ -115,7 +115,8 @@ struct Module {
   PyObject* recommend_signature = nullptr;     // the Python functions with the reference's
   PyObject* microbatches_signature = nullptr;  // signatures (_drop_in.py), for unusual calls
   // Where the inputs and the fields are in the rule set last seen (bound on each call).
-  request::PositionalLayout layout{kInputNames, kFieldNames};
+  request::PositionalLayout layout{{kInputNames.begin(), kInputNames.end()},
+                                   {kFieldNames.begin(), kFieldNames.end()}};
   // An availability argument left at None reads the package's constant of the same meaning
   // (snnplan.FSDP2_AVAILABLE, ...) at call time, as the reference reads its module's; the
   // first such read with the constants not set yet calls publish_constants, which probes
@@ -249,15 +250,16 @@ inline PyObject* field_value(const ValueView& v, FieldKind kind, const char* nam
   return nullptr;
 }
 
-// Each field's value object for a record, `first_line`, when given, replacing the rationale's
-// first line; false with a Python error set.
-inline bool record_values(std::span<const ValueView> values, const Given& prefer,
+// Each field's value object for a record of `call`'s evaluation, `first_line`, when given,
+// replacing the rationale's first line; false with a Python error set.
+inline bool record_values(const request::PositionalCall& call, const Given& prefer,
                           const Given& model, const Given& world_size,
                           const std::optional<std::string>& first_line,
                           std::array<PyObject*, kFields.size()>& out) {
+  const std::span<const ValueView> values = call.values();
   for (std::size_t k = 0; k < kFields.size(); ++k) {
     const Given* given = k == 0 ? &prefer : k == 1 ? &model : k == 2 ? &world_size : nullptr;
-    Ref value(field_value(values[module.layout.field(k)], kFields[k].kind, kFields[k].name, given));
+    Ref value(field_value(values[call.field(k)], kFields[k].kind, kFields[k].name, given));
     if (value && first_line && kFields[k].kind == FieldKind::lines &&
         PyTuple_GET_SIZE(value.get()) > 0) {
       PyObject* line = to_str(*first_line);
@@ -355,13 +357,15 @@ inline PyObject* record_by_dict(std::array<PyObject*, kFields.size()>& fields) {
 }
 #endif
 
-// `first_line`, when given, replaces the rationale's first line.
-inline PyObject* make_record(std::span<const ValueView> values, const Given& prefer, const Given& model,
-                      const Given& world_size, const std::optional<std::string>& first_line) {
-  if (const auto missing = module.layout.missing_field())
+// The record of `call`'s evaluation; `first_line`, when given, replaces the rationale's first
+// line.
+inline PyObject* make_record(const request::PositionalCall& call, const Given& prefer,
+                             const Given& model, const Given& world_size,
+                             const std::optional<std::string>& first_line) {
+  if (const auto& missing = call.missing_field())
     return raise(PyExc_TypeError, messages::record_lacks_field("record", *missing));
   std::array<PyObject*, kFields.size()> fields{};
-  if (!record_values(values, prefer, model, world_size, first_line, fields)) return nullptr;
+  if (!record_values(call, prefer, model, world_size, first_line, fields)) return nullptr;
   return module.record_dict ? record_by_dict(fields) : record_by_setattr(fields);
 }
 

@@ -312,6 +312,7 @@ tables:
       std::string verdict;  // "never-fails", "never-holds" or "" (not decided)
       bool both_ways = false;  // the grid finds candidates it removes and candidates it keeps
     };
+    const std::string kE300 = "1" + std::string(300, '0') + ".0";  // no exponents in the language
     const std::vector<Case> cases = {
         {"tp >= 1", "never-fails"},
         {"tp < 1", "never-holds"},
@@ -334,6 +335,12 @@ tables:
         {"pp <= world_size", ""},
         {"num_layers % pp < pp", ""},
         {"share * 0 == 0", ""},
+        // ... and not decided where doubles round, overflow to infinities or may be NaN.
+        {"0.1 + 0.2 == 0.30000000000000004", ""},
+        {"max((num_layers * " + kE300 + ") // 2.0, 0.0) >= 0.0", ""},
+        {"int(min(5.0, (num_layers * " + kE300 + ") % 3.0)) <= 3", ""},
+        {"max(scale, 0.0) >= 0.0", ""},
+        {"num_layers * " + kE300 + " * 1000000000.0 - num_layers * " + kE300 + " * 1000000000.0 == 0.0", ""},
         // ... and true at some inputs, false at others.
         {"num_layers % pp == 0", "", true},
         {"scale > 1.0", "", true},

@@ -136,6 +136,8 @@ TEST_SUITE("serve") {
           "the axis 'world_size': \"to\" is below \"from\", so it has no values");
     CHECK(refused({{"name", "world_size"}, {"from", 1}, {"to", 1000}}).body["error"] ==
           "the axis 'world_size' has more than 128 values");
+    CHECK(refused({{"name", "world_size"}, {"values", nlohmann::json::array()}}).body["error"] ==
+          "the axis 'world_size' lists no \"values\"");
     const Reply listed = refused({{"name", "world_size"}, {"values", {2, 8}}});
     REQUIRE(listed.status == 200);
     CHECK(listed.body["x"]["values"] == nlohmann::json::array({2, 8}));

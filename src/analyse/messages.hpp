@@ -45,7 +45,8 @@ inline std::string constraint_never_holds(std::string_view subject, bool fit_tes
 inline std::string constraint_never_fails(std::string_view subject, bool fit_test) {
   return fmt::format(
       "{} never fails, for any input the file declares: {}", subject,
-      fit_test ? "every candidate fits, so a later tier and the none_fits error are never reached"
+      fit_test ? "every candidate that meets the constraints fits, so the none_fits error is never "
+                 "raised"
                : "it removes no candidate (remove it, or check its condition)");
 }
 

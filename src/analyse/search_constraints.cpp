@@ -4,9 +4,11 @@
 // items lie in an interval -- instead of one value. Every operation's result covers what the
 // evaluator's would be for any values in its operands' spans (the evaluator's own semantics:
 // Python's `//` and `%` rounding toward negative infinity, true division, min/max, int()
-// truncating toward zero, divisors() of a positive integer). A point the evaluator refuses (a
-// division by zero, divisors() of 0) has no candidate there, so leaving it out keeps the
-// result a cover. What the spans do not model (strings, records, other builtins) is `any`, and
+// truncating toward zero, divisors() listing none below 1). A point the evaluator refuses (a
+// division by zero, int() of NaN) has no candidate there, so leaving it out keeps the result a
+// cover. Bounds are long doubles; a float result's bounds are rounded to doubles and then
+// widened by one step each way (the double operation rounds too), one beyond the largest
+// double is an infinity, and an int bound beyond 2^63 is unbounded. What the spans do not model (strings, records, other builtins) is `any`, and
 // a constraint whose span is `any` or holds both ways is not decided.
 //
 // The spans are independent: `tp <= world_size` with tp from divisors(world_size) is not
@@ -35,7 +37,7 @@ using detail::Node;
 using detail::RValue;
 using syntax::ExprKind;
 using syntax::Op;
-using Bound = long double;  // exact for every int64, and for the doubles a float may hold
+using Bound = long double;  // holds every int64 and every double exactly
 
 constexpr Bound kInf = std::numeric_limits<Bound>::infinity();
 
@@ -99,6 +101,18 @@ Span join(const Span& a, const Span& b) {
   return any_span();
 }
 
+// A list's span from its items' spans: items that are not all numbers leave it `any`.
+template <typename Items, typename SpanOf>
+Span list_span(const Items& items, SpanOf span_of) {
+  Span hull = number(kInf, -kInf, true);  // empty until an item joins it
+  for (const auto& item : items) {
+    const Span one = span_of(item);
+    if (!one.is_number()) return list_of(any_span());
+    hull = join(hull, one);
+  }
+  return list_of(hull);
+}
+
 Span of_constant(const RValue& v) {
   switch (v.kind) {
     case RValue::Kind::boolean: return truth(v.b, !v.b);
@@ -109,15 +123,7 @@ Span of_constant(const RValue& v) {
     case RValue::Kind::floating:
       return std::isnan(v.f) ? number(-kInf, kInf, false, true)
                              : number(static_cast<Bound>(v.f), static_cast<Bound>(v.f), false);
-    case RValue::Kind::list: {
-      Span items = number(kInf, -kInf, true);  // empty until an item joins it
-      for (const RValue& item : v.list()) {
-        const Span one = of_constant(item);
-        if (!one.is_number()) return list_of(any_span());
-        items = join(items, one);
-      }
-      return list_of(items);
-    }
+    case RValue::Kind::list: return list_span(v.list(), of_constant);
     default: return any_span();
   }
 }
@@ -135,11 +141,47 @@ Bound over(Bound a, Bound b) {
 bool may_be_infinite(const Span& a) { return !a.integral && (std::isinf(a.lo) || std::isinf(a.hi)); }
 bool holds_zero(const Span& a) { return a.lo <= 0 && a.hi >= 0; }
 
+// A computed span made sound for the evaluator's types: a float's bounds widened past the
+// rounding of the double operation (and to infinities past the largest double), an int's
+// bounds beyond 2^63 dropped (no precision is claimed out there).
+Span rounded(Span s) {
+  if (s.empty()) return s;
+  if (s.integral) {
+    constexpr Bound kLimit = 9223372036854775808.0L;  // 2^63
+    if (s.lo < -kLimit) s.lo = -kInf;
+    if (s.hi > kLimit) s.hi = kInf;
+    return s;
+  }
+  const auto outward = [](Bound b, double toward) {
+    if (std::isinf(b)) return b;
+    const auto d = static_cast<double>(b);  // round to nearest, or to an infinity
+    return static_cast<Bound>(std::isinf(d) ? d : std::nextafter(d, toward));
+  };
+  s.lo = outward(s.lo, -HUGE_VAL);
+  s.hi = outward(s.hi, HUGE_VAL);
+  return s;
+}
+
+Span exact_arithmetic(Op op, const Span& a, const Span& b);
+
 Span arithmetic(Op op, const Span& a, const Span& b) {
   if (!a.is_number() || !b.is_number()) return any_span();
   if (a.empty() || b.empty()) return number(kInf, -kInf, true);
+  if (op == Op::divide) {
+    // Format 1's `/`: `//` of two ints, true division otherwise. A span not known to hold
+    // ints only may hold ints on both sides, so it may be either.
+    if (a.integral && b.integral) return arithmetic(Op::floor_divide, a, b);
+    const Span floor = arithmetic(Op::floor_divide, a, b);
+    const Span floor_as_float = number(floor.lo, floor.hi, false, floor.nan);
+    return join(floor_as_float, arithmetic(Op::true_divide, a, b));
+  }
+  return rounded(exact_arithmetic(op, a, b));
+}
+
+// The operation on the spans' bounds, before rounding.
+Span exact_arithmetic(Op op, const Span& a, const Span& b) {
   const bool ints = a.integral && b.integral;
-  // NaN comes from NaN, or from an infinity: inf - inf, 0 * inf, inf / inf, inf % x.
+  // NaN comes from NaN, or from an infinity: inf - inf, 0 * inf, inf / inf, inf // x, inf % x.
   const bool nan_in = a.nan || b.nan;
   const bool both_infinite = may_be_infinite(a) && may_be_infinite(b);
   switch (op) {
@@ -154,21 +196,20 @@ Span arithmetic(Op op, const Span& a, const Span& b) {
       return number(*std::min_element(std::begin(p), std::end(p)),
                     *std::max_element(std::begin(p), std::end(p)), ints, nan);
     }
-    case Op::divide:  // format 1: `//` of two ints, `/` otherwise
-      return arithmetic(ints ? Op::floor_divide : Op::true_divide, a, b);
     case Op::true_divide:
     case Op::floor_divide: {
+      const bool floor = op == Op::floor_divide;
       // A divisor span holding 0 leaves the quotient unbounded (0 itself is refused).
-      if (holds_zero(b)) return number(-kInf, kInf, op == Op::floor_divide && ints, true);
-      const bool nan = nan_in || both_infinite;
+      if (holds_zero(b)) return number(-kInf, kInf, floor && ints, true);
+      const bool nan = nan_in || both_infinite || (floor && may_be_infinite(a));
       const Bound q[] = {over(a.lo, b.lo), over(a.lo, b.hi), over(a.hi, b.lo), over(a.hi, b.hi)};
       Bound lo = *std::min_element(std::begin(q), std::end(q));
       Bound hi = *std::max_element(std::begin(q), std::end(q));
-      if (op == Op::floor_divide) {
+      if (floor) {
         lo = std::floor(lo);
         hi = std::floor(hi);
       }
-      return number(lo, hi, op == Op::floor_divide && ints, nan);
+      return number(lo, hi, floor && ints, nan);
     }
     case Op::modulo: {
       const bool nan = nan_in || may_be_infinite(a);
@@ -234,15 +275,7 @@ class Spans {
   Span of(const Node& n) {
     switch (n.kind) {
       case ExprKind::literal: return of_constant(n.constant);
-      case ExprKind::list: {
-        Span items = number(kInf, -kInf, true);
-        for (const Node& child : n.children) {
-          const Span one = of(child);
-          if (!one.is_number()) return list_of(any_span());
-          items = join(items, one);
-        }
-        return list_of(items);
-      }
+      case ExprKind::list: return list_span(n.children, [this](const Node& c) { return of(c); });
       case ExprKind::name: return slot(n.slot);
       case ExprKind::unary: {
         const Span a = of(n.children[0]);
@@ -291,21 +324,24 @@ class Spans {
     std::vector<Span> args;
     for (const Node& child : n.children) args.push_back(of(child));
     if (n.name == "divisors" && args.size() == 1 && args[0].is_number() && args[0].integral)
-      // The divisors of a positive n lie in [1, n]; of n < 1 the call fails.
+      // The divisors of n lie in [1, n]; for n < 1 there are none (an empty span).
       return list_of(number(1, args[0].hi, true));
-    if ((n.name == "min" || n.name == "max") && !args.empty()) {
-      if (args.size() == 1) {
-        if (args[0].kind != Span::Kind::list || !args[0].items->is_number()) return any_span();
-        return *args[0].items;
-      }
-      Span out = args[0];
+    if (n.name == "min" || n.name == "max") {
+      // The argument kept is one of them: within their hull. Where one may be NaN, min/max
+      // keeps whichever the unordered comparisons leave, so only the hull is known.
+      Span out = args.at(0);
+      bool nan = false;
       for (const Span& a : args) {
         if (!a.is_number()) return any_span();
-        const bool low = n.name == "min";
-        out = number(low ? std::min(out.lo, a.lo) : std::max(out.lo, a.lo),
-                     low ? std::min(out.hi, a.hi) : std::max(out.hi, a.hi),
-                     out.integral && a.integral, out.nan || a.nan);
+        nan = nan || a.nan;
       }
+      const bool low = n.name == "min";
+      for (const Span& a : args)
+        out = nan ? join(out, a)
+                  : number(low ? std::min(out.lo, a.lo) : std::max(out.lo, a.lo),
+                           low ? std::min(out.hi, a.hi) : std::max(out.hi, a.hi),
+                           out.integral && a.integral);
+      out.nan = nan;
       return out;
     }
     if ((n.name == "int" || n.name == "float") && args.size() == 1) {
@@ -316,7 +352,7 @@ class Spans {
       if (!a.is_number()) return any_span();
       // int() truncates toward zero (and refuses NaN and infinities).
       return to_int ? number(std::trunc(a.lo), std::trunc(a.hi), true)
-                    : number(a.lo, a.hi, false, a.nan);
+                    : rounded(number(a.lo, a.hi, false, a.nan));
     }
     if (n.name == "len" && args.size() == 1) return number(0, kInf, true);
     return any_span();
@@ -329,8 +365,7 @@ class Spans {
     if (at < inputs) return input(rules_.inputs[at]);
     if (at < inputs + lets) {
       const std::size_t let = at - inputs;
-      if (rules_.calls[let] || (let < rules_.searches.size() && rules_.searches[let]))
-        return any_span();
+      if (rules_.computed_elsewhere(let)) return any_span();
       return memo(facts_, slot, rules_.lets[let]);
     }
     if (const auto it = locals_.find(slot); it != locals_.end()) return it->second;
@@ -356,8 +391,9 @@ class Spans {
     switch (in.type.kinds) {
       case detail::kBool: return truth(true, true);
       case detail::kInt: return number(-kInf, kInf, true);
+      // A float given through the API may be NaN or an infinity.
       case detail::kFloat:
-      case detail::kInt | detail::kFloat: return number(-kInf, kInf, false);
+      case detail::kInt | detail::kFloat: return number(-kInf, kInf, false, true);
       default: return any_span();
     }
   }

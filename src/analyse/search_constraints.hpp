@@ -16,7 +16,8 @@
 namespace snnplan::analyse {
 
 /// Warnings "constraint-never-holds" and "constraint-never-fails", one per constraint decided,
-/// at the constraint's name, in the file's order.
+/// at the constraint's name: per search, its shared constraints, its fit test, then each tier's
+/// own (check sorts every finding by position).
 std::vector<Diagnostic> search_constraint_findings(const detail::CompiledRules& rules);
 
 }  // namespace snnplan::analyse

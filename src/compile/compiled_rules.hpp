@@ -234,6 +234,10 @@ struct CompiledSearch {
   std::string name;                           // the let's
   std::vector<CompiledSlotValue> enumerations;  // outermost first; `value` is the list
   std::vector<int> candidate_slots;  // the candidate's values, forgotten for each candidate
+  /// Per candidate slot: the deepest enumeration its value depends on (an index into
+  /// `enumerations`), or -1 for none (the facts and the tier's values only). A value is
+  /// forgotten when an enumeration at or above its level takes its next item, and at each tier.
+  std::vector<int> candidate_levels;
   std::vector<CompiledConstraint> constraints;
   std::vector<CompiledTier> tiers;  // at least one
   std::optional<CompiledConstraint> fits;
@@ -304,7 +308,8 @@ struct CompiledRules {
   std::vector<std::shared_ptr<const CompiledSearch>> searches;  // per let: set for a search
   /// The names searches declare, slots inputs.size() + lets.size() + k: candidate and failure
   /// values computed on first use from `local_values[k]`, enumerations, tier values and
-  /// aggregates set by the search (their node is empty). No analysis reads them.
+  /// aggregates set by the search (their node is empty). The table analysis does not read
+  /// them; analyse/search_constraints.cpp evaluates them over ranges.
   std::vector<std::string> local_names;
   std::vector<Node> local_values;
   std::vector<std::shared_ptr<const CompiledRules>> used;  // rule files named in `uses`

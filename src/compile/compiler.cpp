@@ -130,14 +130,16 @@ class Compiler {
   }
 
   // The innermost enumeration `e` uses, directly or through the candidate's values.
+  // The deepest enumeration `e` depends on, through the candidate's values: its index, or -1
+  // when it depends on none.
   int level_of(const Expr& e, const Search& search, std::map<std::string, int>& memo) {
-    int level = 0;
+    int level = -1;
     if (e.kind == ExprKind::name) {
       for (std::size_t k = 0; k < search.enumerations.size(); ++k)
         if (search.enumerations[k].name.value == e.name) level = static_cast<int>(k);
       for (const LetDecl& value : search.lets) {
         if (value.name.value != e.name) continue;
-        auto [it, fresh] = memo.emplace(e.name, 0);  // 0 while computing: a cycle ends here
+        auto [it, fresh] = memo.emplace(e.name, -1);  // -1 while computing: a cycle ends here
         if (fresh) it->second = level_of(value.expr, search, memo);
         level = std::max(level, it->second);
       }
@@ -147,8 +149,9 @@ class Compiler {
   }
 
   detail::CompiledConstraint constraint(const Constraint& c, const Search& search, std::map<std::string, int>& memo) {
+    // A constraint of no enumeration is checked with the outermost one.
     return {c.name.value, c.name.location, expr(c.holds), c.message ? std::optional(text(*c.message)) : std::nullopt,
-            level_of(c.holds, search, memo)};
+            std::max(0, level_of(c.holds, search, memo))};
   }
 
   // A failure's values and message, in the scope of the facts (and aggregates, when given).
@@ -205,6 +208,8 @@ class Compiler {
     for (std::size_t k = 0; k < search.lets.size(); ++k)
       local_value(out->candidate_slots[k]) = expr(search.lets[k].expr);
     std::map<std::string, int> memo;
+    for (const LetDecl& value : search.lets)
+      out->candidate_levels.push_back(level_of(value.expr, search, memo));
     for (const Constraint& c : search.constraints) out->constraints.push_back(constraint(c, search, memo));
     for (std::size_t t = 0; t < search.tiers.size(); ++t)
       for (const Constraint& c : search.tiers[t].constraints) tiers[t].constraints.push_back(constraint(c, search, memo));

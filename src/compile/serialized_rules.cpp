@@ -197,6 +197,7 @@ class Writer {
     size(s.enumerations.size());
     for (const auto& e : s.enumerations) slot_value(e);
     ints(s.candidate_slots);
+    ints(s.candidate_levels);
     constraints(s.constraints);
     size(s.tiers.size());
     for (const auto& tier : s.tiers) {
@@ -705,6 +706,12 @@ class RulesReader {
     for (std::size_t k = 0, n = in_.count(); k < n; ++k) s->enumerations.push_back(slot_value());
     if (s->enumerations.empty()) throw Malformed{};
     s->candidate_slots = slots();
+    if (in_.count() != s->candidate_slots.size()) throw Malformed{};
+    for (std::size_t k = 0; k < s->candidate_slots.size(); ++k) {
+      const int level = in_.i32();
+      if (level < -1 || level >= static_cast<int>(s->enumerations.size())) throw Malformed{};
+      s->candidate_levels.push_back(level);
+    }
     s->constraints = constraints();
     for (std::size_t k = 0, n = in_.count(); k < n; ++k) {
       detail::CompiledTier tier;

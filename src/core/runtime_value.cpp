@@ -239,7 +239,7 @@ std::string repr(const RValue& v) {
   return display(v);
 }
 
-int compare_int_float(Wide i, double f) {
+int compare_int_float_wide(Wide i, double f) {
   if (std::isnan(f)) return 2;
   constexpr double kTwo127 = 170141183460469231731687303715884105728.0;  // 2^127
   if (f >= kTwo127) return -1;

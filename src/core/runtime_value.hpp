@@ -201,9 +201,27 @@ std::string repr(const RValue& value);
 /// display() appended to `out` (std::string or std::pmr::string).
 template <typename String>
 void append_display(String& out, const RValue& value);
+/// The double nearest `i`, as static_cast<double>(i): one instruction for an integer that fits
+/// 64 bits (every integer a rule computes, nearly), where the 128-bit conversion is a call
+/// into the compiler's runtime library.
+inline double to_double(Wide i) {
+  return fits_int64(i) ? static_cast<double>(static_cast<std::int64_t>(i)) : static_cast<double>(i);
+}
+/// Whether `i` is a double exactly (|i| <= 2^53): then arithmetic on it as a double is exact.
+inline bool exact_as_double(Wide i) {
+  constexpr Wide kTwo53 = Wide{1} << 53;
+  return i >= -kTwo53 && i <= kTwo53;
+}
 /// Exact comparison of an integer with a float, as Python does it (no rounding of the
 /// integer to a double): negative, zero or positive. NaN compares unordered (returns 2).
-int compare_int_float(Wide i, double f);
+int compare_int_float_wide(Wide i, double f);
+inline int compare_int_float(Wide i, double f) {
+  if (exact_as_double(i) && f == f) {  // the integer is a double exactly: one comparison
+    const auto x = static_cast<double>(static_cast<std::int64_t>(i));
+    return x < f ? -1 : x > f ? 1 : 0;
+  }
+  return compare_int_float_wide(i, f);
+}
 
 /// `value` as the views API returns it when it is a scalar with a view of its own (null, bool,
 /// an integer that fits 64 bits, float, string: a view of `value`'s text); false, with `out`

@@ -240,8 +240,8 @@ RValue Evaluator::binary(const Node& n, Frame& frame) {
   }
   if ((a.kind == Kind::floating && (b.kind == Kind::floating || b.kind == Kind::integer)) ||
       (a.kind == Kind::integer && b.kind == Kind::floating)) {
-    const double x = a.kind == Kind::integer ? static_cast<double>(a.i) : a.f;
-    const double y = b.kind == Kind::integer ? static_cast<double>(b.i) : b.f;
+    const double x = a.kind == Kind::integer ? detail::to_double(a.i) : a.f;
+    const double y = b.kind == Kind::integer ? detail::to_double(b.i) : b.f;
     switch (n.op) {
       case Op::add: return RValue::of_float(x + y);
       case Op::subtract: return RValue::of_float(x - y);

@@ -54,6 +54,8 @@ RValue Evaluator::search(const detail::CompiledSearch& search, Frame& frame) {
     run.chosen = false;
     run.fitting = 0;
     for (const detail::CompiledSlotValue& value : tier.values) frame.set_input(value.slot, eval(value.value, frame));
+    // The candidate's values may use the tier's values: computed anew in each tier.
+    for (int slot : search.candidate_slots) frame.forget(slot);
     if (trace_) note(TraceStep::Kind::search_tier, search.name, tier.name, search.location, "");
     enumerate(run, 0, frame);
     if (trace_) note_search_summary(run);
@@ -93,8 +95,13 @@ void Evaluator::enumerate(SearchRun& run, std::size_t level, Frame& frame) {
   const bool innermost = level + 1 == run.search.enumerations.size();
   for (const RValue& item : list.list()) {
     frame.set_input(enumeration.slot, item);
-    // Values of the candidate may use this enumeration: computed anew for each item.
-    for (int slot : run.search.candidate_slots) frame.forget(slot);
+    // The values of the candidate that use this enumeration or a deeper one are computed anew
+    // for each item; those of the enumerations above it stand. Traced, every value is computed
+    // anew, so that a candidate's line shows the values its own checks computed.
+    const auto& slots = run.search.candidate_slots;
+    const auto& levels = run.search.candidate_levels;
+    for (std::size_t k = 0; k < slots.size(); ++k)
+      if (trace_ || levels[k] >= static_cast<int>(level)) frame.forget(slots[k]);
     if (!meets_constraints(run, static_cast<int>(level), innermost, frame)) continue;
     if (innermost)
       test_candidate(run, frame);

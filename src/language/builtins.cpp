@@ -171,7 +171,7 @@ RValue to_float(const BuiltinArguments& args) {
   const RValue& v = args.need(0);
   if (v.kind == Kind::floating) return v;
   if (v.kind == Kind::boolean) return RValue::of_float(v.b ? 1.0 : 0.0);
-  return RValue::of_float(static_cast<double>(v.i));
+  return RValue::of_float(detail::to_double(v.i));
 }
 
 constexpr BuiltinParameter kString_{kString, "string"};

@@ -73,6 +73,8 @@ RValue negate(const RValue& v, const SourceLocation& at) {
 double true_quotient(Wide a, Wide b) {
   // Integers that are doubles exactly divide correctly rounded in one IEEE division, as
   // Python's int / int does; larger ones (beyond 2^53, rare in a rule) through long double.
+  if (detail::exact_as_double(a) && detail::exact_as_double(b))
+    return detail::to_double(a) / detail::to_double(b);
   const auto x = static_cast<double>(a);
   const auto y = static_cast<double>(b);
   // A value near the 128-bit bound rounds to 2^127, which does not convert back.
@@ -118,8 +120,8 @@ RValue arithmetic(Op op, const RValue& a, const RValue& b, const SourceLocation&
   const bool numeric = (a.kind == Kind::integer || a.kind == Kind::floating) &&
                        (b.kind == Kind::integer || b.kind == Kind::floating);
   if (numeric) {
-    const double x = a.kind == Kind::integer ? static_cast<double>(a.i) : a.f;
-    const double y = b.kind == Kind::integer ? static_cast<double>(b.i) : b.f;
+    const double x = a.kind == Kind::integer ? detail::to_double(a.i) : a.f;
+    const double y = b.kind == Kind::integer ? detail::to_double(b.i) : b.f;
     switch (op) {
       case Op::add:
         return RValue::of_float(x + y);

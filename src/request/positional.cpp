@@ -1,6 +1,6 @@
 #include "request/positional.hpp"
 
-#include <string>
+#include <stdexcept>
 
 #include "api/rule_set_access.hpp"
 #include "core/messages.hpp"
@@ -9,12 +9,11 @@
 
 namespace snnplan::request {
 
-PositionalLayout::PositionalLayout(std::span<const std::string_view> inputs,
-                                   std::span<const std::string_view> fields)
-    : input_names_(inputs),
-      field_names_(fields),
-      slots_(inputs.size(), -1),
-      fields_(fields.size(), 0) {}
+PositionalLayout::PositionalLayout(std::vector<std::string> inputs, std::vector<std::string> fields)
+    : input_names_(std::move(inputs)),
+      field_names_(std::move(fields)),
+      slots_(input_names_.size(), -1),
+      fields_(field_names_.size(), 0) {}
 
 void PositionalLayout::bind(const RuleSet& rules) {
   if (rules_ && rules_->same_rules(rules)) return;
@@ -28,31 +27,43 @@ void PositionalLayout::bind(const RuleSet& rules) {
     fields_[k] = at;
   }
   for (std::size_t k = 0; k < input_names_.size(); ++k) {
-    const auto slot = compiled.input_slots.find(std::string(input_names_[k]));
+    const auto slot = compiled.input_slots.find(input_names_[k]);
     slots_[k] = slot == compiled.input_slots.end() ? -1 : slot->second;
   }
   builtin_ = rules.same_rules(RuleSet::builtin());
   rules_ = RuleSetAccess::unobserved(rules);
 }
 
-bool PositionalCall::evaluate(const PositionalLayout& layout,
-                              std::span<const detail::RValue> by_position) {
-  const detail::CompiledRules& compiled = RuleSetAccess::compiled(*layout.rules_);
+bool PositionalCall::prepare(const PositionalLayout& layout,
+                             std::span<const detail::RValue> by_position) {
+  if (!layout.rules_) throw std::logic_error("PositionalCall::prepare: the layout is not bound");
+  if (!rules_ || !rules_->same_rules(*layout.rules_)) {  // the fields are those of the rules
+    rules_ = layout.rules_;
+    builtin_ = layout.builtin_;
+    fields_ = layout.fields_;
+    missing_field_ = layout.missing_field_;
+  }
+  const detail::CompiledRules& compiled = RuleSetAccess::compiled(*rules_);
   by_slot_.assign(compiled.inputs.size(), detail::RValue{});
-  for (std::size_t k = 0; k < by_position.size(); ++k) {
+  values_.clear();
+  for (std::size_t k = 0; k < layout.input_names_.size(); ++k) {
     if (layout.slots_[k] < 0) {  // what binding the inputs by name reports for it
       std::vector<std::string> names;
       for (const auto& input : compiled.inputs) names.push_back(input.name);
-      const std::string_view name = layout.input_names_[k];
+      const std::string& name = layout.input_names_[k];
       error_ = EvaluationError{EvaluationErrorKind::bad_input,
                                messages::unknown_input(name, messages::closest_match(name, names))};
-      values_.clear();
       return false;
     }
-    by_slot_[static_cast<std::size_t>(layout.slots_[k])] = by_position[k];
+    if (k < by_position.size()) by_slot_[static_cast<std::size_t>(layout.slots_[k])] = by_position[k];
   }
+  return true;
+}
+
+bool PositionalCall::evaluate() {
   store_.reset();
-  return evaluate::evaluate_views_by_slot(compiled, by_slot_, store_, values_, error_);
+  return evaluate::evaluate_views_by_slot(RuleSetAccess::compiled(*rules_), by_slot_, store_,
+                                          values_, error_);
 }
 
 }  // namespace snnplan::request

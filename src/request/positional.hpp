@@ -1,13 +1,15 @@
 #pragma once
 // A request whose inputs and answer fields are fixed by position ahead of time: a drop-in
 // function's parameters and the fields of the record it returns (the Python module's
-// recommend()). The positions are bound to a rule set's input slots and record fields once per
-// rule set (PositionalLayout); each call then gives its values by position, strings as views,
-// and reads the fields by position (PositionalCall) -- no name is looked up on a call.
+// recommend()). A PositionalLayout finds the positions in a rule set's input slots and record
+// fields once per rule set; a PositionalCall, one per thread, takes a call's values by position
+// (strings as views) and reads the answer's fields by position -- no name is looked up on a
+// call, and the front end never touches the compiled rules.
 
 #include <cstddef>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -20,50 +22,55 @@ namespace snnplan::request {
 
 class PositionalLayout {
  public:
-  /// `inputs` and `fields` name the positions; the views must outlive the layout.
-  PositionalLayout(std::span<const std::string_view> inputs,
-                   std::span<const std::string_view> fields);
+  /// The names of the inputs and of the fields, by position.
+  PositionalLayout(std::vector<std::string> inputs, std::vector<std::string> fields);
 
   /// Finds the positions in `rules`, unless they are those of the same compiled rules already.
   /// Keeps the rules alive without their observers (a decision log the caller let go closes).
+  /// Not safe while another thread binds the same layout (the Python module holds the GIL).
   void bind(const RuleSet& rules);
 
-  /// Whether the bound rules are the built-in rule set.
-  [[nodiscard]] bool bound_to_builtin() const noexcept { return builtin_; }
-  /// Input `k`'s slot in the bound rules, or -1 when they do not declare it.
-  [[nodiscard]] int slot(std::size_t k) const noexcept { return slots_[k]; }
-  /// Field `k`'s position in the bound rules' records (valid unless missing_field()).
+ private:
+  friend class PositionalCall;
+  std::vector<std::string> input_names_, field_names_;
+  std::optional<RuleSet> rules_;
+  bool builtin_ = false;
+  std::vector<int> slots_;           // per input: its slot, -1 when the rules lack it
+  std::vector<std::size_t> fields_;  // per field: its position in the records
+  std::optional<std::string> missing_field_;
+};
+
+/// One thread's calls with a layout, reused call after call: after the first calls a call
+/// allocates nothing.
+class PositionalCall {
+ public:
+  /// Takes the layout's binding and `by_position` (value k for input k; a null value, or none
+  /// past the end: not given) into this call's own storage, so that evaluate() may run while
+  /// another thread binds the layout to other rules (the Python module releases the GIL to
+  /// evaluate). False, with error() set, when the rules lack an input: the error that
+  /// evaluating it by name gives. Strings are views that must outlive the evaluation's fields.
+  /// Precondition: the layout is bound.
+  bool prepare(const PositionalLayout& layout, std::span<const detail::RValue> by_position);
+  /// Evaluates what prepare() took; false with error() set when there is no record.
+  bool evaluate();
+
+  /// Whether the prepared rules are the built-in rule set.
+  [[nodiscard]] bool builtin() const noexcept { return builtin_; }
+  /// The record's fields after a successful evaluate(), in the rules' order.
+  [[nodiscard]] std::span<const ValueView> values() const noexcept { return values_; }
+  [[nodiscard]] const EvaluationError& error() const noexcept { return error_; }
+  /// Field `k`'s position in values() (valid unless missing_field()).
   [[nodiscard]] std::size_t field(std::size_t k) const noexcept { return fields_[k]; }
-  /// The first field the bound rules' records lack, if any.
-  [[nodiscard]] std::optional<std::string_view> missing_field() const noexcept {
+  /// The first of the layout's fields the prepared rules' records lack, if any.
+  [[nodiscard]] const std::optional<std::string>& missing_field() const noexcept {
     return missing_field_;
   }
 
  private:
-  friend class PositionalCall;
-  std::span<const std::string_view> input_names_, field_names_;
   std::optional<RuleSet> rules_;
   bool builtin_ = false;
-  std::vector<int> slots_;
   std::vector<std::size_t> fields_;
-  std::optional<std::string_view> missing_field_;
-};
-
-/// One thread's evaluations with a layout, reused call after call: after the first calls an
-/// evaluation allocates nothing.
-class PositionalCall {
- public:
-  /// Evaluates `by_position` (value k for the layout's input k; a null value: not given) with
-  /// the layout's bound rules. False with error() set when there is no record -- for an input
-  /// the rules do not declare, the error evaluating by name gives. Strings are views that must
-  /// outlive the values.
-  bool evaluate(const PositionalLayout& layout, std::span<const detail::RValue> by_position);
-
-  /// The record's fields after a successful evaluate(), in the rules' order.
-  [[nodiscard]] std::span<const ValueView> values() const noexcept { return values_; }
-  [[nodiscard]] const EvaluationError& error() const noexcept { return error_; }
-
- private:
+  std::optional<std::string> missing_field_;
   std::vector<detail::RValue> by_slot_;
   detail::ValueStore store_;
   std::vector<ValueView> values_;

@@ -115,6 +115,44 @@ class CellEvaluator {
 
 }  // namespace
 
+namespace {
+
+// The values of `range` for int input `input` (named `name`), at most `most_values` of them.
+std::variant<render::MapAxis, AxisProblem> range_axis(const std::string& name,
+                                                     const InputInfo& input,
+                                                     const AxisRequest::Range& range,
+                                                     std::size_t most_values) {
+  AxisProblem p;
+  p.name = name;
+  if (input.type != "int") {
+    p.kind = AxisProblem::Kind::range_needs_int;
+    p.type = input.type;
+    return p;
+  }
+  if (range.step < 1) {
+    p.kind = AxisProblem::Kind::step_below_one;
+    p.step = range.step;
+    return p;
+  }
+  if (range.to < range.from) {
+    p.kind = AxisProblem::Kind::empty_range;
+    return p;
+  }
+  // Counted in 128 bits: the range may span the whole int64 domain.
+  const detail::Wide count = (static_cast<detail::Wide>(range.to) - range.from) / range.step + 1;
+  if (count > static_cast<detail::Wide>(most_values)) {
+    p.kind = AxisProblem::Kind::too_many_values;
+    p.count = static_cast<double>(count);
+    return p;
+  }
+  render::MapAxis axis{name, {}};
+  for (detail::Wide v = range.from; v <= range.to; v += range.step)
+    axis.values.emplace_back(static_cast<std::int64_t>(v));
+  return axis;
+}
+
+}  // namespace
+
 std::variant<render::MapAxis, AxisProblem> map_axis(const AxisRequest& request,
                                                      const RuleSet& rules, std::size_t most_values,
                                                      const AxisValueReader& read) {
@@ -127,32 +165,10 @@ std::variant<render::MapAxis, AxisProblem> map_axis(const AxisRequest& request,
   };
   if (request.name.empty() || !input) return problem(AxisProblem::Kind::unknown_input);
   render::MapAxis axis{request.name, {}};
-  if (request.range) {
-    const AxisRequest::Range& range = *request.range;
-    if (input->type != "int") {
-      AxisProblem p = problem(AxisProblem::Kind::range_needs_int);
-      p.type = input->type;
-      return p;
-    }
-    if (range.step < 1) {
-      AxisProblem p = problem(AxisProblem::Kind::step_below_one);
-      p.step = range.step;
-      return p;
-    }
-    if (range.to < range.from) return problem(AxisProblem::Kind::empty_range);
-    // Counted in 128 bits: the range may span the whole int64 domain.
-    const detail::Wide count = (static_cast<detail::Wide>(range.to) - range.from) / range.step + 1;
-    if (count > static_cast<detail::Wide>(most_values)) {
-      AxisProblem p = problem(AxisProblem::Kind::too_many_values);
-      p.count = static_cast<double>(count);
-      return p;
-    }
-    for (detail::Wide v = range.from; v <= range.to; v += range.step)
-      axis.values.emplace_back(static_cast<std::int64_t>(v));
-    return axis;
-  }
-  if (request.listed > 0) {
-    for (std::size_t k = 0; k < request.listed; ++k) {
+  if (request.range) return range_axis(request.name, *input, *request.range, most_values);
+  if (request.listed) {
+    if (*request.listed == 0) return problem(AxisProblem::Kind::empty_list);
+    for (std::size_t k = 0; k < *request.listed; ++k) {
       std::variant<Value, std::string> value = read(*input, k);
       if (auto* message = std::get_if<std::string>(&value)) {
         AxisProblem p = problem(AxisProblem::Kind::bad_value);
@@ -161,14 +177,16 @@ std::variant<render::MapAxis, AxisProblem> map_axis(const AxisRequest& request,
       }
       axis.values.push_back(std::get<Value>(std::move(value)));
     }
-  } else if (input->type == "bool") {
-    axis.values = {Value(false), Value(true)};
   } else {
-    // The input's own finite set of values: its one_of list, in the file's order.
+    // The input's own finite set of values: its one_of list, in the file's order, else a
+    // bool's two.
     const detail::CompiledRules& compiled = RuleSetAccess::compiled(rules);
     const auto slot = static_cast<std::size_t>(compiled.input_slots.at(request.name));
     for (const detail::RValue& v : compiled.inputs[slot].one_of)
       axis.values.push_back(detail::to_public(v));
+    if (axis.values.empty() && input->type == "bool") axis.values = {Value(false), Value(true)};
+    if (axis.values.empty() && request.default_range)
+      return range_axis(request.name, *input, *request.default_range, most_values);
     if (axis.values.empty()) return problem(AxisProblem::Kind::needs_values);
   }
   if (axis.values.size() > most_values) {

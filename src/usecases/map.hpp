@@ -25,9 +25,9 @@
 namespace snnplan::usecases {
 
 /// One axis as a front end read it from its own syntax: the input's name and at most one of a
-/// range of ints or a count of listed values (which the front end reads on request, typed for
-/// the input). With neither, the axis takes every value of the input: false and true for a bool,
-/// the `one_of` list for a string or an int that has one.
+/// range of ints or listed values (which the front end reads on request, typed for the input).
+/// With neither, the axis takes every value of the input -- its `one_of` list, else false and
+/// true for a bool -- or, for an input without such values, `default_range` when given.
 struct AxisRequest {
   struct Range {
     std::int64_t from = 0;
@@ -36,7 +36,9 @@ struct AxisRequest {
   };
   std::string name;
   std::optional<Range> range;
-  std::size_t listed = 0;  ///< values listed by the request, read with the AxisValueReader
+  /// How many values the request lists, read with the AxisValueReader (0: an empty list).
+  std::optional<std::size_t> listed;
+  std::optional<Range> default_range;
 };
 
 /// Reads the request's value `index` (0 <= index < listed) for `input`; throws or returns a
@@ -49,6 +51,7 @@ struct AxisProblem {
   enum class Kind {
     unknown_input,    ///< `name` is not an input of the rule file
     needs_values,     ///< neither range nor values, and the input has no finite set of values
+    empty_list,       ///< the request lists no values
     range_needs_int,  ///< a range for an input of another `type`
     step_below_one,   ///< a range whose `step` is below 1
     empty_range,      ///< a range whose `to` is below its `from`

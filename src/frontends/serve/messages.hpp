@@ -83,6 +83,7 @@ inline std::string axis_refused(const usecases::AxisProblem& p, std::size_t limi
           "the axis '{}' has no values of its own (not a bool, no one_of): give them as "
           "\"values\"",
           p.name);
+    case Kind::empty_list: return fmt::format("the axis '{}' lists no \"values\"", p.name);
     case Kind::range_needs_int:
       return fmt::format("the axis '{}' is a {} input: give its \"values\", not a range", p.name,
                          p.type);

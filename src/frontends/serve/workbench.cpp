@@ -52,8 +52,9 @@ std::variant<Inputs, std::string> inputs_of(const nlohmann::json& inputs, const 
   return request::inputs_from_json(inputs, rules);
 }
 
-// One axis of the map: {"name", "from", "to", "step"} for an int input (from 1 to 16 unless
-// given), the request's "values", or else every value of a bool or a one_of input.
+// One axis of the map: the request's "values", {"name", "from", "to", "step"} for an int input
+// (from 1, to 16 and step 1 unless given), or else the input's one_of values or a bool's two
+// (an int input without one_of: 1 to 16).
 std::variant<render::MapAxis, std::string> axis_of(const nlohmann::json& spec,
                                                    const RuleSet& rules) {
   if (!spec.is_object() || !spec.contains("name") || !spec["name"].is_string())
@@ -62,13 +63,14 @@ std::variant<render::MapAxis, std::string> axis_of(const nlohmann::json& spec,
   request.name = spec["name"].get<std::string>();
   const nlohmann::json* values =
       spec.contains("values") && spec["values"].is_array() ? &spec["values"] : nullptr;
-  const InputInfo* input = rules.input(request.name);
+  const usecases::AxisRequest::Range range{.from = spec.value("from", std::int64_t{1}),
+                                           .to = spec.value("to", std::int64_t{16}),
+                                           .step = spec.value("step", std::int64_t{1})};
   if (values)
     request.listed = values->size();
-  else if (input && input->type == "int")
-    request.range = usecases::AxisRequest::Range{.from = spec.value("from", std::int64_t{1}),
-                                                 .to = spec.value("to", std::int64_t{16}),
-                                                 .step = spec.value("step", std::int64_t{1})};
+  else if (spec.contains("from") || spec.contains("to") || spec.contains("step"))
+    request.range = range;
+  request.default_range = range;
   auto axis = usecases::map_axis(
       request, rules, kMaxAxisValues,
       [&](const InputInfo& in, std::size_t k) -> std::variant<Value, std::string> {

@@ -75,7 +75,9 @@ render::MapAxis parse_axis(const std::string& flag, const std::string& spec, con
     using Kind = usecases::AxisProblem::Kind;
     case Kind::unknown_input:
       throw UsageError{messages::map_unknown_axis(flag, p.name, rules.file_name())};
-    case Kind::needs_values: throw UsageError{messages::map_axis_needs_values(flag, p.name)};
+    case Kind::needs_values:
+    case Kind::empty_list:  // not from a flag: NAME= lists one (empty) value
+      throw UsageError{messages::map_axis_needs_values(flag, p.name)};
     case Kind::range_needs_int: throw UsageError{messages::map_range_needs_int(where, p.type)};
     case Kind::step_below_one: throw UsageError{messages::map_range_step(where, p.step)};
     case Kind::empty_range: throw UsageError{messages::map_range_empty(where, values)};
