@@ -270,8 +270,8 @@ TEST_SUITE("search checks") {
                        "'squeezed' of search 'layout' never holds, for any input the file "
                        "declares: it removes every candidate it sees (check its condition)"});
     // The worked example and the planning file: every constraint depends on inputs.
-    for (const snnplan::Diagnostic& d : RuleSet::from_string(kLayoutRules, "f.yaml", analysed).warnings())
-      CHECK(d.code.find("constraint-") != 0);
+    const RuleSet example = RuleSet::from_string(kLayoutRules, "f.yaml", analysed);
+    for (const snnplan::Diagnostic& d : example.warnings()) CHECK(d.code.find("constraint-") != 0);
     const RuleSet planning =
         RuleSet::from_file(std::string(SNNPLAN_RULES_DIR) + "/snn_llm_planning.yaml", analysed);
     for (const snnplan::Diagnostic& d : planning.warnings()) CHECK(d.code.find("constraint-") != 0);

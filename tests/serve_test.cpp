@@ -136,6 +136,10 @@ TEST_SUITE("serve") {
           "the axis 'world_size': \"to\" is below \"from\", so it has no values");
     CHECK(refused({{"name", "world_size"}, {"from", 1}, {"to", 1000}}).body["error"] ==
           "the axis 'world_size' has more than 128 values");
+    // A string input without one_of has no values of its own, and no default range.
+    CHECK(refused({{"name", "model"}}).body["error"] ==
+          "the axis 'model' has no values of its own (not a bool, no one_of): give them as "
+          "\"values\"");
     CHECK(refused({{"name", "world_size"}, {"values", nlohmann::json::array()}}).body["error"] ==
           "the axis 'world_size' lists no \"values\"");
     const Reply listed = refused({{"name", "world_size"}, {"values", {2, 8}}});

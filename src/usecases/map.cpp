@@ -185,7 +185,7 @@ std::variant<render::MapAxis, AxisProblem> map_axis(const AxisRequest& request,
     for (const detail::RValue& v : compiled.inputs[slot].one_of)
       axis.values.push_back(detail::to_public(v));
     if (axis.values.empty() && input->type == "bool") axis.values = {Value(false), Value(true)};
-    if (axis.values.empty() && request.default_range)
+    if (axis.values.empty() && request.default_range && input->type == "int")
       return range_axis(request.name, *input, *request.default_range, most_values);
     if (axis.values.empty()) return problem(AxisProblem::Kind::needs_values);
   }

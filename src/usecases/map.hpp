@@ -27,7 +27,7 @@ namespace snnplan::usecases {
 /// One axis as a front end read it from its own syntax: the input's name and at most one of a
 /// range of ints or listed values (which the front end reads on request, typed for the input).
 /// With neither, the axis takes every value of the input -- its `one_of` list, else false and
-/// true for a bool -- or, for an input without such values, `default_range` when given.
+/// true for a bool -- or, for an int input without `one_of`, `default_range` when given.
 struct AxisRequest {
   struct Range {
     std::int64_t from = 0;
