@@ -117,6 +117,8 @@ Span of_constant(const RValue& v) {
   switch (v.kind) {
     case RValue::Kind::boolean: return truth(v.b, !v.b);
     case RValue::Kind::integer: {
+      // Beyond 64 bits a long double does not hold every integer: no bound is claimed there.
+      if (!detail::fits_int64(v.i)) return number(-kInf, kInf, true);
       const auto b = static_cast<Bound>(v.i);
       return number(b, b, true);
     }
