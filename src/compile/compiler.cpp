@@ -129,7 +129,6 @@ class Compiler {
     return out_.local_values[static_cast<std::size_t>(slot) - out_.inputs.size() - out_.lets.size()];
   }
 
-  // The innermost enumeration `e` uses, directly or through the candidate's values.
   // The deepest enumeration `e` depends on, through the candidate's values: its index, or -1
   // when it depends on none.
   int level_of(const Expr& e, const Search& search, std::map<std::string, int>& memo) {
