@@ -31,6 +31,7 @@ using snnplan::Value;
 using nlohmann::json;
 using snnplan::testing::CliRun;
 using snnplan::testing::run_cli;
+using snnplan::testing::TempFile;
 
 // The worked example of docs/rules.md ("Searches").
 constexpr const char* kLayoutRules = R"yaml(snnplan: 2
@@ -540,9 +541,8 @@ TEST_SUITE("search coverage") {
     // The same arguments give the same file.
     CHECK(run_cli({"test", "--generate", rules, "--corpus", corpus, "--sample", "200", "--seed", "3"}).out ==
           generated.out);
-    const std::string path = "search_test_generated_planning.test.yaml";
-    std::ofstream(path) << generated.out;
-    const CliRun ran = run_cli({"test", rules, path});
+    const TempFile written("generated_planning.test.yaml", generated.out);
+    const CliRun ran = run_cli({"test", rules, written.path()});
     CHECK(ran.code == 0);
     CHECK(ran.out.find(" 0 failed; rule coverage 100.0% (4 of 4), condition coverage 100.0% (6 of 6)") !=
           std::string::npos);
