@@ -133,13 +133,17 @@ class Frame {
     // Derived values are computed on first use, after what they use (so in dependency
     // order); the checker refuses cycles, this guard only protects against misuse.
     if (state_[slot] == kComputing) rule_failure(messages::let_cycle(rules_->slot_name(slot)));
+    // A failed computation may be asked again (rule-index fallback): until it completes, the
+    // slot reverts to pending on the way out. A guard rather than catch-and-rethrow: a search
+    // that finds no plan fails through here, and a rethrow would unwind the stack twice.
+    struct Pending {
+      std::uint8_t& state;
+      ~Pending() {
+        if (state == kComputing) state = kPending;
+      }
+    } pending{state_[slot]};
     state_[slot] = kComputing;
-    try {
-      values_[slot] = compute(static_cast<std::size_t>(slot) - rules_->inputs.size());
-    } catch (...) {
-      state_[slot] = kPending;  // a failed computation may be asked again (rule-index fallback)
-      throw;
-    }
+    values_[slot] = compute(static_cast<std::size_t>(slot) - rules_->inputs.size());
     state_[slot] = kReady;
     return values_[slot];
   }
