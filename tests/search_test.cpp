@@ -547,6 +547,28 @@ TEST_SUITE("search coverage") {
     CHECK(ran.out.find(" 0 failed; rule coverage 100.0% (4 of 4), condition coverage 100.0% (6 of 6)") !=
           std::string::npos);
     CHECK(ran.out.find("search coverage 100.0% (13 of 13)") != std::string::npos);
+    // With --boundaries, each threshold the sample misses is reached by moving one input of a
+    // test onto it: 0 for `device_memory_bytes > 0` and `kv_channels == 0`, which no draw gives.
+    const CliRun bounded = run_cli(
+        {"test", "--generate", "--boundaries", rules, "--corpus", corpus, "--sample", "200", "--seed", "1"});
+    REQUIRE(bounded.code == 0);
+    CHECK(bounded.out.find("one per threshold a test reaches when one\n# of its inputs is moved onto it") !=
+          std::string::npos);
+    CHECK(bounded.out.find("# Not covered") == std::string::npos);
+    const std::size_t at_zero =
+        bounded.out.find("  - name: \"boundary: let sizes_positive: device_memory_bytes > 0 at device_memory_bytes = 0\"");
+    REQUIRE(at_zero != std::string::npos);
+    const std::size_t next = bounded.out.find("  - name:", at_zero + 1);
+    const std::string zero_test = bounded.out.substr(at_zero, next - at_zero);
+    CHECK(zero_test.find("device_memory_bytes: 0,") != std::string::npos);
+    CHECK(zero_test.find("expect_error: \"world_size and device_memory_bytes must be positive.\"") !=
+          std::string::npos);
+    CHECK(bounded.out.find("  - name: \"boundary: let query_projection: kv_channels == 0 at kv_channels = 0\"") !=
+          std::string::npos);
+    const TempFile bounded_file("generated_planning_boundaries.test.yaml", bounded.out);
+    const CliRun bounded_run = run_cli({"test", rules, bounded_file.path()});
+    CHECK(bounded_run.code == 0);
+    CHECK(bounded_run.out.find("boundary coverage 100.0% (8 of 8)") != std::string::npos);
     // An empty corpus: every input drawn from its declared type (all errors here: the planning
     // file's sizes are not the draws' small powers of two), and the file says so.
     const CliRun empty = run_cli({"test", "--generate", rules, "--corpus", "-", "--sample", "50"}, "");

@@ -44,6 +44,23 @@ bool beyond_boundary(Op op, Wide difference) {
   }
 }
 
+// The values of left - right that a boundary goal asks for: at the boundary, or just beyond it
+// (on either side for == and !=).
+std::vector<Wide> wanted_differences(Op op, bool at) {
+  if (at) return {at_boundary(op)};
+  switch (op) {
+    case Op::greater_equal:
+      return {-1};
+    case Op::less_equal:
+      return {1};
+    case Op::greater:
+    case Op::less:
+      return {0};
+    default:
+      return {-1, 1};
+  }
+}
+
 // An expression as the rules write it, for goal descriptions.
 std::string text_of(const Node& n) {
   auto operand = [](const Node& c) {
@@ -429,6 +446,52 @@ struct CoverageTracker::State {
     return point;
   }
 
+  // `base` moved onto boundary goal `goal` in one input, each way witnesses_near() says: the
+  // candidates, which goals_of() confirms (the other side may move with the input).
+  std::vector<Inputs> toward_boundary(std::size_t goal, const Inputs& base) {
+    std::vector<Inputs> out;
+    store.reset();
+    const std::optional<std::vector<RValue>> point = bind(base);
+    if (!point) return out;
+    // `base` with the input of `side` (when it names one) set so that left - right = d.
+    const auto moved = [&](const Node& side, const std::optional<RValue>& other, Wide d, bool left) {
+      if (side.kind != ExprKind::name || side.slot < 0 ||
+          static_cast<std::size_t>(side.slot) >= rules.inputs.size() || !other ||
+          other->kind != RValue::Kind::integer)
+        return;
+      Wide value = 0;
+      if (left ? __builtin_add_overflow(other->i, d, &value) : __builtin_sub_overflow(other->i, d, &value)) return;
+      if (!detail::fits_int64(value)) return;
+      const std::string& name = rules.inputs[static_cast<std::size_t>(side.slot)].name;
+      Inputs inputs = base;
+      const auto given = std::find_if(inputs.begin(), inputs.end(), [&](const auto& kv) { return kv.first == name; });
+      const Value v(static_cast<std::int64_t>(value));
+      if (given != inputs.end())
+        given->second = v;
+      else
+        inputs.emplace_back(name, v);
+      out.push_back(std::move(inputs));
+    };
+    const auto consider = [&](Op op, const Node& left, const Node& right, bool at) {
+      probe.at(*point);
+      const std::optional<RValue> l = probe.value(left);
+      const std::optional<RValue> r = probe.value(right);
+      for (const Wide d : wanted_differences(op, at)) {
+        moved(left, r, d, true);
+        moved(right, l, d, false);
+      }
+    };
+    for (const auto& table : tables)
+      for (const auto& rule : table)
+        for (const auto& m : rule.matchers)
+          if (m.comparison && (m.at == goal || m.beyond == goal))
+            consider(*m.comparison, m.fact, m.alone.when.front().operand, m.at == goal);
+    for (const ExpressionGoals& e : expressions)
+      if (e.at == goal || e.beyond == goal)
+        consider(e.node->op, e.node->children[0], e.node->children[1], e.at == goal);
+    return out;
+  }
+
   std::vector<std::size_t> goals_of(const Inputs& inputs, const std::vector<TraceStep>& steps) {
     store.reset();
     std::set<std::size_t> out;
@@ -481,6 +544,26 @@ void CoverageTracker::record(const Inputs& inputs, const std::vector<TraceStep>&
 
 const Coverage& CoverageTracker::coverage() const {
   return state_->coverage;
+}
+
+void CoverageTracker::witnesses_near(const std::vector<Inputs>& tried) {
+  std::vector<TraceStep> steps;
+  for (std::size_t g = 0; g < state_->coverage.goals.size(); ++g) {
+    if (state_->coverage.goals[g].kind != GoalKind::boundary || state_->coverage.goals[g].cases > 0 ||
+        state_->coverage.goals[g].witness)
+      continue;
+    for (const Inputs& base : tried) {
+      for (const Inputs& moved : state_->toward_boundary(g, base)) {
+        steps.clear();
+        (void)evaluate::evaluate(state_->rules, moved, &steps);
+        const std::vector<std::size_t> covered = goals_of(moved, steps);
+        if (std::find(covered.begin(), covered.end(), g) == covered.end()) continue;
+        state_->coverage.goals[g].witness = without_defaults(state_->rules, moved);
+        break;
+      }
+      if (state_->coverage.goals[g].witness) break;
+    }
+  }
 }
 
 bool CoverageTracker::find_witnesses(std::string& why) {

@@ -76,6 +76,13 @@ class CoverageTracker {
   /// goals_of(), counted.
   void record(const Inputs& inputs, const std::vector<TraceStep>& steps);
   [[nodiscard]] const Coverage& coverage() const;
+  /// Gives each boundary goal no evaluation covered a witness near `tried` (the tests' inputs):
+  /// the first of them that covers it once one integer input is moved onto the threshold --
+  /// where one side of the comparison is an input, that input set to the other side's value
+  /// plus the goal's offset. A sample or a suite seldom stands exactly on a threshold (0, one
+  /// below a limit); a test moved onto it is the suggestion an operator can use. Run before
+  /// find_witnesses(), which keeps these.
+  void witnesses_near(const std::vector<Inputs>& tried);
   /// Fills the witness of every goal no evaluation covered with the plainest representative
   /// input (for_each_representative) that covers it, and marks the goals none covers
   /// unreachable when the representatives are exact. Returns false with `why` when they could

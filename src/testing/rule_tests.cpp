@@ -193,22 +193,25 @@ RuleTestReport run_cases(const RuleSet& rules, const std::vector<load::RuleTestC
                          const RuleTestOptions& options) {
   RuleTestReport report;
   analyse::CoverageTracker tracker(RuleSetAccess::compiled(rules));
+  std::vector<Inputs> tried;
   for (const load::RuleTestCase& c : cases) {
     const Inputs inputs = c.inputs();
     const Explanation explanation = rules.explain(inputs);
     tracker.record(inputs, explanation.steps);
+    tried.push_back(inputs);
     std::vector<TestDifference> differences = differences_of(c, explanation);
     ++(differences.empty() ? report.passed : report.failed);
     report.tests.push_back(
         TestOutcome{c.name, c.location, c.description, c.tags, std::move(differences)});
   }
-  // What no case covers: inputs that would, and which goals no input reaches.
+  // What no case covers: inputs that would (for a boundary, a case moved onto it first), and
+  // which goals no input reaches.
   std::string why;
   const auto& goals = tracker.coverage().goals;
-  if (std::any_of(goals.begin(), goals.end(),
-                  [](const analyse::Goal& g) { return g.cases == 0; }) &&
-      tracker.find_witnesses(why))
-    why.clear();
+  if (std::any_of(goals.begin(), goals.end(), [](const analyse::Goal& g) { return g.cases == 0; })) {
+    tracker.witnesses_near(tried);
+    if (tracker.find_witnesses(why)) why.clear();
+  }
   report.coverage = public_coverage(tracker.coverage(), std::move(why));
   // Mutants are told apart by failing tests, so the tests must pass on the rules themselves.
   if (options.mutate && report.failed == 0)
