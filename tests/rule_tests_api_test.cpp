@@ -168,6 +168,41 @@ TEST_SUITE("rule tests api") {
     CHECK(std::string(snnplan::to_string(CoverageKind::boundary)) == "boundary");
   }
 
+  TEST_CASE("a boundary no test reaches is suggested as a test moved onto it, with a value its input may take") {
+    // `gpus >= limit` from {gpus: 8, limit: 3}: gpus = 3 is not one of its values, so the
+    // threshold moves limit to 8 instead; one below it, gpus = 2 is allowed.
+    const RuleSet moved = RuleSet::from_string(R"(snnplan: 1
+inputs:
+  gpus: {type: int, one_of: [1, 2, 4, 8]}
+  limit: {type: int}
+let:
+  big: "gpus >= limit"
+record:
+  mode: {type: string, default: none}
+start: main
+tables:
+  main:
+    - name: big
+      when: {big: true}
+      set: {mode: big}
+    - name: small
+      set: {mode: small}
+)", "moved.yaml");
+    const RuleTestReport report = snnplan::run_rule_tests_from_strings(
+        moved, {SourceText{"t.test.yaml", "tests:\n  - name: eight of three\n    input: {gpus: 8, limit: 3}\n"
+                                         "    expect: {mode: big}\n"}});
+    std::vector<std::string> suggested;
+    for (const snnplan::CoverageGoal& goal : report.coverage.goals) {
+      if (goal.kind != CoverageKind::boundary || goal.cases > 0) continue;
+      REQUIRE(goal.witness);
+      std::string text = goal.what + ":";
+      for (const auto& [name, value] : *goal.witness) text += " " + name + "=" + std::to_string(value.as_int());
+      suggested.push_back(text);
+    }
+    CHECK(suggested == std::vector<std::string>{"gpus >= limit at gpus = limit: gpus=8 limit=8",
+                                                "gpus >= limit at gpus = limit - 1: gpus=2 limit=3"});
+  }
+
   TEST_CASE("mutation testing runs when asked and every test passes, and scores the mutants") {
     const RuleTestReport report = run(kPassing, {.mutate = true, .threads = 2});
     REQUIRE(report.mutation);

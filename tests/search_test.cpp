@@ -590,7 +590,9 @@ TEST_SUITE("planning rules") {
     const auto compared = snnplan::usecases::compare_rule_sets(
         rules, rules, [](const RuleSet&) { return std::variant<Inputs, std::string>(Inputs{}); });
     REQUIRE(compared.sampled);
-    CHECK(compared.sampled->compared == snnplan::usecases::SampleOptions{}.samples);
+    CHECK(compared.sampled->at_thresholds > 0);
+    CHECK(compared.sampled->compared ==
+          snnplan::usecases::SampleOptions{}.samples + compared.sampled->at_thresholds);
     CHECK(compared.sampled->changed == 0);
     CHECK_FALSE(compared.changed());
     CHECK_FALSE(snnplan::usecases::needs_sampling(RuleSet::builtin(), RuleSet::builtin()));
@@ -607,13 +609,14 @@ TEST_SUITE("planning rules") {
     text << in.rdbuf();
     const std::string edited_text =
         edited(text.str(), "full_activation_overhead: \"1.05\"", "full_activation_overhead: \"1.25\"");
-    const std::string path = "search_test_edited_planning.yaml";
-    std::ofstream(path) << edited_text;
+    const TempFile edited_file("edited_planning.yaml", edited_text);
+    const std::string path = edited_file.path();
     const std::string rules = std::string(SNNPLAN_RULES_DIR) + "/snn_llm_planning.yaml";
     const std::string corpus = std::string(SNNPLAN_TEST_DATA) + "/planning/corpus.jsonl";
     const CliRun changed = run_cli({"diff", rules, path, "--corpus", corpus, "--sample", "300", "--seed", "7"});
     CHECK(changed.code == 1);
-    CHECK(changed.out.find("sampled, not every input: 450 inputs compared (150 from the corpus, 300 drawn with seed 7)") == 0);
+    CHECK(changed.out.find("sampled, not every input: 458 inputs compared (150 from the corpus, 8 on a threshold of "
+                           "either file, 300 drawn with seed 7)") == 0);
     // Plans move (a layout or recompute chosen differently), and estimates change where the
     // layout stays: both kinds of group are reported, each with an example input.
     CHECK(changed.out.find("tensor_model_parallel_size: ") != std::string::npos);
@@ -622,7 +625,7 @@ TEST_SUITE("planning rules") {
     // The file against itself: nothing changes, exit 0, and it still says it sampled.
     const CliRun same = run_cli({"diff", rules, rules, "--corpus", corpus, "--sample", "50"});
     CHECK(same.code == 0);
-    CHECK(same.out.find("sampled, not every input: 200 inputs compared") == 0);
+    CHECK(same.out.find("sampled, not every input: 208 inputs compared") == 0);
     CHECK(same.out.find("; 0 changed") != std::string::npos);
     // As JSON, and with an input held fixed: every example has it.
     const CliRun held = run_cli({"diff", rules, path, "--corpus", corpus, "--sample", "100", "--seed", "7",
@@ -630,11 +633,34 @@ TEST_SUITE("planning rules") {
     CHECK(held.code == 1);
     const json report = json::parse(held.out);
     CHECK(report["sampled"] == true);
-    CHECK(report["compared"] == 250);
+    CHECK(report["compared"] == 258);
     CHECK(report["from_corpus"] == 150);
+    CHECK(report["at_thresholds"] == 8);
     CHECK(report["changed_inputs"].get<int>() > 0);
     REQUIRE_FALSE(report["changes"].empty());
     for (const json& change : report["changes"]) CHECK(change["example"]["world_size"] == 8);
+  }
+
+  TEST_CASE("the sampled diff compares at each threshold of either file, where no draw lands") {
+    // `device_memory_bytes > 0` made `>= 0`: only a request with no device memory tells the two
+    // apart, and neither the corpus nor a draw has one; a corpus request moved onto the
+    // threshold does.
+    std::ifstream in(std::string(SNNPLAN_RULES_DIR) + "/snn_llm_planning.yaml");
+    std::stringstream text;
+    text << in.rdbuf();
+    const TempFile edited_file("threshold_planning.yaml",
+                               edited(text.str(), "device_memory_bytes > 0\"", "device_memory_bytes >= 0\""));
+    const std::string rules = std::string(SNNPLAN_RULES_DIR) + "/snn_llm_planning.yaml";
+    const std::string corpus = std::string(SNNPLAN_TEST_DATA) + "/planning/corpus.jsonl";
+    const CliRun run = run_cli({"diff", rules, edited_file.path(), "--corpus", corpus, "--format", "json"});
+    CHECK(run.code == 1);
+    const json report = json::parse(run.out);
+    CHECK(report["at_thresholds"].get<int>() > 0);
+    CHECK(report["changed_inputs"] == 1);
+    REQUIRE(report["changes"].size() == 1);
+    CHECK(report["changes"][0]["example"]["device_memory_bytes"] == 0);
+    CHECK(report["changes"][0]["fields"][0].get<std::string>().find(
+              "error: \"world_size and device_memory_bytes must be positive.\" -> ") == 0);
   }
 
   std::vector<json> golden_cases() {

@@ -12,6 +12,7 @@
 
 #include "analyse/input_space.hpp"
 #include "analyse/messages.hpp"
+#include "analyse/sampling.hpp"
 #include "evaluate/evaluator.hpp"
 
 namespace snnplan::analyse {
@@ -24,40 +25,27 @@ using detail::Node;
 using syntax::ExprKind;
 using syntax::Op;
 
-// left - right at the boundary: the first value on the side where the comparison holds (for
-// == and != the value where they flip).
-Wide at_boundary(Op op) {
-  return op == Op::greater ? 1 : op == Op::less ? -1 : 0;
-}
-// left - right just on the other side.
-bool beyond_boundary(Op op, Wide difference) {
+// The values of left - right a boundary goal asks for. At the boundary: the first value on the
+// side where the comparison holds (for == and != the value where they flip). Beyond it: the
+// value just on the other side (on either side for == and !=).
+struct Differences {
+  Wide values[2] = {0, 0};
+  std::size_t count = 1;
+  [[nodiscard]] bool contains(Wide d) const { return d == values[0] || (count == 2 && d == values[1]); }
+  [[nodiscard]] bool either_side() const { return count == 2; }
+};
+Differences wanted_differences(Op op, bool at) {
+  if (at) return {{op == Op::greater ? 1 : op == Op::less ? -1 : 0, 0}, 1};
   switch (op) {
     case Op::greater_equal:
-      return difference == -1;
+      return {{-1, 0}, 1};
     case Op::less_equal:
-      return difference == 1;
+      return {{1, 0}, 1};
     case Op::greater:
     case Op::less:
-      return difference == 0;
+      return {{0, 0}, 1};
     default:
-      return difference == 1 || difference == -1;  // == and !=
-  }
-}
-
-// The values of left - right that a boundary goal asks for: at the boundary, or just beyond it
-// (on either side for == and !=).
-std::vector<Wide> wanted_differences(Op op, bool at) {
-  if (at) return {at_boundary(op)};
-  switch (op) {
-    case Op::greater_equal:
-      return {-1};
-    case Op::less_equal:
-      return {1};
-    case Op::greater:
-    case Op::less:
-      return {0};
-    default:
-      return {-1, 1};
+      return {{-1, 1}, 2};
   }
 }
 
@@ -93,8 +81,9 @@ std::string text_of(const Node& n) {
 }
 
 // "world_size = 8", "batch_size = world_size * 2 - 1", "world_size = 3 or 5".
-std::string boundary_point(const std::string& left, const Node& right, Wide offset,
-                           bool either_side) {
+std::string boundary_point(const std::string& left, const Node& right, const Differences& wanted) {
+  const bool either_side = wanted.either_side();
+  const Wide offset = wanted.values[0];
   if (right.kind == ExprKind::literal && right.constant.kind == RValue::Kind::integer) {
     const Wide v = right.constant.i;
     if (either_side)
@@ -238,11 +227,9 @@ struct CoverageTracker::State {
       ExpressionGoals goals;
       goals.node = &n;
       goals.at = add(GoalKind::boundary, owner, n.location,
-                     text + " at " + boundary_point(left, n.children[1], at_boundary(n.op), false));
-      const bool either = n.op == Op::equal || n.op == Op::not_equal;
-      const Wide beyond = n.op == Op::greater_equal ? -1 : n.op == Op::less_equal ? 1 : 0;
+                     text + " at " + boundary_point(left, n.children[1], wanted_differences(n.op, true)));
       goals.beyond = add(GoalKind::boundary, owner, n.location,
-                         text + " at " + boundary_point(left, n.children[1], beyond, either));
+                         text + " at " + boundary_point(left, n.children[1], wanted_differences(n.op, false)));
       expressions.push_back(goals);
     }
     for (const Node& child : n.children) add_expressions(child, owner);
@@ -295,13 +282,10 @@ struct CoverageTracker::State {
           if (op && integer_slot(m.slot) && integer_valued(m.operand)) {
             goals.comparison = op;
             const std::string text = m.fact + " " + m.info->symbol + " " + text_of(m.operand);
-            goals.at =
-                add(GoalKind::boundary, owner, m.location,
-                    text + " at " + boundary_point(m.fact, m.operand, at_boundary(*op), false));
-            const bool either = *op == Op::equal || *op == Op::not_equal;
-            const Wide beyond = *op == Op::greater_equal ? -1 : *op == Op::less_equal ? 1 : 0;
+            goals.at = add(GoalKind::boundary, owner, m.location,
+                           text + " at " + boundary_point(m.fact, m.operand, wanted_differences(*op, true)));
             goals.beyond = add(GoalKind::boundary, owner, m.location,
-                               text + " at " + boundary_point(m.fact, m.operand, beyond, either));
+                               text + " at " + boundary_point(m.fact, m.operand, wanted_differences(*op, false)));
           }
           add_expressions(m.operand, owner);
         }
@@ -412,8 +396,8 @@ struct CoverageTracker::State {
   void boundary(Op op, std::optional<Wide> d, std::size_t at, std::size_t beyond,
                 std::set<std::size_t>& out) {
     if (!d) return;
-    if (*d == at_boundary(op)) out.insert(at);
-    if (beyond_boundary(op, *d)) out.insert(beyond);
+    if (wanted_differences(op, true).contains(*d)) out.insert(at);
+    if (wanted_differences(op, false).contains(*d)) out.insert(beyond);
   }
 
   // Rule `r` of table `t` was tried at `point`: what its matchers were there.
@@ -462,23 +446,26 @@ struct CoverageTracker::State {
       Wide value = 0;
       if (left ? __builtin_add_overflow(other->i, d, &value) : __builtin_sub_overflow(other->i, d, &value)) return;
       if (!detail::fits_int64(value)) return;
-      const std::string& name = rules.inputs[static_cast<std::size_t>(side.slot)].name;
+      // A value the input may not take is no suggestion, though the comparison would stand at
+      // its threshold there (the evaluator refuses it as a rule error, so say it here).
+      const auto& allowed = rules.inputs[static_cast<std::size_t>(side.slot)].one_of;
+      if (!allowed.empty() && std::none_of(allowed.begin(), allowed.end(), [&](const RValue& option) {
+            return option.kind == RValue::Kind::integer && option.i == value;
+          }))
+        return;
       Inputs inputs = base;
-      const auto given = std::find_if(inputs.begin(), inputs.end(), [&](const auto& kv) { return kv.first == name; });
-      const Value v(static_cast<std::int64_t>(value));
-      if (given != inputs.end())
-        given->second = v;
-      else
-        inputs.emplace_back(name, v);
+      set_input(inputs, rules.inputs[static_cast<std::size_t>(side.slot)].name,
+                Value(static_cast<std::int64_t>(value)));
       out.push_back(std::move(inputs));
     };
     const auto consider = [&](Op op, const Node& left, const Node& right, bool at) {
       probe.at(*point);
       const std::optional<RValue> l = probe.value(left);
       const std::optional<RValue> r = probe.value(right);
-      for (const Wide d : wanted_differences(op, at)) {
-        moved(left, r, d, true);
-        moved(right, l, d, false);
+      const Differences wanted = wanted_differences(op, at);
+      for (std::size_t k = 0; k < wanted.count; ++k) {
+        moved(left, r, wanted.values[k], true);
+        moved(right, l, wanted.values[k], false);
       }
     };
     for (const auto& table : tables)
@@ -547,13 +534,19 @@ const Coverage& CoverageTracker::coverage() const {
 }
 
 void CoverageTracker::witnesses_near(const std::vector<Inputs>& tried) {
+  // Requests the rules answer first: a suggestion (or a generated test) that plans something
+  // says more than one more error.
+  std::vector<const Inputs*> bases;
+  for (const Inputs& inputs : tried) bases.push_back(&inputs);
+  std::stable_partition(bases.begin(), bases.end(),
+                        [&](const Inputs* inputs) { return evaluate::evaluate(state_->rules, *inputs).ok(); });
   std::vector<TraceStep> steps;
   for (std::size_t g = 0; g < state_->coverage.goals.size(); ++g) {
     if (state_->coverage.goals[g].kind != GoalKind::boundary || state_->coverage.goals[g].cases > 0 ||
         state_->coverage.goals[g].witness)
       continue;
-    for (const Inputs& base : tried) {
-      for (const Inputs& moved : state_->toward_boundary(g, base)) {
+    for (const Inputs* base : bases) {
+      for (const Inputs& moved : state_->toward_boundary(g, *base)) {
         steps.clear();
         (void)evaluate::evaluate(state_->rules, moved, &steps);
         const std::vector<std::size_t> covered = goals_of(moved, steps);

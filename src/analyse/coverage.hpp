@@ -77,7 +77,8 @@ class CoverageTracker {
   void record(const Inputs& inputs, const std::vector<TraceStep>& steps);
   [[nodiscard]] const Coverage& coverage() const;
   /// Gives each boundary goal no evaluation covered a witness near `tried` (the tests' inputs):
-  /// the first of them that covers it once one integer input is moved onto the threshold --
+  /// the first of them (those the rules answer without an error first) that covers it once one
+  /// integer input is moved onto the threshold --
   /// where one side of the comparison is an input, that input set to the other side's value
   /// plus the goal's offset. A sample or a suite seldom stands exactly on a threshold (0, one
   /// below a limit); a test moved onto it is the suggestion an operator can use. Run before

@@ -27,6 +27,14 @@ Value drawn_value(const InputInfo& input, std::mt19937_64& random) {
 
 }  // namespace
 
+void set_input(Inputs& inputs, const std::string& name, Value value) {
+  const auto at = std::find_if(inputs.begin(), inputs.end(), [&](const auto& kv) { return kv.first == name; });
+  if (at != inputs.end())
+    at->second = std::move(value);
+  else if (!value.is_null())
+    inputs.emplace_back(name, std::move(value));
+}
+
 std::vector<Inputs> draw_inputs(const std::vector<InputInfo>& declared, const std::vector<Inputs>& corpus,
                                 std::size_t count, std::uint64_t seed) {
   // The values each input takes somewhere in the corpus: a drawn input recombines them.
@@ -46,11 +54,7 @@ std::vector<Inputs> draw_inputs(const std::vector<InputInfo>& declared, const st
       Value value = from != seen.end() && pick(2) == 0 ? from->second[pick(from->second.size())]
                                                        : drawn_value(input, random);
       if (value.is_null() && input.required) continue;
-      auto at = std::find_if(inputs.begin(), inputs.end(), [&](const auto& kv) { return kv.first == input.name; });
-      if (at != inputs.end())
-        at->second = std::move(value);
-      else if (!value.is_null())
-        inputs.emplace_back(input.name, std::move(value));
+      set_input(inputs, input.name, std::move(value));
     }
     out.push_back(std::move(inputs));
   }

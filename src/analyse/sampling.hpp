@@ -7,12 +7,17 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "snnplan/input_info.hpp"
 #include "snnplan/value.hpp"
 
 namespace snnplan::analyse {
+
+/// Sets input `name` of `inputs` to `value`, appended when absent (a null value, "the default",
+/// is not appended): one request with one input changed.
+void set_input(Inputs& inputs, const std::string& name, Value value);
 
 /// `count` inputs drawn with `seed`: each a corpus request with about a quarter of its inputs
 /// replaced by a value another request or the input's declared type offers (small and power-of-

@@ -66,7 +66,7 @@ class GeneratedFile {
     tracker_.witnesses_near(chosen_);
     const std::size_t count = tracker_.coverage().goals.size();
     for (std::size_t g = 0; g < count; ++g) {
-      const analyse::Goal goal = tracker_.coverage().goals[g];  // a copy: add() counts goals
+      const analyse::Goal& goal = tracker_.coverage().goals[g];
       if (goal.kind == analyse::GoalKind::boundary && goal.cases == 0 && goal.witness)
         add(messages::generated_goal_name(analyse::to_string(goal.kind), goal.owner, goal.what), *goal.witness);
     }

@@ -102,11 +102,8 @@ inline std::string generated_goal_name(std::string_view kind, std::string_view o
 inline std::string coverage_unreachable_heading() {
   return "unreachable (no input covers them, so they do not count):\n";
 }
-inline std::string coverage_no_witnesses(std::string_view why, bool tests_moved_onto_thresholds) {
-  return fmt::format("({}: {})",
-                     tests_moved_onto_thresholds ? "no other inputs are suggested than tests moved onto a threshold"
-                                                 : "no inputs are suggested",
-                     why);
+inline std::string coverage_no_witnesses(std::string_view why) {
+  return fmt::format("(a goal without a suggested input may still be reachable: {})", why);
 }
 
 }  // namespace snnplan::messages

@@ -92,13 +92,8 @@ std::string text_test_report(const RuleTestReport& report, bool show_coverage) {
           if (goal.witness) out += "      covered by input: " + flow_inputs(*goal.witness) + "\n";
         }
       }
-      if (!unreachable && !owners.empty() && !report.coverage.witnesses_missing.empty()) {
-        // Tests moved onto a threshold are suggested even where the domain cannot be walked.
-        const bool some = std::any_of(goals.begin(), goals.end(), [](const CoverageGoal& g) {
-          return g.cases == 0 && g.witness.has_value();
-        });
-        out += messages::coverage_no_witnesses(report.coverage.witnesses_missing, some) + "\n";
-      }
+      if (!unreachable && !owners.empty() && !report.coverage.witnesses_missing.empty())
+        out += messages::coverage_no_witnesses(report.coverage.witnesses_missing) + "\n";
     }
   }
   out += summary(report) + "\n";

@@ -32,12 +32,12 @@ inline std::string allowed_finding(std::string_view severity, std::string_view m
 inline std::string corpus_line(std::size_t line, std::string_view problem) {
   return fmt::format("corpus line {}: {}", line, problem);
 }
-inline std::string sampled_summary(std::size_t compared, std::size_t from_corpus, std::uint64_t seed,
-                                   std::size_t changed) {
+inline std::string sampled_summary(std::size_t compared, std::size_t from_corpus, std::size_t at_thresholds,
+                                   std::uint64_t seed, std::size_t changed) {
   return fmt::format(
-      "sampled, not every input: {} inputs compared ({} from the corpus, {} drawn with seed {}); "
-      "{} changed\n",
-      compared, from_corpus, compared - from_corpus, seed, changed);
+      "sampled, not every input: {} inputs compared ({} from the corpus, {} on a threshold of either file, "
+      "{} drawn with seed {}); {} changed\n",
+      compared, from_corpus, at_thresholds, compared - from_corpus - at_thresholds, seed, changed);
 }
 inline std::string sampled_group(std::size_t count) {
   return fmt::format("  {} input{} changed:\n", count, count == 1 ? "" : "s");

@@ -8,6 +8,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "analyse/coverage.hpp"
 #include "analyse/sampling.hpp"
 #include "render/json.hpp"
 #include "request/json_inputs.hpp"
@@ -33,6 +34,25 @@ std::map<std::string, Value> answer_of(const EvaluationResult& result) {
   const Record& record = result.record();
   for (std::size_t k = 0; k < record.names().size(); ++k) out.emplace(record.names()[k], record.values()[k]);
   return out;
+}
+
+// Corpus lines (or draws) whose moves onto a threshold are tried: a few suffice, as each move is
+// confirmed by an evaluation with a trace (those the rules answer are tried first).
+constexpr std::size_t kThresholdBases = 8;
+constexpr std::size_t kThresholdScan = 64;  // requests looked at for those
+
+// Inputs standing on each integer threshold of `rules` (CoverageTracker::witnesses_near), not
+// already in `cases`.
+void add_threshold_inputs(const RuleSet& rules, const std::vector<Inputs>& bases, std::vector<Inputs>& cases,
+                          std::size_t& added) {
+  analyse::CoverageTracker tracker(RuleSetAccess::compiled(rules));
+  tracker.witnesses_near(bases);
+  for (const analyse::Goal& goal : tracker.coverage().goals) {
+    if (goal.kind != analyse::GoalKind::boundary || !goal.witness) continue;
+    if (std::find(cases.begin(), cases.end(), *goal.witness) != cases.end()) continue;
+    cases.push_back(*goal.witness);
+    ++added;
+  }
 }
 
 bool has_search(const detail::CompiledRules& rules) {
@@ -65,16 +85,19 @@ SampledDiff sampled_diff(const RuleSet& old_rules, const RuleSet& new_rules, con
   const std::vector<Inputs> corpus = corpus_inputs(options.corpus, old_rules);
   std::vector<Inputs> cases = corpus;
   out.from_corpus = corpus.size();
-  for (Inputs& drawn : analyse::draw_inputs(old_rules.inputs(), corpus, options.samples, options.seed))
-    cases.push_back(std::move(drawn));
+  std::vector<Inputs> drawn = analyse::draw_inputs(old_rules.inputs(), corpus, options.samples, options.seed);
+  // The first requests the old rules answer, else the first of all.
+  const std::vector<Inputs>& from = corpus.empty() ? drawn : corpus;
+  std::vector<Inputs> bases;
+  for (std::size_t k = 0; k < std::min(from.size(), kThresholdScan) && bases.size() < kThresholdBases; ++k)
+    if (old_rules.evaluate(from[k]).ok()) bases.push_back(from[k]);
+  for (std::size_t k = 0; k < from.size() && bases.size() < kThresholdBases; ++k)
+    if (std::find(bases.begin(), bases.end(), from[k]) == bases.end()) bases.push_back(from[k]);
+  add_threshold_inputs(old_rules, bases, cases, out.at_thresholds);
+  add_threshold_inputs(new_rules, bases, cases, out.at_thresholds);
+  for (Inputs& inputs : drawn) cases.push_back(std::move(inputs));
   for (Inputs& inputs : cases)
-    for (const auto& fixed : options.fixed) {  // (clang 14 cannot capture a structured binding)
-      auto at = std::find_if(inputs.begin(), inputs.end(), [&](const auto& kv) { return kv.first == fixed.first; });
-      if (at != inputs.end())
-        at->second = fixed.second;
-      else
-        inputs.push_back(fixed);
-    }
+    for (const auto& [name, value] : options.fixed) analyse::set_input(inputs, name, value);
   std::map<std::string, std::size_t> group_of;  // the group's key -> index in out.changes
   for (const Inputs& inputs : cases) {
     const auto before = answer_of(old_rules.evaluate(inputs));
@@ -116,7 +139,8 @@ SampledDiff sampled_diff(const RuleSet& old_rules, const RuleSet& new_rules, con
 }
 
 std::string render_sampled_diff(const SampledDiff& diff) {
-  std::string out = messages::sampled_summary(diff.compared, diff.from_corpus, diff.seed, diff.changed);
+  std::string out =
+      messages::sampled_summary(diff.compared, diff.from_corpus, diff.at_thresholds, diff.seed, diff.changed);
   for (const SampledChange& change : diff.changes) {
     out += messages::sampled_group(change.count);
     for (const std::string& field : change.fields) out += fmt::format("    {}\n", field);
@@ -134,8 +158,13 @@ std::string sampled_diff_json(const SampledDiff& diff) {
                        {"fields", change.fields},
                        {"float_fields", change.float_fields},
                        {"example", json::parse(change.example)}});
-  const json out = {{"sampled", true},          {"compared", diff.compared}, {"from_corpus", diff.from_corpus},
-                    {"seed", diff.seed},        {"changed_inputs", diff.changed},   {"changes", std::move(changes)}};
+  const json out = {{"sampled", true},
+                    {"compared", diff.compared},
+                    {"from_corpus", diff.from_corpus},
+                    {"at_thresholds", diff.at_thresholds},
+                    {"seed", diff.seed},
+                    {"changed_inputs", diff.changed},
+                    {"changes", std::move(changes)}};
   return out.dump(2) + "\n";
 }
 

@@ -32,15 +32,19 @@ struct SampledChange {
 struct SampledDiff {
   std::size_t compared = 0;     ///< inputs both rule sets answered
   std::size_t from_corpus = 0;  ///< of which the corpus's lines
+  std::size_t at_thresholds = 0;  ///< and inputs moved onto an integer threshold of either file
   std::size_t changed = 0;
   std::uint64_t seed = 0;
   std::vector<SampledChange> changes;  ///< the largest group first
 };
 
-/// Compares `old_rules` and `new_rules` (which declare the same inputs) on the corpus and
-/// `options.samples` inputs drawn from it (a corpus line with some inputs replaced by values
-/// another line or the declared types offer), or from the declared types alone without a
-/// corpus. A corpus line that is not a request throws std::invalid_argument naming its line.
+/// Compares `old_rules` and `new_rules` (which declare the same inputs) on the corpus, on
+/// inputs standing on each integer threshold of either file (one of the first corpus lines, or
+/// of the draws, moved onto it in one input: a threshold an edit moves changes the answer
+/// there, and a draw seldom lands on one), and on `options.samples` inputs drawn from the corpus
+/// (a corpus line with some inputs replaced by values another line or the declared types
+/// offer), or from the declared types alone without a corpus. A corpus line that is not a
+/// request throws std::invalid_argument naming its line.
 SampledDiff sampled_diff(const RuleSet& old_rules, const RuleSet& new_rules, const SampleOptions& options);
 
 /// The requests of a corpus (JSON Lines, as read; empty lines skipped) as inputs of `rules`.
@@ -53,7 +57,7 @@ std::vector<Inputs> corpus_inputs(const std::vector<std::string>& lines, const R
 
 /// The text report: that it sampled, how many inputs, and each group of changes.
 std::string render_sampled_diff(const SampledDiff& diff);
-/// The same as one JSON object: {"sampled": true, "compared", "from_corpus", "seed",
+/// The same as one JSON object: {"sampled": true, "compared", "from_corpus", "at_thresholds", "seed",
 /// "changed_inputs", "changes": [{"count", "fields", "float_fields", "example"}]}, the example an
 /// object of inputs.
 std::string sampled_diff_json(const SampledDiff& diff);
