@@ -22,8 +22,10 @@ const char* element_type_name(syntax::KindSet kinds) {
 
 // The slot of input `name`, or -1.
 int input_slot(const CompiledRules& rules, std::string_view name) {
-  // A linear scan of a few names beats hashing the name.
-  constexpr std::size_t kScanUpTo = 16;
+  // A scan of the inputs' keys (length and first 8 bytes: one comparison each, the bytes past
+  // them only on a match) beats building a std::string to hash, up to dozens of inputs: the 26
+  // of the planning rules bind in half the time (a refused plan-training request, 0.9 -> 0.4 us).
+  constexpr std::size_t kScanUpTo = 64;
   if (rules.inputs.size() <= kScanUpTo) {
     const auto key = detail::NameKey::of(name);
     for (std::size_t k = 0; k < rules.inputs.size(); ++k) {
