@@ -89,10 +89,23 @@ std::int64_t as_int64(py::handle obj, const std::string& what) {
 snnplan::Value as_value(py::handle obj, const std::string& name) {
   if (obj.is_none()) return snnplan::Value();
   if (PyBool_Check(obj.ptr())) return snnplan::Value(obj.ptr() == Py_True);
-  if (PyLong_Check(obj.ptr())) return snnplan::Value(as_int64(obj, "input '" + name + "'"));
+  // An int or a str read at once; the words "input 'NAME'" are made only for a refusal (they
+  // cost more than the reading, and an evaluation may take dozens of inputs).
+  if (PyLong_Check(obj.ptr())) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(obj.ptr(), &overflow);
+    if (overflow == 0 && !(v == -1 && PyErr_Occurred())) return snnplan::Value(static_cast<std::int64_t>(v));
+    PyErr_Clear();
+    return snnplan::Value(as_int64(obj, "input '" + name + "'"));
+  }
   if (PyFloat_Check(obj.ptr())) return snnplan::Value(PyFloat_AsDouble(obj.ptr()));
-  if (PyUnicode_Check(obj.ptr()))
+  if (PyUnicode_Check(obj.ptr())) {
+    Py_ssize_t size = 0;
+    if (const char* data = PyUnicode_AsUTF8AndSize(obj.ptr(), &size))
+      return snnplan::Value(std::string(data, static_cast<std::size_t>(size)));
+    PyErr_Clear();
     return snnplan::Value(as_string(obj, ("input '" + name + "'").c_str()));
+  }
   if (PyList_Check(obj.ptr()) || PyTuple_Check(obj.ptr())) {
     snnplan::Value::List items;
     for (py::handle item : py::reinterpret_borrow<py::sequence>(obj))
@@ -104,7 +117,7 @@ snnplan::Value as_value(py::handle obj, const std::string& name) {
 
 // ---- C++ -> Python ---------------------------------------------------------------------
 
-py::str to_str(const std::string& s) {
+py::str to_str(std::string_view s) {
   // Rule output is built from valid UTF-8; "replace" only guards against surprises.
   PyObject* o = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace");
   if (!o) throw py::error_already_set();
@@ -125,6 +138,24 @@ py::object to_python(const snnplan::Value& v) {
     }
   };
   return std::visit(Visitor{}, v.storage());
+}
+
+// A field of an evaluation into views, as to_python(Value) gives the same value.
+py::object to_python(const snnplan::ValueView& v) {
+  switch (v.kind()) {
+    case snnplan::ValueView::Kind::null: return py::none();
+    case snnplan::ValueView::Kind::boolean: return py::bool_(v.as_bool());
+    case snnplan::ValueView::Kind::integer: return py::int_(v.as_int());
+    case snnplan::ValueView::Kind::floating: return py::float_(v.as_float());
+    case snnplan::ValueView::Kind::string: return to_str(v.as_string());
+    case snnplan::ValueView::Kind::list: {
+      const auto items = v.as_list();
+      py::list out(items.size());
+      for (std::size_t k = 0; k < items.size(); ++k) out[k] = to_python(items[k]);
+      return out;
+    }
+  }
+  return py::none();
 }
 
 py::object int_tuple(const std::optional<std::vector<std::int64_t>>& v) {
@@ -242,7 +273,11 @@ snnplan::Inputs inputs_of(const py::kwargs& kwargs) {
   snnplan::Inputs inputs;
   inputs.reserve(kwargs.size());
   for (auto [key, value] : kwargs) {
-    std::string name = key.cast<std::string>();
+    // A keyword is a str (Python checks): its UTF-8 read directly, not through a caster.
+    Py_ssize_t size = 0;
+    const char* data = PyUnicode_AsUTF8AndSize(key.ptr(), &size);
+    if (!data) throw py::error_already_set();
+    std::string name(data, static_cast<std::size_t>(size));
     snnplan::Value v = as_value(value, name);
     inputs.emplace_back(std::move(name), std::move(v));
   }
@@ -251,16 +286,18 @@ snnplan::Inputs inputs_of(const py::kwargs& kwargs) {
 
 py::dict evaluate(const snnplan::RuleSet& rules, const py::kwargs& kwargs) {
   const snnplan::Inputs inputs = inputs_of(kwargs);
-  std::optional<snnplan::EvaluationResult> result;
+  // Into views of a per-thread evaluation, which keeps its storage from call to call: no record
+  // of its own is built only to be copied into the dict.
+  thread_local snnplan::Evaluation evaluation;
   {
     py::gil_scoped_release unlocked;
-    result = rules.evaluate(inputs);
+    (void)rules.evaluate(inputs, evaluation);
   }
-  if (!result->ok()) raise_evaluation_error(result->error());
-  const snnplan::Record& record = result->record();
+  if (!evaluation.ok()) raise_evaluation_error(evaluation.error());
+  const auto names = evaluation.names();
+  const auto values = evaluation.values();
   py::dict out;
-  for (std::size_t k = 0; k < record.names().size(); ++k)
-    out[to_str(record.names()[k])] = to_python(record.values()[k]);
+  for (std::size_t k = 0; k < names.size(); ++k) out[to_str(names[k])] = to_python(values[k]);
   return out;
 }
 
