@@ -286,22 +286,10 @@ snnplan::Inputs inputs_of(const py::kwargs& kwargs) {
 
 py::dict evaluate(const snnplan::RuleSet& rules, const py::kwargs& kwargs) {
   const snnplan::Inputs inputs = inputs_of(kwargs);
-  // Into views of a per-thread evaluation, which keeps its storage from call to call: no record
-  // of its own is built only to be copied into the dict. Building the dict may run Python code
-  // (a collection's finalizers) that evaluates again on this thread: that call gets its own.
-  thread_local snnplan::Evaluation shared;
-  thread_local bool shared_in_use = false;
-  std::optional<snnplan::Evaluation> own;
-  const bool reentered = shared_in_use;
-  snnplan::Evaluation& evaluation = reentered ? own.emplace() : shared;
-  struct InUse {
-    bool& flag;
-    bool held;
-    ~InUse() {
-      if (held) flag = false;
-    }
-  } in_use{shared_in_use, !reentered};
-  shared_in_use = true;
+  // Into views: no record of its own is built only to be copied into the dict. The evaluation
+  // is this call's (not kept per thread): building the dict may run Python code (a collection's
+  // finalizers) that evaluates again on this thread.
+  snnplan::Evaluation evaluation;
   {
     py::gil_scoped_release unlocked;
     (void)rules.evaluate(inputs, evaluation);
