@@ -533,13 +533,14 @@ const Coverage& CoverageTracker::coverage() const {
   return state_->coverage;
 }
 
-void CoverageTracker::witnesses_near(const std::vector<Inputs>& tried) {
+void CoverageTracker::witnesses_near(const std::vector<Inputs>& tried, std::size_t at_most) {
   // Requests the rules answer first: a suggestion (or a generated test) that plans something
   // says more than one more error.
   std::vector<const Inputs*> bases;
   for (const Inputs& inputs : tried) bases.push_back(&inputs);
   std::stable_partition(bases.begin(), bases.end(),
                         [&](const Inputs* inputs) { return evaluate::evaluate(state_->rules, *inputs).ok(); });
+  if (bases.size() > at_most) bases.resize(at_most);
   std::vector<TraceStep> steps;
   for (std::size_t g = 0; g < state_->coverage.goals.size(); ++g) {
     if (state_->coverage.goals[g].kind != GoalKind::boundary || state_->coverage.goals[g].cases > 0 ||

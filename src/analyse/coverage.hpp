@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -77,13 +78,14 @@ class CoverageTracker {
   void record(const Inputs& inputs, const std::vector<TraceStep>& steps);
   [[nodiscard]] const Coverage& coverage() const;
   /// Gives each boundary goal no evaluation covered a witness near `tried` (the tests' inputs):
-  /// the first of them (those the rules answer without an error first) that covers it once one
-  /// integer input is moved onto the threshold --
+  /// the first of them that covers it once one integer input is moved onto the threshold --
   /// where one side of the comparison is an input, that input set to the other side's value
-  /// plus the goal's offset. A sample or a suite seldom stands exactly on a threshold (0, one
-  /// below a limit); a test moved onto it is the suggestion an operator can use. Run before
-  /// find_witnesses(), which keeps these.
-  void witnesses_near(const std::vector<Inputs>& tried);
+  /// plus the goal's offset. Those the rules answer without an error are tried first, and only
+  /// the first `at_most` in that order (each try is an evaluation with a trace). A sample or a
+  /// suite seldom stands exactly on a threshold (0, one below a limit); a test moved onto it is
+  /// the suggestion an operator can use. Run before find_witnesses(), which keeps these.
+  void witnesses_near(const std::vector<Inputs>& tried,
+                      std::size_t at_most = std::numeric_limits<std::size_t>::max());
   /// Fills the witness of every goal no evaluation covered with the plainest representative
   /// input (for_each_representative) that covers it, and marks the goals none covers
   /// unreachable when the representatives are exact. Returns false with `why` when they could

@@ -36,17 +36,18 @@ std::map<std::string, Value> answer_of(const EvaluationResult& result) {
   return out;
 }
 
-// Corpus lines (or draws) whose moves onto a threshold are tried: a few suffice, as each move is
-// confirmed by an evaluation with a trace (those the rules answer are tried first).
+// Requests (the first of the corpus, or of the draws) looked at for those the rules answer, and
+// how many of them are moved onto a threshold: a few suffice, as each move is confirmed by an
+// evaluation with a trace.
+constexpr std::size_t kThresholdScan = 64;
 constexpr std::size_t kThresholdBases = 8;
-constexpr std::size_t kThresholdScan = 64;  // requests looked at for those
 
 // Inputs standing on each integer threshold of `rules` (CoverageTracker::witnesses_near), not
 // already in `cases`.
-void add_threshold_inputs(const RuleSet& rules, const std::vector<Inputs>& bases, std::vector<Inputs>& cases,
+void add_threshold_inputs(const RuleSet& rules, const std::vector<Inputs>& requests, std::vector<Inputs>& cases,
                           std::size_t& added) {
   analyse::CoverageTracker tracker(RuleSetAccess::compiled(rules));
-  tracker.witnesses_near(bases);
+  tracker.witnesses_near(requests, kThresholdBases);
   for (const analyse::Goal& goal : tracker.coverage().goals) {
     if (goal.kind != analyse::GoalKind::boundary || !goal.witness) continue;
     if (std::find(cases.begin(), cases.end(), *goal.witness) != cases.end()) continue;
@@ -86,15 +87,11 @@ SampledDiff sampled_diff(const RuleSet& old_rules, const RuleSet& new_rules, con
   std::vector<Inputs> cases = corpus;
   out.from_corpus = corpus.size();
   std::vector<Inputs> drawn = analyse::draw_inputs(old_rules.inputs(), corpus, options.samples, options.seed);
-  // The first requests the old rules answer, else the first of all.
   const std::vector<Inputs>& from = corpus.empty() ? drawn : corpus;
-  std::vector<Inputs> bases;
-  for (std::size_t k = 0; k < std::min(from.size(), kThresholdScan) && bases.size() < kThresholdBases; ++k)
-    if (old_rules.evaluate(from[k]).ok()) bases.push_back(from[k]);
-  for (std::size_t k = 0; k < from.size() && bases.size() < kThresholdBases; ++k)
-    if (std::find(bases.begin(), bases.end(), from[k]) == bases.end()) bases.push_back(from[k]);
-  add_threshold_inputs(old_rules, bases, cases, out.at_thresholds);
-  add_threshold_inputs(new_rules, bases, cases, out.at_thresholds);
+  const std::vector<Inputs> requests(from.begin(),
+                                     from.begin() + static_cast<std::ptrdiff_t>(std::min(from.size(), kThresholdScan)));
+  add_threshold_inputs(old_rules, requests, cases, out.at_thresholds);
+  add_threshold_inputs(new_rules, requests, cases, out.at_thresholds);
   for (Inputs& inputs : drawn) cases.push_back(std::move(inputs));
   for (Inputs& inputs : cases)
     for (const auto& [name, value] : options.fixed) analyse::set_input(inputs, name, value);
