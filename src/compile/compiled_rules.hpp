@@ -34,6 +34,10 @@ struct CompiledRules;
 struct Node {
   syntax::ExprKind kind = syntax::ExprKind::literal;
   syntax::Op op = syntax::Op::add;
+  /// In a search's values, constraints and key: the deepest enumeration this node's value
+  /// varies with, or -1 when it is the same for every candidate of a tier (everything outside
+  /// searches). Set by mark_candidate_levels, for rules compiled and rules read back alike.
+  std::int16_t level = -1;
   const language::BuiltinInfo* builtin = nullptr;  // kind == call
   int slot = -1;
   RValue constant;  // kind == literal (also folded constant lists)
@@ -249,7 +253,20 @@ struct CompiledSearch {
   /// the tier's name (syntax::kTierField); `field_slots` per field but the last.
   std::shared_ptr<const std::vector<std::string>> field_names;
   std::vector<int> field_slots;
+  // Derived by mark_candidate_levels (not stored in the serialized form):
+  /// Per candidate slot: its value reads a tier's value (directly or through another candidate
+  /// value), so it differs between tiers.
+  std::vector<std::uint8_t> candidate_reads_tier;
+  /// No enumeration and no shared constraint reads a tier's value: every tier starts from the
+  /// same candidates, before its own constraints.
+  bool tiers_share_candidates = false;
 };
+
+/// Sets Node::level in `search`'s enumerations, constraints, `fits` and key, and in its
+/// candidate values (`local_values`, the rule set's, whose first slot is `first_local_slot`),
+/// from candidate_levels and the enumerations' slots; and what reads the tiers' values
+/// (candidate_reads_tier, tiers_share_candidates). compile/candidate_levels.cpp.
+void mark_candidate_levels(CompiledSearch& search, std::vector<Node>& local_values, std::size_t first_local_slot);
 
 /// An `ensure` entry. Its conditions and values read the record's fields as slots after the
 /// facts (CompiledRules::field_slot), which the evaluator fills once the record is complete.

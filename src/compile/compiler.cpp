@@ -229,6 +229,7 @@ class Compiler {
       aggregates_ = nullptr;
     }
     slots_ = facts;
+    detail::mark_candidate_levels(*out, out_.local_values, out_.inputs.size() + out_.lets.size());
     return out;
   }
 

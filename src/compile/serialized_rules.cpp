@@ -442,6 +442,7 @@ class RulesReader {
     r.let_names.reserve(reservable(lets));
     r.lets.reserve(reservable(lets));
     r.calls.reserve(reservable(lets));
+    std::vector<std::shared_ptr<detail::CompiledSearch>> unmarked;
     for (std::size_t k = 0; k < lets; ++k) {
       r.let_names.push_back(in_.str());
       r.lets.push_back(node());
@@ -457,7 +458,9 @@ class RulesReader {
       } else {
         r.calls.emplace_back(std::nullopt);
       }
-      r.searches.push_back(in_.boolean() ? search() : nullptr);
+      std::shared_ptr<detail::CompiledSearch> read = in_.boolean() ? search() : nullptr;
+      if (read) unmarked.push_back(read);
+      r.searches.push_back(std::move(read));
     }
     const std::size_t locals = in_.count();
     r.local_names.reserve(reservable(locals));
@@ -523,6 +526,9 @@ class RulesReader {
       r.allowed.push_back(std::move(a));
     }
     validate(r);
+    // Node levels are derived, not stored: marked once every slot is known to be valid.
+    for (const auto& search : unmarked)
+      detail::mark_candidate_levels(*search, r.local_values, r.inputs.size() + r.lets.size());
     for (auto& table : r.tables) table.index = build_rule_index(table);
     return out;
   }
@@ -699,7 +705,7 @@ class RulesReader {
     f.error = text();
     return f;
   }
-  std::shared_ptr<const detail::CompiledSearch> search() {
+  std::shared_ptr<detail::CompiledSearch> search() {
     auto s = std::make_shared<detail::CompiledSearch>();
     s->location = in_.location();
     s->name = in_.str();

@@ -595,6 +595,9 @@ class Evaluator {
   [[gnu::cold]] void note_candidate(const SearchRun& run, TraceStep::Kind kind,
                                     const detail::CompiledConstraint& c, Frame& frame);
   [[gnu::cold]] void note_search_summary(const SearchRun& run);
+  // ---- a tier's candidates all at once: defined in search_columns.cpp ---------------------
+  class Columns;
+  bool decide_tier_by_columns(SearchRun& run, Frame& frame);
 
   inline static const std::string kNoTable;
 

@@ -6,9 +6,8 @@
 
 #include <fmt/format.h>
 
-#include <map>
-
 #include "evaluate/expressions.hpp"
+#include "evaluate/search_run.hpp"
 
 namespace snnplan::evaluate::internal {
 namespace {
@@ -30,20 +29,6 @@ bool key_less(const RValue& a, const RValue& b, const SourceLocation& at) {
 
 }  // namespace
 
-// The state of one search: where it is, what it has kept, what it counts for the trace.
-struct Evaluator::SearchRun {
-  explicit SearchRun(const detail::CompiledSearch& s) : search(s) {}
-  const detail::CompiledSearch& search;
-  const detail::CompiledTier* tier = nullptr;
-  bool any_valid = false;   // a candidate met every constraint of its tier
-  bool chosen = false;      // in this tier
-  RValue best_key;
-  RValue* best_fields = nullptr;
-  std::size_t tested = 0;   // against `fits`, in every tier
-  std::size_t fitting = 0;  // in this tier
-  std::vector<RValue> aggregates;  // per CompiledAggregate, null until a candidate is tested
-  std::map<std::string, std::size_t> removed_by;  // constraint -> candidates it removed (traced)
-};
 
 RValue Evaluator::search(const detail::CompiledSearch& search, Frame& frame) {
   SearchRun run(search);
@@ -57,7 +42,9 @@ RValue Evaluator::search(const detail::CompiledSearch& search, Frame& frame) {
     // The candidate's values may use the tier's values: computed anew in each tier.
     for (int slot : search.candidate_slots) frame.forget(slot);
     if (trace_) note(TraceStep::Kind::search_tier, search.name, tier.name, search.location, "");
-    enumerate(run, 0, frame);
+    // All candidates at once where the columns hold the tier exactly; else (and traced, where
+    // every candidate is a step) one at a time.
+    if (trace_ || !decide_tier_by_columns(run, frame)) enumerate(run, 0, frame);
     if (trace_) note_search_summary(run);
     if (!run.chosen) continue;
     RValue* values = store_.values(fields);

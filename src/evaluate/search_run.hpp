@@ -1,0 +1,34 @@
+#pragma once
+// The state of one search (private to evaluate/), shared by the walk of its candidates one at a
+// time (search.cpp) and the evaluation of a tier's candidates all at once (search_columns.cpp).
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "evaluate/engine.hpp"
+
+namespace snnplan::evaluate::internal {
+
+// The state of one search: where it is, what it has kept, what it counts for the trace.
+struct Evaluator::SearchRun {
+  explicit SearchRun(const detail::CompiledSearch& s) : search(s) {}
+  const detail::CompiledSearch& search;
+  const detail::CompiledTier* tier = nullptr;
+  bool any_valid = false;   // a candidate met every constraint of its tier
+  bool chosen = false;      // in this tier
+  RValue best_key;
+  RValue* best_fields = nullptr;
+  std::size_t tested = 0;   // against `fits`, in every tier
+  std::size_t fitting = 0;  // in this tier
+  std::vector<RValue> aggregates;  // per CompiledAggregate, null until a candidate is tested
+  std::map<std::string, std::size_t> removed_by;  // constraint -> candidates it removed (traced)
+  // The tiers' columns (search_columns.cpp): made in the evaluation's store by the first tier
+  // that tries them, kept for the next (whose candidates may be the same), destroyed with the run.
+  Columns* columns = nullptr;
+  ~SearchRun();
+  SearchRun(const SearchRun&) = delete;
+  SearchRun& operator=(const SearchRun&) = delete;
+};
+
+}  // namespace snnplan::evaluate::internal

@@ -1,0 +1,170 @@
+// A search's tiers decided by columns (evaluate/search_columns.cpp) against the walk of one
+// candidate at a time (search.cpp, which explain() always takes): the same record or the same
+// error on every committed planning request, and every tier the columns cannot hold exactly --
+// an integer beyond 64 bits, a division by zero in a branch the walk does not take, a value
+// whose kind varies per candidate -- given back to the walk, which answers as before.
+#include <doctest/doctest.h>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "evaluate/search_statistics.hpp"
+#include "request/json_inputs.hpp"
+#include "snnplan/explain.hpp"
+#include "snnplan/rule_set.hpp"
+
+namespace {
+
+using nlohmann::json;
+using snnplan::EvaluationResult;
+using snnplan::Inputs;
+using snnplan::RuleSet;
+using snnplan::Value;
+using snnplan::evaluate::search_tier_counts;
+using snnplan::evaluate::SearchTierCounts;
+
+std::vector<json> requests_in(const std::string& file) {
+  std::ifstream in(std::string(SNNPLAN_TEST_DATA) + "/planning/" + file);
+  REQUIRE(in.good());
+  std::vector<json> out;
+  for (std::string line; std::getline(in, line);) {
+    const json parsed = json::parse(line);
+    out.push_back(parsed.contains("request") ? parsed["request"] : parsed);
+  }
+  return out;
+}
+
+// What an evaluation came to, as text: the record's fields or the error.
+std::string outcome(const EvaluationResult& result) {
+  if (!result.ok()) return "error: " + result.error().message;
+  std::string out;
+  const snnplan::Record& record = result.record();
+  for (std::size_t k = 0; k < record.names().size(); ++k) {
+    const Value& value = record.values()[k];
+    // Floats to the last bit: the shortest text that reads back as the same double.
+    out += fmt::format("{}={}; ", record.names()[k],
+                       value.is_float() ? fmt::format("{}", value.as_float()) : snnplan::to_display_string(value));
+  }
+  return out;
+}
+
+SearchTierCounts counts_now() { return search_tier_counts(); }
+
+// A search whose candidate value is `value` (of tp and n), choosing the largest tp with v >= 0.
+RuleSet rules_with_value(const std::string& value) {
+  const std::string text = R"yaml(snnplan: 2
+inputs:
+  world_size: {type: int}
+  n: {type: int}
+let:
+  layout:
+    search:
+      for:
+        tp: "divisors(world_size)"
+      let:
+        v: ")yaml" + value + R"yaml("
+      fits: {holds: "v >= 0"}
+      minimize: "[-tp]"
+record:
+  tp: {type: int, default: 0}
+  v: {type: float, default: 0.0}
+start: plan
+tables:
+  plan:
+    - name: chosen
+      set: {tp: = layout.tp, v: = float(layout.v)}
+)yaml";
+  return RuleSet::from_string(text, "columns.yaml");
+}
+
+}  // namespace
+
+TEST_SUITE("search columns") {
+  TEST_CASE("every committed planning request gets the walk's record or error, and columns decide its tiers") {
+    const RuleSet rules = RuleSet::from_file(std::string(SNNPLAN_RULES_DIR) + "/snn_llm_planning.yaml");
+    std::vector<json> requests = requests_in("upstream_plan_training.jsonl");
+    for (const json& r : requests_in("corpus.jsonl")) requests.push_back(r);
+    REQUIRE(requests.size() > 500);
+    const SearchTierCounts before = counts_now();
+    std::size_t compared = 0;
+    std::size_t planned = 0;
+    for (const json& request : requests) {
+      auto inputs = snnplan::request::inputs_from_json(request, rules);
+      if (!std::holds_alternative<Inputs>(inputs)) continue;  // refused before any search
+      const EvaluationResult columns = rules.evaluate(std::get<Inputs>(inputs));
+      const EvaluationResult walk = rules.explain(std::get<Inputs>(inputs)).result;
+      INFO(request.dump());
+      CHECK(outcome(columns) == outcome(walk));
+      ++compared;
+      planned += columns.ok() ? 1 : 0;
+    }
+    const SearchTierCounts after = counts_now();
+    CHECK(compared > 500);
+    CHECK(planned > 200);
+    // Every tier of these requests is held exactly by columns: none given back.
+    CHECK(after.by_columns - before.by_columns > compared);
+    CHECK(after.given_back == before.given_back);
+  }
+
+  TEST_CASE("a value beyond 64 bits gives the tier back to the walk, which computes it in 128") {
+    const RuleSet rules = rules_with_value("n * n * tp - n * n");  // n * n is 2^80 for n = 2^40
+    const Inputs inputs{{"world_size", Value(8)}, {"n", Value(std::int64_t{1} << 40)}};
+    const SearchTierCounts before = counts_now();
+    const EvaluationResult result = rules.evaluate(inputs);
+    REQUIRE(result.ok());
+    CHECK(result.record().find("tp")->as_int() == 8);
+    CHECK(result.record().find("v")->as_float() == 7.0 * 0x1p80);
+    CHECK(counts_now().given_back == before.given_back + 1);
+    CHECK(outcome(result) == outcome(rules.explain(inputs).result));
+  }
+
+  TEST_CASE("a division by zero in a branch the walk does not take does not fail the search") {
+    // For tp = 1 the walk takes the first branch; the columns compute 1 // (tp - 1) for every
+    // candidate, meet the zero and give the tier back.
+    const RuleSet rules = rules_with_value("tp == 1 ? 0 : n // (tp - 1) - 1");
+    const Inputs inputs{{"world_size", Value(4)}, {"n", Value(2)}};
+    const SearchTierCounts before = counts_now();
+    const EvaluationResult result = rules.evaluate(inputs);
+    REQUIRE(result.ok());
+    CHECK(result.record().find("tp")->as_int() == 2);  // 2 // 1 - 1 = 1 fits; tp = 4: 2 // 3 - 1 < 0
+    CHECK(counts_now().given_back == before.given_back + 1);
+  }
+
+  TEST_CASE("a value that is an integer for some candidates and a float for others is the walk's") {
+    // min(1, x) picks the integer 1 or the float x per candidate; v // 1 then tells them apart.
+    const RuleSet rules = rules_with_value("min(1, n / tp) // 1");
+    const Inputs inputs{{"world_size", Value(4)}, {"n", Value(2)}};
+    const SearchTierCounts before = counts_now();
+    const EvaluationResult result = rules.evaluate(inputs);
+    REQUIRE(result.ok());
+    CHECK(result.record().find("tp")->as_int() == 4);  // 0.5 // 1 = 0.0 >= 0
+    CHECK(counts_now().given_back == before.given_back + 1);
+    CHECK(outcome(result) == outcome(rules.explain(inputs).result));
+  }
+
+  TEST_CASE("columns hold a mixed min() where it only meets floats, exactly as the walk") {
+    const RuleSet rules = rules_with_value("min(1, n / tp) * 3.0 - 1.5");
+    const Inputs inputs{{"world_size", Value(8)}, {"n", Value(2)}};
+    const SearchTierCounts before = counts_now();
+    const EvaluationResult result = rules.evaluate(inputs);
+    REQUIRE(result.ok());
+    CHECK(result.record().find("tp")->as_int() == 4);  // 2/4*3 - 1.5 = 0; tp = 8: -0.75
+    CHECK(result.record().find("v")->as_float() == 0.0);
+    CHECK(counts_now().by_columns == before.by_columns + 1);
+    CHECK(counts_now().given_back == before.given_back);
+  }
+
+  TEST_CASE("an error the walk raises is raised the same when the columns give the tier back") {
+    const RuleSet rules = rules_with_value("n // (tp - tp)");
+    const Inputs inputs{{"world_size", Value(2)}, {"n", Value(1)}};
+    const EvaluationResult result = rules.evaluate(inputs);
+    REQUIRE_FALSE(result.ok());
+    CHECK(result.error().message.find("division by zero") != std::string::npos);
+    CHECK(outcome(result) == outcome(rules.explain(inputs).result));
+  }
+}
