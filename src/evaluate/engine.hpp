@@ -499,6 +499,8 @@ class Evaluator {
         record.write(static_cast<std::size_t>(assignment.target), assignment.value.constant);
         continue;
       }
+      if (std::string failure; !settle_leading_search(assignment.value, frame, failure))
+        return fail(EvaluationErrorKind::rule_error, std::move(failure));
       const RValue v = value(assignment.value, frame);
       const auto& field = rules_.fields[static_cast<std::size_t>(assignment.target)];
       check_field(field, v, assignment.value.location);
@@ -574,6 +576,8 @@ class Evaluator {
   [[gnu::always_inline]] inline RValue value(const Node& n, Frame& frame);
   inline const RValue& lookup(int slot, Frame& frame);
   [[gnu::noinline]] inline const RValue& compute(int slot, Frame& frame);
+  inline bool settle_leading_search(const Node& n, Frame& frame, std::string& failure);
+  [[gnu::cold, gnu::noinline]] inline void note_derived(int slot, std::size_t let, const RValue& v);
   inline RValue call(const detail::CompiledCall& call, Frame& frame);
   inline std::string_view render(const CompiledTemplate& t, Frame& frame);
   inline RValue eval(const Node& n, Frame& frame);
@@ -587,6 +591,7 @@ class Evaluator {
   // ---- searches: defined in search.cpp ----------------------------------------------------
   struct SearchRun;
   RValue search(const detail::CompiledSearch& search, Frame& frame);
+  bool run_search(const detail::CompiledSearch& search, Frame& frame, RValue& out, std::string& failure);
   void enumerate(SearchRun& run, std::size_t level, Frame& frame);
   bool meets_constraints(SearchRun& run, int level, bool innermost, Frame& frame);
   void test_candidate(SearchRun& run, Frame& frame);

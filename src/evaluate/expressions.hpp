@@ -45,12 +45,31 @@ const RValue& Evaluator::compute(int slot, Frame& frame) {
     RValue v = rules_.calls[let]                                  ? call(*rules_.calls[let], frame)
                : let < rules_.searches.size() && rules_.searches[let] ? search(*rules_.searches[let], frame)
                                                                       : eval(rules_.lets[let], frame);
-    if (trace_) {
-      note(TraceStep::Kind::derived_value, "", "", rules_.lets[let].location,
-           fmt::format("{} = {}", rules_.slot_name(slot), detail::repr(v)));
-    }
+    if (trace_) note_derived(slot, let, v);
     return v;
   });
+}
+
+// The search a rule's value reads first (`layout` or `layout.tp`), when it has not run: run
+// here, so that finding nothing is the rule's failure (`failure`, false) and not an exception
+// thrown through the expression -- the same outcome, at a fraction of the cost.
+inline bool Evaluator::settle_leading_search(const Node& n, Frame& frame, std::string& failure) {
+  const Node& read = n.kind == ExprKind::member ? n.children[0] : n;
+  if (read.kind != ExprKind::name || read.slot < 0 || frame.ready(read.slot)) return true;
+  const std::size_t let = static_cast<std::size_t>(read.slot) - rules_.inputs.size();
+  if (static_cast<std::size_t>(read.slot) < rules_.inputs.size() || let >= rules_.searches.size() ||
+      !rules_.searches[let])
+    return true;
+  return frame.try_get(read.slot, [&](std::size_t, RValue& v) {
+    if (!run_search(*rules_.searches[let], frame, v, failure)) return false;
+    if (trace_) note_derived(read.slot, let, v);
+    return true;
+  });
+}
+
+void Evaluator::note_derived(int slot, std::size_t let, const RValue& v) {
+  note(TraceStep::Kind::derived_value, "", "", rules_.lets[let].location,
+       fmt::format("{} = {}", rules_.slot_name(slot), detail::repr(v)));
 }
 
 inline RValue Evaluator::call(const detail::CompiledCall& call, Frame& frame) {

@@ -133,19 +133,23 @@ class Frame {
     // Derived values are computed on first use, after what they use (so in dependency
     // order); the checker refuses cycles, this guard only protects against misuse.
     if (state_[slot] == kComputing) rule_failure(messages::let_cycle(rules_->slot_name(slot)));
-    // A failed computation may be asked again (rule-index fallback): until it completes, the
-    // slot reverts to pending on the way out. A guard rather than catch-and-rethrow: a search
-    // that finds no plan fails through here, and a rethrow would unwind the stack twice.
-    struct Pending {
-      std::uint8_t& state;
-      ~Pending() {
-        if (state == kComputing) state = kPending;
-      }
-    } pending{state_[slot]};
+    Pending pending{state_[slot]};
     state_[slot] = kComputing;
     values_[slot] = compute(static_cast<std::size_t>(slot) - rules_->inputs.size());
     state_[slot] = kReady;
     return values_[slot];
+  }
+  // get() for a computation whose failure is a value: `compute(let_index, out)` returns false
+  // and the slot stays pending (a search that finds nothing, settled by the rule that reads it).
+  template <typename Compute>
+  bool try_get(int slot, Compute&& compute) {
+    if (state_[slot] == kReady) return true;
+    if (state_[slot] == kComputing) rule_failure(messages::let_cycle(rules_->slot_name(slot)));
+    Pending pending{state_[slot]};
+    state_[slot] = kComputing;
+    if (!compute(static_cast<std::size_t>(slot) - rules_->inputs.size(), values_[slot])) return false;
+    state_[slot] = kReady;
+    return true;
   }
 
  private:
@@ -158,6 +162,15 @@ class Frame {
   }
 
   enum : std::uint8_t { kPending, kComputing, kReady };
+  // A failed computation may be asked again (rule-index fallback): until it completes, the
+  // slot reverts to pending on the way out. A guard rather than catch-and-rethrow: a rethrow
+  // would unwind the stack twice.
+  struct Pending {
+    std::uint8_t& state;
+    ~Pending() {
+      if (state == kComputing) state = kPending;
+    }
+  };
 
   // memset() without the library call for the few states a frame has (a dozen for the
   // built-in rules): 8 to 16 as two overlapping words.

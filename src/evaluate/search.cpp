@@ -31,6 +31,12 @@ bool key_less(const RValue& a, const RValue& b, const SourceLocation& at) {
 
 
 RValue Evaluator::search(const detail::CompiledSearch& search, Frame& frame) {
+  RValue out;
+  if (std::string failure; !run_search(search, frame, out, failure)) rule_failure(std::move(failure));
+  return out;
+}
+
+bool Evaluator::run_search(const detail::CompiledSearch& search, Frame& frame, RValue& out, std::string& failure) {
   SearchRun run(search);
   run.aggregates.assign(search.aggregates.size(), RValue{});
   const std::size_t fields = search.field_names->size();
@@ -49,26 +55,26 @@ RValue Evaluator::search(const detail::CompiledSearch& search, Frame& frame) {
     if (!run.chosen) continue;
     RValue* values = store_.values(fields);
     std::uninitialized_copy_n(run.best_fields, fields, values);
-    RValue out;
     out.kind = Kind::record;
     out.record = store_.record(search.field_names.get(), {values, fields});
     if (trace_)
       note(TraceStep::Kind::search_chosen, search.name, tier.name, search.location,
            fmt::format("{}: the smallest key {} of {} that fit", describe_fields(search, values),
                        detail::repr(run.best_key), run.fitting));
-    return out;
+    return true;
   }
   // Nothing fits: the failure's aggregates, then its message.
   const bool none_valid = !run.any_valid;
-  const auto& failure = none_valid ? search.none_valid : search.none_fits;
+  const auto& ending = none_valid ? search.none_valid : search.none_fits;
   if (!none_valid)
     for (std::size_t k = 0; k < search.aggregates.size(); ++k)
       frame.set_input(search.aggregates[k].slot, run.aggregates[k]);
-  std::string message = failure ? std::string(render(failure->error, frame))
+  std::string message = ending ? std::string(render(ending->error, frame))
                         : none_valid ? messages::search_none_valid(search.name)
                                      : messages::search_none_fits(search.name);
   if (trace_) note(TraceStep::Kind::error, search.name, "", search.location, message);
-  rule_failure(std::move(message));
+  failure = std::move(message);
+  return false;
 }
 
 // The candidates below enumeration `level`, each item bound in turn.
