@@ -21,6 +21,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <memory_resource>
 #include <optional>
 
 #include "evaluate/expressions.hpp"
@@ -41,6 +42,10 @@ namespace {
 
 using syntax::ExprKind;
 using syntax::Op;
+
+// Vectors in the evaluation's store: a tier's scratch costs no heap allocation.
+template <typename T>
+using Vec = std::pmr::vector<T>;
 
 struct GiveUp {};  // thrown inside Columns, caught by decide_tier_by_columns
 
@@ -162,17 +167,17 @@ void with_comparison(Op op, F&& f) {
   }
 }
 
-// The positive divisors of n ascending, as the divisors() builtin lists them (none for n < 1);
-// false where the builtin would fail (n beyond its bound).
-bool divisors_of(std::int64_t n, std::vector<std::int64_t>& out) {
-  out.clear();
+// The positive divisors of n ascending, as the divisors() builtin lists them (none for n < 1),
+// appended to `out`; false where the builtin would fail (n beyond its bound).
+bool divisors_of(std::int64_t n, Vec<std::int64_t>& out) {
   if (n > static_cast<std::int64_t>(language::kMaxDivisorsArgument)) return false;
+  const auto first = static_cast<std::ptrdiff_t>(out.size());
   for (std::int64_t d = 1; d * d <= n; ++d) {
     if (n % d != 0) continue;
     out.push_back(d);
     if (d * d != n) out.push_back(n / d);
   }
-  std::sort(out.begin(), out.end());
+  std::sort(out.begin() + first, out.end());
   return true;
 }
 
@@ -181,7 +186,13 @@ bool divisors_of(std::int64_t n, std::vector<std::int64_t>& out) {
 class Evaluator::Columns {
  public:
   Columns(Evaluator& evaluator, SearchRun& run, Frame& frame)
-      : ev_(evaluator), run_(run), frame_(frame), search_(run.search) {
+      : ev_(evaluator),
+        run_(run),
+        frame_(frame),
+        search_(run.search),
+        items_(evaluator.store_.resource()),
+        memo_(evaluator.store_.resource()),
+        ready_(evaluator.store_.resource()) {
     const auto& slots = search_.candidate_slots;
     first_candidate_ = slots.empty() ? 0 : slots.front();
     for (std::size_t k = 0; k < slots.size(); ++k)
@@ -196,7 +207,7 @@ class Evaluator::Columns {
     const std::size_t m = size_;
     if (m == 0) return;  // nothing met the constraints: the run is as it was
     // The aggregates over the candidates tested (all that met the constraints), in order.
-    std::vector<RValue> aggregates = run_.aggregates;
+    Vec<RValue> aggregates(run_.aggregates.begin(), run_.aggregates.end(), ev_.store_.resource());
     for (std::size_t k = 0; k < search_.aggregates.size(); ++k) {
       const detail::CompiledAggregate& a = search_.aggregates[k];
       if (a.kind == detail::CompiledAggregate::Kind::count) {
@@ -213,7 +224,7 @@ class Evaluator::Columns {
     // Those within `fits`, and the first with the smallest key.
     Column fits;
     if (search_.fits) fits = condition(search_.fits->holds);
-    std::vector<Column> key;
+    Vec<Column> key(ev_.store_.resource());
     key_columns(search_.minimize, key);
     std::size_t fitting = 0;
     std::size_t best = m;
@@ -228,7 +239,7 @@ class Evaluator::Columns {
     // Decided: kept in the run.
     run_.any_valid = true;
     run_.tested += m;
-    run_.aggregates = std::move(aggregates);
+    std::copy(aggregates.begin(), aggregates.end(), run_.aggregates.begin());
     run_.fitting = fitting;
     if (fitting == 0) return;
     run_.chosen = true;
@@ -255,7 +266,7 @@ class Evaluator::Columns {
     } else {
       build_candidates();
       if (search_.tiers_share_candidates) {
-        saved_.emplace();
+        saved_.emplace(ev_.store_.resource());
         keep_for_later_tiers();
       }
     }
@@ -293,47 +304,52 @@ class Evaluator::Columns {
   // The set's candidates with enumeration `level`'s items appended, in the walk's order.
   void expand(std::size_t level) {
     const Node& values = search_.enumerations[level].value;
-    std::vector<std::int64_t> all;      // every prefix's items, one after the other
-    std::vector<std::size_t> counts(size_);
+    // Each prefix's items: `counts[i]` of them from `pool`, at `offsets[i]`.
+    Vec<std::int64_t> pool(ev_.store_.resource());
+    std::size_t* offsets = allocate<std::size_t>(size_);
+    std::size_t* counts = allocate<std::size_t>(size_);
     if (values.level < 0) {
       const RValue list = ev_.value(values, frame_);
       if (list.kind != RValue::Kind::list) give_up();
-      for (const RValue& item : list.list()) all.push_back(narrow(item));
-      std::fill(counts.begin(), counts.end(), all.size());
+      for (const RValue& item : list.list()) pool.push_back(narrow(item));
+      std::fill_n(offsets, size_, 0);
+      std::fill_n(counts, size_, pool.size());
     } else if (values.kind == ExprKind::call && values.builtin == divisors_ && values.children.size() == 1) {
       const Column n = column(values.children[0]);
       if (!is_integer(n)) give_up();
       // Few distinct arguments (they divide the world size): each one's divisors found once.
-      std::vector<std::pair<std::int64_t, std::vector<std::int64_t>>> found;
+      struct Found {
+        std::int64_t n;
+        std::size_t offset, count;
+      };
+      Vec<Found> found(ev_.store_.resource());
       as_ints(n, [&](auto arg) {
         for (std::size_t i = 0; i < size_; ++i) {
           const std::int64_t x = arg[i];
-          auto it = std::find_if(found.begin(), found.end(), [x](const auto& f) { return f.first == x; });
+          auto it = std::find_if(found.begin(), found.end(), [x](const Found& f) { return f.n == x; });
           if (it == found.end()) {
-            found.emplace_back(x, std::vector<std::int64_t>{});
-            if (!divisors_of(x, found.back().second)) give_up();
+            const std::size_t offset = pool.size();
+            if (!divisors_of(x, pool)) give_up();
+            found.push_back({x, offset, pool.size() - offset});
             it = found.end() - 1;
           }
-          all.insert(all.end(), it->second.begin(), it->second.end());
-          counts[i] = it->second.size();
+          offsets[i] = it->offset;
+          counts[i] = it->count;
         }
       });
     } else {
       give_up();  // per-prefix lists of another form: the walk enumerates them
     }
-    const bool shared = values.level < 0;
     std::size_t total = 0;
-    for (std::size_t c : counts) total += c;
-    std::vector<std::int64_t*> grown(level + 1);
+    for (std::size_t i = 0; i < size_; ++i) total += counts[i];
+    std::int64_t** grown = allocate<std::int64_t*>(level + 1);
     for (std::size_t k = 0; k <= level; ++k) grown[k] = allocate<std::int64_t>(total);
     std::size_t at = 0;
-    std::size_t from = 0;
     for (std::size_t i = 0; i < size_; ++i) {
       for (std::size_t j = 0; j < counts[i]; ++j, ++at) {
         for (std::size_t k = 0; k < level; ++k) grown[k][at] = items_[k][i];
-        grown[level][at] = all[(shared ? 0 : from) + j];
+        grown[level][at] = pool[offsets[i] + j];
       }
-      from += counts[i];
     }
     for (std::size_t k = 0; k <= level; ++k) items_[k] = grown[k];
     size_ = total;
@@ -680,7 +696,7 @@ class Evaluator::Columns {
   // (after), as the builtin picks it.
   Column pick(const Node& n, int better) {
     if (n.children.size() < 2) give_up();  // min(list): a list per candidate
-    std::vector<Column> args;
+    Vec<Column> args(ev_.store_.resource());
     for (const Node& child : n.children) {
       args.push_back(column(child));
       if (!is_number(args.back())) give_up();
@@ -788,7 +804,7 @@ class Evaluator::Columns {
 
   // The key's items that vary with the candidate (an item the same for all orders none of them
   // before another, as long as it orders with itself).
-  void key_columns(const Node& n, std::vector<Column>& out) {
+  void key_columns(const Node& n, Vec<Column>& out) {
     if (n.level < 0 || n.kind != ExprKind::list) {
       if (n.kind == ExprKind::conditional && n.level >= 0) {
         const Column test = condition(n.children[0]);
@@ -801,7 +817,7 @@ class Evaluator::Columns {
     }
     for (const Node& item : n.children) add_key(column(item), out);
   }
-  static void add_key(const Column& c, std::vector<Column>& out) {
+  static void add_key(const Column& c, Vec<Column>& out) {
     if (c.kind == Column::Kind::same) {
       const RValue& v = c.same;
       const bool orders = v.kind == RValue::Kind::integer || v.kind == RValue::Kind::string ||
@@ -812,7 +828,7 @@ class Evaluator::Columns {
     if (c.kind == Column::Kind::boolean) give_up();
     out.push_back(c);
   }
-  bool key_less(const std::vector<Column>& key, std::size_t i, std::size_t j) const {
+  bool key_less(const Vec<Column>& key, std::size_t i, std::size_t j) const {
     for (const Column& c : key) {
       if (c.kind == Column::Kind::integer) {
         if (c.ints()[i] != c.ints()[j]) return c.ints()[i] < c.ints()[j];
@@ -871,17 +887,18 @@ class Evaluator::Columns {
   int first_candidate_ = 0;
   std::size_t size_ = 0;   // candidates in the set
   std::size_t bound_ = 0;  // enumerations bound in the set
-  std::vector<std::int64_t*> items_;  // per enumeration: each candidate's item
-  std::vector<Column> memo_;          // per candidate value: its column, when ready_
-  std::vector<std::uint8_t> ready_;
+  Vec<std::int64_t*> items_;  // per enumeration: each candidate's item
+  Vec<Column> memo_;          // per candidate value: its column, when ready_
+  Vec<std::uint8_t> ready_;
   // The candidates every tier starts from, with the columns no tier's value changes: set by
   // the first tier when tiers_share_candidates, and completed by a tier whose own constraints
   // removed none of them.
   struct Shared {
-    std::vector<std::int64_t*> items;
+    explicit Shared(std::pmr::memory_resource* store) : items(store), memo(store), ready(store) {}
+    Vec<std::int64_t*> items;
     std::size_t size = 0;
-    std::vector<Column> memo;
-    std::vector<std::uint8_t> ready;
+    Vec<Column> memo;
+    Vec<std::uint8_t> ready;
   };
   std::optional<Shared> saved_;
   bool shared_set_ = false;  // the current set is saved_'s
