@@ -168,3 +168,52 @@ TEST_SUITE("search columns") {
     CHECK(outcome(result) == outcome(rules.explain(inputs).result));
   }
 }
+
+TEST_SUITE("search columns") {
+  TEST_CASE("a search that finds nothing fails its rule alike, read first by a rule's value or inside an expression") {
+    // `= layout.tp` runs the search from the rule (its failure returned as a value); `= 0 +
+    // layout.tp` reaches it inside the expression (its failure thrown through it).
+    const std::string base = R"yaml(snnplan: 2
+inputs:
+  world_size: {type: int}
+let:
+  layout:
+    search:
+      for:
+        tp: "divisors(world_size)"
+      fits: {holds: "tp > world_size"}
+      minimize: "tp"
+      none_fits:
+        let: {tested: "count()"}
+        error: "none of {tested} fits"
+record:
+  tp: {type: int, default: 0}
+start: plan
+tables:
+  plan:
+    - name: chosen
+      set: {tp: VALUE}
+)yaml";
+    auto with = [&](const std::string& value) {
+      std::string text = base;
+      text.replace(text.find("VALUE"), 5, value);
+      return RuleSet::from_string(text, "nothing.yaml");
+    };
+    const Inputs inputs{{"world_size", Value(6)}};
+    for (const RuleSet& rules : {with("= layout.tp"), with("= 0 + layout.tp")}) {
+      const EvaluationResult result = rules.evaluate(inputs);
+      const snnplan::Explanation explained = rules.explain(inputs);
+      REQUIRE_FALSE(result.ok());
+      CHECK(result.error().kind == snnplan::EvaluationErrorKind::rule_error);
+      CHECK(result.error().message == "none of 4 fits");
+      CHECK(outcome(explained.result) == outcome(result));
+      REQUIRE_FALSE(explained.steps.empty());
+      CHECK(explained.steps.back().kind == snnplan::TraceStep::Kind::error);
+      CHECK(explained.steps.back().detail == "none of 4 fits");
+    }
+    // Inside try(), the search's failure is a rule error the fallback value replaces, as before.
+    const EvaluationResult caught = with("\"= try(layout.tp, -1)\"").evaluate(inputs);
+    REQUIRE(caught.ok());
+    CHECK(caught.record().find("tp")->as_int() == -1);
+  }
+}

@@ -225,6 +225,7 @@ class Evaluator::Columns {
     Column fits;
     if (search_.fits) fits = condition(search_.fits->holds);
     Vec<Column> key(ev_.store_.resource());
+    key.reserve(8);
     key_columns(search_.minimize, key);
     std::size_t fitting = 0;
     std::size_t best = m;
@@ -697,6 +698,7 @@ class Evaluator::Columns {
   Column pick(const Node& n, int better) {
     if (n.children.size() < 2) give_up();  // min(list): a list per candidate
     Vec<Column> args(ev_.store_.resource());
+    args.reserve(n.children.size());
     for (const Node& child : n.children) {
       args.push_back(column(child));
       if (!is_number(args.back())) give_up();
