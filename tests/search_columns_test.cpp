@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <fstream>
 #include <string>
 #include <variant>
@@ -215,5 +216,115 @@ tables:
     const EvaluationResult caught = with("\"= try(layout.tp, -1)\"").evaluate(inputs);
     REQUIRE(caught.ok());
     CHECK(caught.record().find("tp")->as_int() == -1);
+  }
+}
+
+namespace {
+
+// A search over tp (and pp) with the given lines inserted: a review's repro, compared with the walk.
+RuleSet search_rules(const std::string& search_body, const std::string& record_and_tables) {
+  return RuleSet::from_string("snnplan: 2\ninputs:\n  world_size: {type: int}\nlet:\n  layout:\n    search:\n" +
+                                  search_body + record_and_tables,
+                              "repro.yaml");
+}
+
+const char* const kChosenTp = R"yaml(record:
+  tp: {type: int, default: 0}
+start: plan
+tables:
+  plan:
+    - name: chosen
+      set: {tp: = layout.tp}
+)yaml";
+
+}  // namespace
+
+TEST_SUITE("search columns") {
+  TEST_CASE("a tier's constraint is checked on the prefixes of its level, as the walk checks it") {
+    // `shallow` (level 0) divides by zero at tp = 1, which `deep` (level 1, shared) removes
+    // only once pp is bound: the walk reaches `shallow` at tp = 1 first and fails.
+    const RuleSet rules = search_rules(R"yaml(      for:
+        tp: "divisors(world_size)"
+        pp: "divisors(world_size)"
+      require:
+        - {name: deep, holds: "tp + 0 * pp >= 2"}
+      tiers:
+        - name: only
+          require:
+            - {name: shallow, holds: "6 % (tp - 1) == 0"}
+      minimize: "tp"
+)yaml",
+                                       kChosenTp);
+    for (const std::int64_t world : {1, 2}) {
+      const Inputs inputs{{"world_size", Value(world)}};
+      const EvaluationResult result = rules.evaluate(inputs);
+      INFO("world_size " << world);
+      REQUIRE_FALSE(result.ok());
+      CHECK(result.error().message.find("division by zero") != std::string::npos);
+      CHECK(outcome(result) == outcome(rules.explain(inputs).result));
+    }
+  }
+
+  TEST_CASE("a negated zero of a column of integers and floats is the walk's integer zero") {
+    const RuleSet rules = search_rules(R"yaml(      for:
+        tp: "divisors(world_size)"
+      let:
+        v: "float(-min(tp - 1, 0.5))"
+      fits: {holds: "v >= 0"}
+      minimize: "[-tp]"
+)yaml",
+                                       R"yaml(record:
+  v: {type: float, default: 1.0}
+start: plan
+tables:
+  plan:
+    - name: chosen
+      set: {v: = layout.v}
+)yaml");
+    const Inputs inputs{{"world_size", Value(2)}};
+    const EvaluationResult result = rules.evaluate(inputs);
+    REQUIRE(result.ok());
+    CHECK_FALSE(std::signbit(result.record().find("v")->as_float()));  // 0.0, not -0.0
+    CHECK(outcome(result) == outcome(rules.explain(inputs).result));
+  }
+
+  TEST_CASE("an aggregate of a bool the same for every candidate fails as the walk's comparison does") {
+    const RuleSet rules = search_rules(R"yaml(      for:
+        tp: "divisors(world_size)"
+      let:
+        flag: "world_size > 0 ? true : 1"
+      fits: {holds: "tp > world_size"}
+      minimize: "tp"
+      none_fits:
+        let: {f: "smallest(flag)"}
+        error: "none fits {f}"
+)yaml",
+                                       kChosenTp);
+    const Inputs inputs{{"world_size", Value(4)}};
+    const EvaluationResult result = rules.evaluate(inputs);
+    REQUIRE_FALSE(result.ok());
+    CHECK(result.error().message.find("cannot compare") != std::string::npos);
+    CHECK(outcome(result) == outcome(rules.explain(inputs).result));
+  }
+
+  TEST_CASE("explain names only the enumerations bound when a shallow constraint removes a candidate") {
+    const RuleSet rules = search_rules(R"yaml(      for:
+        tp: "divisors(world_size)"
+        pp: "divisors(world_size // tp)"
+      require:
+        - {name: tp-even, holds: "tp % 2 == 0", message: "tp={tp} is odd"}
+      minimize: "[pp, tp]"
+)yaml",
+                                       kChosenTp);
+    const snnplan::Explanation explained = rules.explain({{"world_size", Value(4)}});
+    std::size_t removed = 0;
+    for (const snnplan::TraceStep& step : explained.steps) {
+      if (step.kind != snnplan::TraceStep::Kind::candidate_removed) continue;
+      ++removed;
+      CHECK(step.detail == "tp=1: tp=1 is odd");  // no pp: it is not bound yet
+    }
+    CHECK(removed == 1);
+    REQUIRE(explained.result.ok());
+    CHECK(explained.result.record().find("tp")->as_int() == 2);
   }
 }

@@ -81,15 +81,30 @@ void mark_tier_readers(CompiledSearch& search, const std::vector<Node>& local_va
 }  // namespace
 
 void mark_candidate_levels(CompiledSearch& search, std::vector<Node>& local_values, std::size_t first_local_slot) {
+  // Slots outside the search's locals (only bytes read back could hold them) are left
+  // unmarked; the search's candidate_reads_tier then stays short, and the evaluator walks it.
   std::vector<int> levels(local_values.size(), -1);
-  auto local = [&](int slot) -> std::size_t { return static_cast<std::size_t>(slot) - first_local_slot; };
-  for (std::size_t k = 0; k < search.enumerations.size(); ++k)
-    levels.at(local(search.enumerations[k].slot)) = static_cast<int>(k);
-  for (std::size_t k = 0; k < search.candidate_slots.size(); ++k)
-    levels.at(local(search.candidate_slots[k])) = search.candidate_levels.at(k);
+  auto local = [&](int slot) { return static_cast<std::size_t>(slot) - first_local_slot; };
+  auto is_local = [&](int slot) {
+    return slot >= 0 && static_cast<std::size_t>(slot) >= first_local_slot && local(slot) < levels.size();
+  };
+  bool well_formed = search.candidate_levels.size() == search.candidate_slots.size();
+  for (std::size_t k = 0; k < search.enumerations.size(); ++k) {
+    well_formed = well_formed && is_local(search.enumerations[k].slot);
+    if (is_local(search.enumerations[k].slot)) levels[local(search.enumerations[k].slot)] = static_cast<int>(k);
+  }
+  for (std::size_t k = 0; k < search.candidate_slots.size(); ++k) {
+    well_formed = well_formed && is_local(search.candidate_slots[k]);
+    if (is_local(search.candidate_slots[k]) && k < search.candidate_levels.size())
+      levels[local(search.candidate_slots[k])] = search.candidate_levels[k];
+  }
+  for (const CompiledTier& tier : search.tiers)
+    for (const CompiledSlotValue& value : tier.values) well_formed = well_formed && is_local(value.slot);
+  search.candidate_reads_tier.clear();
+  if (!well_formed) return;
   LevelMarker marker(std::move(levels), first_local_slot);
   for (CompiledSlotValue& e : search.enumerations) marker.mark(e.value);
-  for (int slot : search.candidate_slots) marker.mark(local_values.at(local(slot)));
+  for (int slot : search.candidate_slots) marker.mark(local_values[local(slot)]);
   for (CompiledConstraint& c : search.constraints) marker.mark(c.holds);
   for (CompiledTier& tier : search.tiers) {
     for (CompiledSlotValue& value : tier.values) marker.mark(value.value);

@@ -88,6 +88,7 @@ void Evaluator::enumerate(SearchRun& run, std::size_t level, Frame& frame) {
   const bool innermost = level + 1 == run.search.enumerations.size();
   for (const RValue& item : list.list()) {
     frame.set_input(enumeration.slot, item);
+    run.bound = level + 1;
     // The values of the candidate that use this enumeration or a deeper one are computed anew
     // for each item; those of the enumerations above it stand. Traced, every value is computed
     // anew, so that a candidate's line shows the values its own checks computed.
@@ -158,8 +159,11 @@ void Evaluator::test_candidate(SearchRun& run, Frame& frame) {
 // "tp=2, pp=1, cp=1" and the candidate's values computed so far, for the trace.
 std::string Evaluator::describe_candidate(const SearchRun& run, Frame& frame) const {
   std::string out;
-  for (const detail::CompiledSlotValue& e : run.search.enumerations)
+  // Only the enumerations bound: a deeper one's slot holds nothing yet, or an earlier prefix's.
+  for (std::size_t k = 0; k < run.bound && k < run.search.enumerations.size(); ++k) {
+    const detail::CompiledSlotValue& e = run.search.enumerations[k];
     out += fmt::format("{}{}={}", out.empty() ? "" : ", ", e.name, detail::repr(frame.value(e.slot)));
+  }
   for (int slot : run.search.candidate_slots)
     if (frame.ready(slot)) out += fmt::format(", {}={}", rules_.slot_name(slot), detail::repr(frame.value(slot)));
   return out;

@@ -192,7 +192,11 @@ class Evaluator::Columns {
         search_(run.search),
         items_(evaluator.store_.resource()),
         memo_(evaluator.store_.resource()),
-        ready_(evaluator.store_.resource()) {
+        ready_(evaluator.store_.resource()),
+        prefixes_(evaluator.store_.resource()) {
+    // Levels and tier readers are set by the compiler and the reader (mark_candidate_levels);
+    // a search built any other way is the walk's.
+    if (search_.candidate_reads_tier.size() != search_.candidate_slots.size()) give_up();
     const auto& slots = search_.candidate_slots;
     first_candidate_ = slots.empty() ? 0 : slots.front();
     for (std::size_t k = 0; k < slots.size(); ++k)
@@ -272,8 +276,35 @@ class Evaluator::Columns {
       }
     }
     shared_set_ = saved_.has_value();
-    // After the shared ones, whatever their level: the same candidates remain.
+    // The walk checks a tier's constraint on each prefix of its level that the shared ones left
+    // (also one no deeper item extends): checked there too, for the errors it may raise.
+    const auto last = static_cast<int>(search_.enumerations.size()) - 1;
+    for (const detail::CompiledConstraint& c : run_.tier->constraints)
+      if (c.level < last) check_on_prefixes(c);
+    // Then on the candidates, whatever their level: the same candidates remain.
     for (const detail::CompiledConstraint& c : run_.tier->constraints) apply(c);
+  }
+
+  // `c` evaluated on the prefixes of its level (a superset of those the walk checks it on): an
+  // error gives up; the outcome is the candidates' (apply).
+  void check_on_prefixes(const detail::CompiledConstraint& c) {
+    const auto level = static_cast<std::size_t>(c.level);
+    if (level >= prefixes_.size() || prefixes_[level].size == 0) return;
+    const Vec<std::int64_t*> items = items_;
+    const Vec<Column> memo = memo_;
+    const Vec<std::uint8_t> ready = ready_;
+    const std::size_t size = size_;
+    const std::size_t bound = bound_;
+    items_.assign(prefixes_[level].items, prefixes_[level].items + level + 1);
+    size_ = prefixes_[level].size;
+    bound_ = level + 1;
+    std::fill(ready_.begin(), ready_.end(), 0);
+    (void)condition(c.holds);
+    items_ = items;
+    memo_ = memo;
+    ready_ = ready;
+    size_ = size;
+    bound_ = bound;
   }
 
   // The shared candidates and the columns computed for them that no tier's value changes.
@@ -292,12 +323,17 @@ class Evaluator::Columns {
     const std::size_t levels = search_.enumerations.size();
     items_.assign(levels, nullptr);
     std::fill(ready_.begin(), ready_.end(), 0);  // a tier's values from an earlier tier
+    prefixes_.clear();
     size_ = 1;  // the empty prefix
+    bound_ = 0;
     for (std::size_t level = 0; level < levels; ++level) {
       expand(level);
       bound_ = level + 1;
       for (const detail::CompiledConstraint& c : search_.constraints)
         if (static_cast<std::size_t>(c.level) == level) apply(c);
+      auto** items = allocate<std::int64_t*>(bound_);
+      std::copy_n(items_.begin(), bound_, items);
+      prefixes_.push_back({items, size_});
       if (size_ == 0) return;
     }
   }
@@ -486,8 +522,10 @@ class Evaluator::Columns {
     }
     if (a.kind == Column::Kind::same) return Column::of(language::negate(a.same, n.location));
     if (a.kind == Column::Kind::floating) {
+      // In a column of integers and floats, the integer 0 is +0.0: negated, the walk's is 0,
+      // the column's would be -0.0.
+      if (a.mixed) give_up();
       Column out = make(Column::Kind::floating);
-      out.mixed = a.mixed;
       fill(out.floats(), [&](std::size_t i) { return -a.floats()[i]; });
       return out;
     }
@@ -788,7 +826,15 @@ class Evaluator::Columns {
 
   // The first smallest (largest) entry, as smallest() keeps it.
   RValue extreme(const Column& c, bool smaller) {
-    if (c.kind == Column::Kind::same) return c.same;
+    if (c.kind == Column::Kind::same) {
+      // The walk compares it with itself from the second candidate on: kinds that do not
+      // order (a bool) fail there.
+      const RValue& v = c.same;
+      if (!(v.kind == RValue::Kind::integer || v.kind == RValue::Kind::string ||
+            (v.kind == RValue::Kind::floating && v.f == v.f)))
+        give_up();
+      return v;
+    }
     if (c.mixed) give_up();
     std::size_t best = 0;
     if (c.kind == Column::Kind::integer) {
@@ -903,6 +949,12 @@ class Evaluator::Columns {
     Vec<std::uint8_t> ready;
   };
   std::optional<Shared> saved_;
+  // Per level: the prefixes the shared constraints of that level and above left.
+  struct Prefixes {
+    std::int64_t** items;  // per enumeration up to the level
+    std::size_t size;
+  };
+  Vec<Prefixes> prefixes_;
   bool shared_set_ = false;  // the current set is saved_'s
 
   inline static const language::BuiltinInfo* const divisors_ = language::find_builtin("divisors");

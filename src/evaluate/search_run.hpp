@@ -17,6 +17,7 @@ struct Evaluator::SearchRun {
   const detail::CompiledTier* tier = nullptr;
   bool any_valid = false;   // a candidate met every constraint of its tier
   bool chosen = false;      // in this tier
+  std::size_t bound = 0;    // enumerations bound for the current candidate (the trace shows those)
   RValue best_key;
   RValue* best_fields = nullptr;
   std::size_t tested = 0;   // against `fits`, in every tier
