@@ -582,6 +582,7 @@ class Evaluator {
   inline std::string_view render(const CompiledTemplate& t, Frame& frame);
   inline RValue eval(const Node& n, Frame& frame);
   [[gnu::noinline]] inline RValue binary(const Node& n, Frame& frame);
+  inline RValue combine(const Node& n, const RValue& a, const RValue& b);
   [[gnu::noinline]] inline RValue list(const Node& n, Frame& frame);
   [[gnu::noinline]] inline RValue unary(const Node& n, Frame& frame);
   [[gnu::noinline]] inline RValue member(const Node& n, Frame& frame);

@@ -272,6 +272,12 @@ RValue Evaluator::binary(const Node& n, Frame& frame) {
       default: break;
     }
   }
+  return combine(n, a, b);
+}
+
+// `a op b` for an operator other than && and ||, by the general path (binary()'s fast paths
+// decide the common kinds the same way, sooner).
+RValue Evaluator::combine(const Node& n, const RValue& a, const RValue& b) {
   switch (n.op) {
     case Op::equal:
       return RValue::of_bool(detail::values_equal(a, b));

@@ -687,17 +687,8 @@ class Evaluator::Columns {
         return RValue::of_bool(language::truth(a, n.children[0].location) && language::truth(b, n.children[1].location));
       case Op::logical_or:
         return RValue::of_bool(language::truth(a, n.children[0].location) || language::truth(b, n.children[1].location));
-      case Op::equal:
-        return RValue::of_bool(detail::values_equal(a, b));
-      case Op::not_equal:
-        return RValue::of_bool(!detail::values_equal(a, b));
-      case Op::less:
-      case Op::less_equal:
-      case Op::greater:
-      case Op::greater_equal:
-        return RValue::of_bool(language::holds(n.op, language::compare_or_fail(a, b, n.location, syntax::spelling(n.op))));
       default:
-        return language::arithmetic(n.op, a, b, n.location, ev_.store_);
+        return ev_.combine(n, a, b);
     }
   }
 
