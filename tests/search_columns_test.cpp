@@ -307,6 +307,31 @@ tables:
     CHECK(outcome(result) == outcome(rules.explain(inputs).result));
   }
 
+  TEST_CASE("a search of more candidates than the columns take is walked, with the same choice") {
+    // 8648640 has 448 divisors: 200,704 pairs, beyond the columns' 65,536. The walk keeps the
+    // first pair whose product is the largest that fits: 1 * 8648640.
+    const RuleSet rules = search_rules(R"yaml(      for:
+        tp: "divisors(world_size)"
+        pp: "divisors(world_size)"
+      fits: {holds: "tp * pp <= world_size"}
+      minimize: "[-(tp * pp), tp]"
+)yaml",
+                                       kChosenTp);
+    const SearchTierCounts before = counts_now();
+    const EvaluationResult result = rules.evaluate({{"world_size", Value(8648640)}});
+    REQUIRE(result.ok());
+    CHECK(result.record().find("tp")->as_int() == 1);
+    CHECK(counts_now().given_back == before.given_back + 1);
+    CHECK(counts_now().by_columns == before.by_columns);
+    // Just within the bound (240 divisors: 57,600 pairs), the columns decide it alike.
+    const SearchTierCounts within = counts_now();
+    const EvaluationResult smaller = rules.evaluate({{"world_size", Value(720720)}});
+    REQUIRE(smaller.ok());
+    CHECK(smaller.record().find("tp")->as_int() == 1);
+    CHECK(counts_now().by_columns == within.by_columns + 1);
+    CHECK(counts_now().given_back == within.given_back);
+  }
+
   TEST_CASE("explain names only the enumerations bound when a shallow constraint removes a candidate") {
     const RuleSet rules = search_rules(R"yaml(      for:
         tp: "divisors(world_size)"

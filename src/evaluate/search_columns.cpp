@@ -91,6 +91,10 @@ struct IntsAsDoubles {
 
 constexpr std::int64_t kTwo53 = std::int64_t{1} << 53;
 
+// The most candidates a tier's columns take at once (a few MiB of the evaluation's store):
+// the 4096-GPU planning search has 455; a search of millions is walked one at a time.
+constexpr std::size_t kMaxCandidates = std::size_t{1} << 16;
+
 std::int64_t narrow(const RValue& v) {
   if (v.kind != RValue::Kind::integer || !detail::fits_int64(v.i)) give_up();
   return static_cast<std::int64_t>(v.i);
@@ -379,6 +383,9 @@ class Evaluator::Columns {
     }
     std::size_t total = 0;
     for (std::size_t i = 0; i < size_; ++i) total += counts[i];
+    // The columns hold every candidate's items and values at once; the walk's memory does not
+    // grow with the candidates. A set beyond this is the walk's.
+    if (total > kMaxCandidates) give_up();
     std::int64_t** grown = allocate<std::int64_t*>(level + 1);
     for (std::size_t k = 0; k <= level; ++k) grown[k] = allocate<std::int64_t>(total);
     std::size_t at = 0;
