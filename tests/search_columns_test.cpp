@@ -56,22 +56,34 @@ std::string outcome(const EvaluationResult& result) {
 
 SearchTierCounts counts_now() { return search_tier_counts(); }
 
+// A rule file of a search over tp (and pp) with `search_body` under `search:`, then
+// `record_and_tables`; its inputs are world_size and `extra_inputs`.
+RuleSet search_rules(const std::string& search_body, const std::string& record_and_tables,
+                     const std::string& extra_inputs = "") {
+  return RuleSet::from_string("snnplan: 2\ninputs:\n  world_size: {type: int}\n" + extra_inputs +
+                                  "let:\n  layout:\n    search:\n" + search_body + record_and_tables,
+                              "repro.yaml");
+}
+
+const char* const kChosenTp = R"yaml(record:
+  tp: {type: int, default: 0}
+start: plan
+tables:
+  plan:
+    - name: chosen
+      set: {tp: = layout.tp}
+)yaml";
+
 // A search whose candidate value is `value` (of tp and n), choosing the largest tp with v >= 0.
 RuleSet rules_with_value(const std::string& value) {
-  const std::string text = R"yaml(snnplan: 2
-inputs:
-  world_size: {type: int}
-  n: {type: int}
-let:
-  layout:
-    search:
-      for:
+  return search_rules(R"yaml(      for:
         tp: "divisors(world_size)"
       let:
         v: ")yaml" + value + R"yaml("
       fits: {holds: "v >= 0"}
       minimize: "[-tp]"
-record:
+)yaml",
+                      R"yaml(record:
   tp: {type: int, default: 0}
   v: {type: float, default: 0.0}
 start: plan
@@ -79,8 +91,8 @@ tables:
   plan:
     - name: chosen
       set: {tp: = layout.tp, v: = float(layout.v)}
-)yaml";
-  return RuleSet::from_string(text, "columns.yaml");
+)yaml",
+                      "  n: {type: int}\n");
 }
 
 }  // namespace
@@ -168,37 +180,26 @@ TEST_SUITE("search columns") {
     CHECK(result.error().message.find("division by zero") != std::string::npos);
     CHECK(outcome(result) == outcome(rules.explain(inputs).result));
   }
-}
 
-TEST_SUITE("search columns") {
   TEST_CASE("a search that finds nothing fails its rule alike, read first by a rule's value or inside an expression") {
     // `= layout.tp` runs the search from the rule (its failure returned as a value); `= 0 +
     // layout.tp` reaches it inside the expression (its failure thrown through it).
-    const std::string base = R"yaml(snnplan: 2
-inputs:
-  world_size: {type: int}
-let:
-  layout:
-    search:
-      for:
+    auto with = [](const std::string& value) {
+      return search_rules(R"yaml(      for:
         tp: "divisors(world_size)"
       fits: {holds: "tp > world_size"}
       minimize: "tp"
       none_fits:
         let: {tested: "count()"}
         error: "none of {tested} fits"
-record:
+)yaml",
+                          R"yaml(record:
   tp: {type: int, default: 0}
 start: plan
 tables:
   plan:
     - name: chosen
-      set: {tp: VALUE}
-)yaml";
-    auto with = [&](const std::string& value) {
-      std::string text = base;
-      text.replace(text.find("VALUE"), 5, value);
-      return RuleSet::from_string(text, "nothing.yaml");
+      set: {tp: )yaml" + value + "}\n");
     };
     const Inputs inputs{{"world_size", Value(6)}};
     for (const RuleSet& rules : {with("= layout.tp"), with("= 0 + layout.tp")}) {
@@ -217,29 +218,7 @@ tables:
     REQUIRE(caught.ok());
     CHECK(caught.record().find("tp")->as_int() == -1);
   }
-}
 
-namespace {
-
-// A search over tp (and pp) with the given lines inserted: a review's repro, compared with the walk.
-RuleSet search_rules(const std::string& search_body, const std::string& record_and_tables) {
-  return RuleSet::from_string("snnplan: 2\ninputs:\n  world_size: {type: int}\nlet:\n  layout:\n    search:\n" +
-                                  search_body + record_and_tables,
-                              "repro.yaml");
-}
-
-const char* const kChosenTp = R"yaml(record:
-  tp: {type: int, default: 0}
-start: plan
-tables:
-  plan:
-    - name: chosen
-      set: {tp: = layout.tp}
-)yaml";
-
-}  // namespace
-
-TEST_SUITE("search columns") {
   TEST_CASE("a tier's constraint is checked on the prefixes of its level, as the walk checks it") {
     // `shallow` (level 0) divides by zero at tp = 1, which `deep` (level 1, shared) removes
     // only once pp is bound: the walk reaches `shallow` at tp = 1 first and fails.

@@ -294,9 +294,10 @@ class Evaluator::Columns {
   void check_on_prefixes(const detail::CompiledConstraint& c) {
     const auto level = static_cast<std::size_t>(c.level);
     if (level >= prefixes_.size() || prefixes_[level].size == 0) return;
-    const Vec<std::int64_t*> items = items_;
-    const Vec<Column> memo = memo_;
-    const Vec<std::uint8_t> ready = ready_;
+    // Copies in the store too (a pmr vector's copy would take the default resource, the heap).
+    const Vec<std::int64_t*> items(items_, ev_.store_.resource());
+    const Vec<Column> memo(memo_, ev_.store_.resource());
+    const Vec<std::uint8_t> ready(ready_, ev_.store_.resource());
     const std::size_t size = size_;
     const std::size_t bound = bound_;
     items_.assign(prefixes_[level].items, prefixes_[level].items + level + 1);
