@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -284,12 +285,48 @@ snnplan::Inputs inputs_of(const py::kwargs& kwargs) {
   return inputs;
 }
 
+// An Evaluation lent to one call from those this thread keeps: reused, its store keeps the
+// chunks a large evaluation grew (a 4096-GPU planning search's columns), which a new one per
+// call would allocate and fault in again each time (+22 us a call). Lent, not the thread's
+// own: building a result dict may run Python code (a collection's finalizers) that evaluates
+// again on this thread, and that call is lent another.
+class LentEvaluation {
+ public:
+  LentEvaluation() {
+    auto& kept = kept_here();
+    if (kept.empty()) {
+      evaluation_ = std::make_unique<snnplan::Evaluation>();
+    } else {
+      evaluation_ = std::move(kept.back());
+      kept.pop_back();
+    }
+  }
+  ~LentEvaluation() {
+    auto& kept = kept_here();
+    if (kept.size() < kKept) kept.push_back(std::move(evaluation_));  // room reserved: no throw
+  }
+  LentEvaluation(const LentEvaluation&) = delete;
+  LentEvaluation& operator=(const LentEvaluation&) = delete;
+  snnplan::Evaluation& operator*() const { return *evaluation_; }
+
+ private:
+  static constexpr std::size_t kKept = 4;  // nested calls deeper than this get a new one
+  static std::vector<std::unique_ptr<snnplan::Evaluation>>& kept_here() {
+    thread_local std::vector<std::unique_ptr<snnplan::Evaluation>> kept = [] {
+      std::vector<std::unique_ptr<snnplan::Evaluation>> v;
+      v.reserve(kKept);
+      return v;
+    }();
+    return kept;
+  }
+  std::unique_ptr<snnplan::Evaluation> evaluation_;
+};
+
 py::dict evaluate(const snnplan::RuleSet& rules, const py::kwargs& kwargs) {
   const snnplan::Inputs inputs = inputs_of(kwargs);
-  // Into views: no record of its own is built only to be copied into the dict. The evaluation
-  // is this call's (not kept per thread): building the dict may run Python code (a collection's
-  // finalizers) that evaluates again on this thread.
-  snnplan::Evaluation evaluation;
+  // Into views: no record of its own is built only to be copied into the dict.
+  const LentEvaluation lent;
+  snnplan::Evaluation& evaluation = *lent;
   {
     py::gil_scoped_release unlocked;
     (void)rules.evaluate(inputs, evaluation);
