@@ -308,6 +308,8 @@ class Evaluator {
     const auto& input = rules_.inputs[k];
     if (input.one_of.empty()) return true;
     const RValue& v = lookup(static_cast<int>(k), frame);
+    // A nullable input's null is allowed whatever its one_of lists: the `?` of its type says so.
+    if (v.kind == Kind::null && (input.type.kinds & syntax::kNull)) return true;
     for (const RValue& option : input.one_of)
       if (detail::values_equal(v, option)) return true;
     return refuse(input, v, frame);

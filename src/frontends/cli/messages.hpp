@@ -30,6 +30,9 @@ inline constexpr std::string_view kCorpusFile = "corpus file";
 inline std::string explain_with_batch() {
   return "--explain shows one request's search; give the request as flags, not --batch";
 }
+inline std::string format_with_explain(std::string_view format, std::string_view choices) {
+  return fmt::format("--explain writes the search as {}; --format {} writes a plan only", choices, format);
+}
 inline std::string planning_input_help(std::string_view input, std::string_view type, bool required) {
   return fmt::format("the request's {} ({}{}; null or none: its default)", input, type,
                      required ? ", required" : "");

@@ -58,8 +58,10 @@ Inputs collect(const PlanTrainingFlags& f, const RuleSet& rules) {
 
 ExitCode plan_training(const PlanTrainingFlags& f, const Streams& io) {
   const std::optional<std::string> batch = f.batch.file();
-  const render::Format format = render::parse_format(
-      f.format, f.explain ? render::Output::explanation : render::Output::recommendation);
+  // --format was checked for a plan when it was parsed; the search explained takes fewer formats.
+  const render::Format format = render::parse_format(f.format, render::Output::recommendation);
+  if (f.explain && !render::supports(format, render::Output::explanation))
+    throw UsageError{messages::format_with_explain(f.format, render::format_choices(render::Output::explanation))};
   const InputFlag* first_given = nullptr;
   for (const InputFlag& k : f.inputs)
     if (k.option->count() && !first_given) first_given = &k;
