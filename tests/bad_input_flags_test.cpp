@@ -480,6 +480,7 @@ tables:
         {"test", test_rows()},
         {"graph", graph_rows()},
         {"plan", plan_rows()},
+        {"plan-training", plan_training_rows()},
         {"replay", replay_rows()}};
     for (const auto& [name, rows] : subcommands) {
       INFO("subcommand: ", name);

@@ -7,7 +7,7 @@
 //   bad_input_flags_test.cpp       recommend, explain, microbatches, check, test and graph flags,
 //                                  and the case that reads each subcommand's --help and fails
 //                                  when a flag has no row, so a new flag cannot slip past
-//   bad_input_plan_test.cpp        plan and replay flags, unknown subcommands
+//   bad_input_plan_test.cpp        plan, plan-training and replay flags, unknown subcommands
 //   bad_input_batch_test.cpp       JSON Lines batch inputs
 //   bad_input_broken_rules_test.cpp  the broken rule corpus under every command
 //   bad_input_fixed_bugs_test.cpp  bugs the matrix found outside the CLI's own code
@@ -334,6 +334,7 @@ std::vector<Row> test_rows();                   // bad_input_flags_test.cpp
 std::vector<Row> graph_rows();                  // bad_input_flags_test.cpp
 std::vector<Row> replay_rows();                 // bad_input_plan_test.cpp
 std::vector<Row> plan_rows();                   // bad_input_plan_test.cpp
+std::vector<Row> plan_training_rows();          // bad_input_plan_test.cpp
 std::vector<Row> top_level_rows();              // bad_input_plan_test.cpp
 std::vector<LineRow> recommend_line_rows();     // bad_input_batch_test.cpp
 std::vector<LineRow> plan_line_rows();          // bad_input_batch_test.cpp

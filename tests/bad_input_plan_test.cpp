@@ -205,6 +205,110 @@ std::vector<Row> plan_rows() {
   return rows;
 }
 
+// plan-training: a flag per input of the planning rules, typed as the rules declare it.
+std::vector<Row> plan_training_rows() {
+  const std::vector<std::pair<std::string, std::string>> required = {
+      {"--world-size", "2"},          {"--device-memory-bytes", "8589934592"},
+      {"--sequence-length", "128"},   {"--micro-batch-size", "1"},
+      {"--global-batch-size", "4"},   {"--time-steps", "4"},
+      {"--vocab-size", "1024"},       {"--max-sequence-length", "512"},
+      {"--num-layers", "4"},          {"--hidden-size", "128"},
+      {"--num-attention-heads", "4"}, {"--ffn-hidden-size", "512"}};
+  std::vector<std::string> base = {"plan-training"};
+  for (const auto& [flag, value] : required) base = with(base, {flag, value});
+  std::vector<Row> rows;
+  auto replaced = [&](const std::string& flag, const std::string& value) {
+    return with(without(base, flag), {flag, value});
+  };
+
+  for (const auto& [flag, value] : required) {
+    add_integer_rows(rows, base, flag, value);
+    const std::string input = flag.substr(2);
+    std::string name = input;
+    std::replace(name.begin(), name.end(), '-', '_');
+    rows.push_back({"without " + flag, without(base, flag), kBadInput,
+                    "error: missing required input '" + name + "'\n"});
+  }
+  for (const std::string flag : {"--num-query-groups", "--kv-channels"}) {
+    add_integer_rows(rows, with(base, {flag, "2"}), flag, "2");
+    rows.push_back({flag + " null is the input's default", replaced(flag, "null"), kOk, ""});
+  }
+  for (const std::string flag : {"--use-snn-memopt", "--share-embeddings-and-output-weights",
+                                  "--gated-linear-unit", "--fp16", "--bf16"})
+    add_boolean_rows(rows, with(base, {flag, "false"}), flag);
+
+  // --memory-fraction: a float the rules check with upstream's message.
+  const std::vector<std::string> with_fraction = with(base, {"--memory-fraction", "0.9"});
+  for (const std::string bad : {"", "x", "nan", "inf", "0.9x"})
+    rows.push_back({"--memory-fraction '" + bad + "' is not a number",
+                    with(base, {"--memory-fraction", bad}), kBadInput,
+                    "error: --memory-fraction: expected a number, got '" + bad + "'\n"});
+  rows.push_back({"--memory-fraction 1e400 is beyond a double", with(base, {"--memory-fraction", "1e400"}),
+                  kBadInput, "error: --memory-fraction: 1e400 is beyond the range of a 64-bit float\n"});
+  for (const std::string bad : {"1.5", "0", "-0.1"})
+    rows.push_back({"--memory-fraction " + bad + " is upstream's ValueError", with(base, {"--memory-fraction", bad}),
+                    kRuleError, "error: memory_fraction must be in (0, 1].\n"});
+  add_common_rows(rows, with_fraction, "--memory-fraction", "0.9", "FLOAT");
+
+  // Text inputs: UTF-8, judged by the rules.
+  add_text_rows(rows, with(base, {"--objective", "memory"}), "--objective", "memory");
+  for (const std::string bad : {"", "speed", "Memory"})
+    rows.push_back({"--objective '" + bad + "' is upstream's ValueError", with(base, {"--objective", bad}),
+                    kRuleError, "error: objective must be 'throughput' or 'memory'.\n"});
+  add_text_rows(rows, with(base, {"--position-embedding-type", "rope"}), "--position-embedding-type", "rope");
+  add_text_rows(rows, with(base, {"--normalization", "RMSNorm"}), "--normalization", "RMSNorm");
+  add_text_rows(rows, with(base, {"--fp8", "hybrid"}), "--fp8", "hybrid");
+  for (const std::string flag : {"--params-dtype", "--pipeline-dtype"}) {
+    add_text_rows(rows, with(base, {flag, "bfloat16"}), flag, "bfloat16");
+    std::string name = flag.substr(2);
+    std::replace(name.begin(), name.end(), '-', '_');
+    for (const std::string bad : {"torch.float32", "float64", "fp16", ""})
+      rows.push_back({flag + " '" + bad + "' is no dtype the memory model knows", with(base, {flag, bad}),
+                      kRuleError,
+                      "error: " + name + " '" + bad +
+                          "' is not one of the dtypes the memory model knows: float32, bfloat16, float16.\n"});
+  }
+  rows.push_back({"--pipeline-dtype null is allowed", with(base, {"--pipeline-dtype", "null"}), kOk, ""});
+  rows.push_back({"a negative --world-size is upstream's ValueError", replaced("--world-size", "-1"), kRuleError,
+                  "error: world_size and device_memory_bytes must be positive.\n"});
+
+  // --explain: one request's search, as text or JSON.
+  rows.push_back({"--explain shows the search", with(base, {"--explain"}), kOk, "", "search"});
+  rows.push_back({"--explain --format yaml is a usage error, not an abort", with(base, {"--explain", "--format", "yaml"}),
+                  kBadInput, "error: --explain writes the search as {text,json}; --format yaml writes a plan only\n"});
+  rows.push_back({"--explain given a value", with(base, {"--explain=x"}), kBadInput,
+                  usage_error("Could not convert: --explain = x")});
+
+  add_rules_flag_rows(rows, with(base, {"--rules", std::string(SNNPLAN_RULES_DIR) + "/snn_llm_planning.yaml"}));
+  add_choice_rows(rows, with(base, {"--format", "json"}), "--format", {"json", "yaml", "text"});
+
+  // --batch, --jobs, --trace
+  rows.push_back({"--batch naming a missing file", {"plan-training", "--batch", kMissing}, kBadInput,
+                  "error: cannot open batch file '" + kMissing + "': No such file or directory\n"});
+  rows.push_back({"--batch with an input flag", {"plan-training", "--batch", "-", "--world-size", "2"}, kBadInput,
+                  "error: --world-size cannot be combined with --batch (batch inputs come from the JSON lines)\n"});
+  rows.push_back({"--batch with --explain", {"plan-training", "--batch", "-", "--explain"}, kBadInput,
+                  "error: --explain shows one request's search; give the request as flags, not --batch\n"});
+  rows.push_back({"--batch with --format yaml", {"plan-training", "--batch", "-", "--format", "yaml"}, kBadInput,
+                  "error: --format yaml cannot be combined with --batch (batch output is JSON Lines)\n"});
+  add_common_rows(rows, {"plan-training", "--batch", "-"}, "--batch", "-", "FILE");
+  rows.push_back({"--jobs without --batch", with(base, {"--jobs", "2"}), kBadInput,
+                  "error: --jobs needs --batch (it answers batch lines on several threads)\n"});
+  rows.push_back({"--jobs 0", {"plan-training", "--batch", "-", "--jobs", "0"}, kBadInput,
+                  usage_error("--jobs: expected an integer from 1 to 256, got '0'")});
+  rows.push_back({"--trace without --batch", with(base, {"--trace"}), kBadInput,
+                  "error: plan-training --trace needs --batch (the rule path is added to each batch line)\n"});
+  rows.push_back({"--batch --trace adds the rule path", {"plan-training", "--batch", "-", "--trace"}, kOk, "",
+                  "\"rules\":[",
+                  R"({"world_size": 2, "device_memory_bytes": 8589934592, "sequence_length": 128, "micro_batch_size": 1, "global_batch_size": 4, "time_steps": 4, "vocab_size": 1024, "max_sequence_length": 512, "num_layers": 4, "hidden_size": 128, "num_attention_heads": 4, "ffn_hidden_size": 512})"
+                  "\n"});
+
+  add_unknown_rows(rows, base);
+  add_output_rows(rows, base);
+  add_rules_root_rows(rows, base);
+  return rows;
+}
+
 std::vector<Row> top_level_rows() {
   return {
       {"no subcommand", {}, kBadInput, usage_error("A subcommand is required")},
@@ -229,6 +333,10 @@ TEST_SUITE("bad-input matrix") {
       "plan answers every bad flag value with exit code 2 and leaves objective and mode to the "
       "plan rules") {
     check_rows(plan_rows());
+  }
+
+  TEST_CASE("plan-training answers every bad flag value with its exit code and upstream's messages, and never aborts") {
+    check_rows(plan_training_rows());
   }
 
   TEST_CASE("replay answers a missing, unreadable or doubly read log and every bad flag with its exit code") {

@@ -67,6 +67,7 @@ ExitCode plan_training(const PlanTrainingFlags& f, const Streams& io) {
     if (k.option->count() && !first_given) first_given = &k;
   f.batch.refuse_flags_with_batch(first_given ? first_given->flag.c_str() : nullptr, format, f.format);
   if (batch && f.explain) throw UsageError{messages::explain_with_batch()};
+  if (f.batch.trace && !batch) throw UsageError{messages::trace_needs_batch("plan-training")};
   f.batch.refuse_jobs_and_stdin(given_value(f.rules_option, f.rules));
   const std::optional<std::string> path = given_value(f.rules_option, f.rules);
   const LoadOptions load{.rule_roots = f.rule_roots};
