@@ -33,10 +33,10 @@ class Server:
         self.first_line = self.process.stdout.readline().rstrip("\n")
         self.url = self.first_line.rsplit(" at ", 1)[-1]
 
-    def request(self, path, body=None, raw=None, token=None):
+    def request(self, path, body=None, raw=None, token=None, content_type="application/json"):
         url = self.url.split("?")[0] + path.lstrip("/") + (f"?token={token}" if token else "")
         data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-        req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+        req = urllib.request.Request(url, data=data, headers={"Content-Type": content_type})
         try:
             with urllib.request.urlopen(req, timeout=60) as res:
                 payload = res.read()
@@ -120,6 +120,13 @@ def main():
             # Refusals.
             status, r = server.request("/api/check", raw=b"x" * (4 * 1024 * 1024 + 1))
             expect(status == 413, f"a body over 4 MiB is refused with 413, got {status}")
+            # The JSON as `curl -d` sends it, labelled a form, past the 8 KiB a form may have.
+            padded = json.dumps({"text": text + "#" * 8192 + "\n"}).encode()
+            status, r = server.request("/api/check", raw=padded, content_type="application/x-www-form-urlencoded")
+            expect(status == 200 and "ok" in r["report"], f"a form-labelled JSON body of {len(padded)} bytes: {status} {r}")
+            status, r = server.request("/api/check", raw=b"--b\r\n\r\nx\r\n--b--\r\n",
+                                       content_type="multipart/form-data; boundary=b")
+            expect(status == 400 and "multipart" in r["error"], f"a multipart body: {status} {r}")
             status, r = server.request("/api/check", raw=b"{not json")
             expect(status == 400 and r["error"].startswith("the request body is not JSON"), f"{status} {r}")
             status, r = server.request("/api/check", {"txt": "x"})

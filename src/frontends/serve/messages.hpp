@@ -43,6 +43,9 @@ inline std::string cannot_read_file(std::string_view path, std::string_view why)
 inline std::string body_too_large(std::size_t limit) {
   return fmt::format("the request body is larger than the limit of {} bytes", limit);
 }
+inline std::string multipart_body() {
+  return "the request body is a multipart form: send the JSON itself as the body (Content-Type: application/json)";
+}
 inline std::string bad_token() {
   return "this server needs the token it printed at start: add ?token=... to the request";
 }

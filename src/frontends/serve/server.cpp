@@ -33,10 +33,10 @@ std::string new_token() {
 }
 
 // The request's JSON body, with a string "text"; an error reply when it is not one.
-std::optional<nlohmann::json> body_with_text(const httplib::Request& req, httplib::Response& res) {
+std::optional<nlohmann::json> body_with_text(const std::string& raw, httplib::Response& res) {
   nlohmann::json body;
   try {
-    body = nlohmann::json::parse(req.body);
+    body = nlohmann::json::parse(raw);
   } catch (const nlohmann::json::exception& e) {
     refuse(res, 400, messages::not_json(e.what()));
     return std::nullopt;
@@ -52,11 +52,24 @@ nlohmann::json member(const nlohmann::json& body, const char* name) {
   return body.contains(name) ? body[name] : nlohmann::json();
 }
 
-// Every endpoint that takes the edited text: parse the body, then let `answer` reply.
+// Every endpoint that takes the edited text: read the body, parse it, then let `answer` reply.
+// The body is read as it came, whatever its Content-Type says: `curl -d` labels it a form, and
+// the HTTP library would parse a form body into parameters and refuse one over 8 KiB (a rule
+// file of any size). The payload limit (kMaxRequestBytes) still holds while reading.
 template <typename Answer>
-httplib::Server::Handler with_text(Answer answer) {
-  return [answer](const httplib::Request& req, httplib::Response& res) {
-    if (const auto body = body_with_text(req, res))
+httplib::Server::HandlerWithContentReader with_text(Answer answer) {
+  return [answer](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& read) {
+    if (req.is_multipart_form_data()) {  // the library reads those only as files
+      refuse(res, 400, messages::multipart_body());
+      return;
+    }
+    std::string raw;
+    if (!read([&raw](const char* data, std::size_t size) {
+          raw.append(data, size);
+          return true;
+        }))
+      return;  // the status the library set (413 past the limit); the error handler writes it
+    if (const auto body = body_with_text(raw, res))
       reply(res, answer(body->at("text").template get<std::string>(), *body));
   };
 }
