@@ -83,6 +83,15 @@ def request(config, *, world_size=None, device_memory_bytes=None, objective="thr
             if value is not None:
                 flat.setdefault(key, value)
         return flat
+    # None is no "default" to upstream, whose checks see the values as given: an objective that
+    # is not one of its two strings (None, a number) is its ValueError, and a memory_fraction
+    # that does not compare with 0 (None, a string) its TypeError. The rules read null as the
+    # input's default and a number as a wrong type, so such an objective goes to them as its
+    # repr (refused with upstream's message), and the fraction is compared here as upstream does.
+    if not isinstance(objective, str):
+        arguments["objective"] = repr(objective)
+    if not isinstance(memory_fraction, (int, float)):
+        0 < memory_fraction  # noqa: B015 -- raises upstream's TypeError for what does not compare
     model = config.model
     transformer = model.transformer
     flat = arguments

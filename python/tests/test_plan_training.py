@@ -325,17 +325,26 @@ class InputTest(unittest.TestCase):
                                    (dict(world_size=2, device_memory_bytes=0), NOT_POSITIVE),
                                    (dict(world_size=2, device_memory_bytes=8 * GIB, objective="speed"), BAD_OBJECTIVE),
                                    (dict(world_size=2, device_memory_bytes=8 * GIB, memory_fraction=1.5), BAD_FRACTION),
+                                   (dict(world_size=2, device_memory_bytes=8 * GIB, objective=None), BAD_OBJECTIVE),
+                                   (dict(world_size=2, device_memory_bytes=8 * GIB, objective=1), BAD_OBJECTIVE),
                                    (dict(world_size=7, device_memory_bytes=8 * GIB), NO_TOPOLOGY)):
             with self.subTest(**arguments):
                 with self.assertRaises(ValueError) as raised:
                     snnplan.plan_training(_config(), **arguments)
                 self.assertEqual(str(raised.exception), message)
+                if not isinstance(arguments.get("objective", ""), str):
+                    continue  # a flat request's null is the input's default, as on a batch line
                 flat = dict(BASE_REQUEST, **arguments)
                 self.assertEqual(outcome(lambda: snnplan.plan_training(flat)), {"error": message})
 
     def test_what_upstream_cannot_take_either(self):
         with self.assertRaisesRegex(TypeError, "world_size"):
             snnplan.plan_training(_config(), device_memory_bytes=8 * GIB)
+        for fraction in (None, "0.9"):
+            with self.assertRaises(TypeError) as raised:  # upstream's own, from `0 < memory_fraction`
+                snnplan.plan_training(_config(), world_size=2, device_memory_bytes=8 * GIB, memory_fraction=fraction)
+            self.assertEqual(str(raised.exception),
+                             "'<' not supported between instances of 'int' and '%s'" % type(fraction).__name__)
         with self.assertRaisesRegex(ValueError, "does not fit in a 64-bit integer"):
             snnplan.plan_training(_config(), world_size=2, device_memory_bytes=2**64)
         config = _config()
