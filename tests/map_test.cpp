@@ -100,6 +100,33 @@ TEST_CASE(
         std::string::npos);
 }
 
+TEST_CASE("a planning map is coloured by its first field unless told, or by several fields together") {
+  // The planning record has no `mode`: by default its tensor-parallel size colours the cells.
+  const std::vector<std::string> base = {
+      "map", "--rules", kRulesDir + "/snn_llm_planning.yaml", "--x", "world_size=1,2,4,8", "--y",
+      "num_query_groups=1,8", "--input", "device_memory_bytes=85899345920", "--input", "sequence_length=4096",
+      "--input", "micro_batch_size=1", "--input", "global_batch_size=64", "--input", "time_steps=4", "--input",
+      "vocab_size=32000", "--input", "max_sequence_length=4096", "--input", "num_layers=32", "--input",
+      "hidden_size=4096", "--input", "num_attention_heads=32", "--input", "ffn_hidden_size=11008", "--input",
+      "bf16=true", "--input", "params_dtype=bfloat16"};
+  const auto plain = run_cli(base);
+  REQUIRE(plain.code == 0);
+  CHECK(plain.out.find("coloured by tensor_model_parallel_size,") != std::string::npos);
+  CHECK(plain.out.find(">null<") == std::string::npos);
+  std::vector<std::string> combined = base;
+  combined.insert(combined.end(), {"--color-by", "tensor_model_parallel_size,pipeline_model_parallel_size,tier"});
+  const auto layouts = run_cli(combined);
+  REQUIRE(layouts.code == 0);
+  CHECK(layouts.out.find(">tensor_model_parallel_size=4, pipeline_model_parallel_size=1, tier=without-recompute<") !=
+        std::string::npos);
+  CHECK(layouts.out.find(">tensor_model_parallel_size=2, pipeline_model_parallel_size=1, tier=selective-recompute<") !=
+        std::string::npos);
+  combined.back() = "tensor_model_parallel_size,layout";
+  const auto refused = run_cli(combined);
+  CHECK(refused.code == 2);
+  CHECK(refused.err.find("--color-by tensor_model_parallel_size,layout: not a record field") != std::string::npos);
+}
+
 TEST_CASE("a 512 x 512 map stays small: equal runs merged") {
   const auto run = run_cli({"map", "--x", "world_size=1..512", "--y", "batch_size=1..512",
                             "--input", "model=resnet", "--input", "prefer=capacity"});

@@ -21,17 +21,37 @@ using render::MapOutcome;
 
 namespace {
 
-// What a cell is coloured by: "mode" and any record field by its value, "rule" by the path.
-std::string colour_key(const std::string& color_by, const MapAnswer& a) {
-  if (a.error) return messages::map_error_key();  // one legend entry; each cell has its message
-  if (color_by == "rule") {
+// The names of a --color-by: one, or several joined by commas.
+std::vector<std::string> colour_parts(const std::string& color_by) {
+  std::vector<std::string> parts;
+  for (std::size_t begin = 0;;) {
+    const std::size_t comma = color_by.find(',', begin);
+    parts.push_back(color_by.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin));
+    if (comma == std::string::npos) return parts;
+    begin = comma + 1;
+  }
+}
+
+// One part of a cell's colour: "mode" and any record field by its value, "rule" by the path.
+std::string colour_part(const std::string& part, const MapAnswer& a) {
+  if (part == "rule") {
     std::string path;
     for (const std::string& r : a.rules) path += (path.empty() ? "" : " > ") + r;
     return path;
   }
-  const Value* v = a.record->find(color_by);
+  const Value* v = a.record->find(part);
   if (!v) return "null";
   return v->is_string() ? v->as_string() : render::json_line(render::to_json(*v));
+}
+
+// What a cell is coloured by: one part's value, or "name=value, ..." of several.
+std::string colour_key(const std::string& color_by, const MapAnswer& a) {
+  if (a.error) return messages::map_error_key();  // one legend entry; each cell has its message
+  const std::vector<std::string> parts = colour_parts(color_by);
+  if (parts.size() == 1) return colour_part(parts.front(), a);
+  std::string key;
+  for (const std::string& part : parts) key += (key.empty() ? "" : ", ") + part + "=" + colour_part(part, a);
+  return key;
 }
 
 std::string path_key(const std::vector<std::string>& rules) {
@@ -214,9 +234,17 @@ std::optional<MapGap> map_gap(const DecisionMap& map, const std::vector<RuleSet>
 }
 
 bool can_colour_by(const RuleSet& rules, const std::string& color_by) {
-  if (color_by == "rule" || color_by == "mode") return true;
   const auto& names = *RuleSetAccess::compiled(rules).field_names;
-  return std::find(names.begin(), names.end(), color_by) != names.end();
+  for (const std::string& part : colour_parts(color_by))
+    if (part != "rule" && part != "mode" && std::find(names.begin(), names.end(), part) == names.end())
+      return false;
+  return true;
+}
+
+std::string default_colour(const RuleSet& rules) {
+  const auto& names = *RuleSetAccess::compiled(rules).field_names;
+  if (std::find(names.begin(), names.end(), "mode") != names.end()) return "mode";
+  return names.empty() ? "rule" : names.front();
 }
 
 void evaluate_map(DecisionMap& m, const std::vector<RuleSet>& files) {

@@ -89,9 +89,14 @@ struct MapGap {
 [[nodiscard]] std::optional<MapGap> map_gap(const render::DecisionMap& map,
                                             const std::vector<RuleSet>& files);
 
-/// Whether a map of `rules` can be coloured by `color_by`: "mode", "rule" (the fired rule path)
-/// or a record field.
+/// Whether a map of `rules` can be coloured by `color_by`: "mode", "rule" (the fired rule path),
+/// a record field, or several of those joined by commas (a cell's colour is their values together,
+/// e.g. a planned layout: tensor_model_parallel_size,pipeline_model_parallel_size).
 [[nodiscard]] bool can_colour_by(const RuleSet& rules, const std::string& color_by);
+
+/// What a map of `rules` is coloured by when nobody says: its `mode` field (the recommenders'),
+/// else its first record field (a planner's tensor-parallel size), else the fired rule path.
+[[nodiscard]] std::string default_colour(const RuleSet& rules);
 
 /// Fills `map.outcomes` and `map.cells` from its axes, fixed inputs, `color_by` and `diff`:
 /// `files` holds the rule set (or, for a diff, the old and the new one), for which map_gap()

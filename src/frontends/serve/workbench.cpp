@@ -252,7 +252,7 @@ Reply Workbench::map(const std::string& text, const nlohmann::json& request) {
     return Reply{422, error_body(differences)};
   render::DecisionMap m;
   m.diff = true;
-  m.color_by = "mode";
+  m.color_by = usecases::default_colour(*after.rules);
   for (auto [axis, key] : {std::pair{&m.x, "x"}, std::pair{&m.y, "y"}}) {
     auto parsed = axis_of(request.contains(key) ? request[key] : nlohmann::json(), *after.rules);
     if (const auto* problem = std::get_if<std::string>(&parsed))

@@ -27,7 +27,7 @@ struct MapFlags {
   CLI::Option* rules_option = nullptr;
   std::vector<std::string> rule_roots;
   std::vector<std::string> diff;
-  std::string color_by = "mode";
+  std::string color_by;  // empty: usecases::default_colour
   std::string format;
 };
 
@@ -104,7 +104,7 @@ ExitCode map_command(const MapFlags& f, const Streams& io) {
   const RuleSet& rules = files.back();
   render::DecisionMap m;
   m.diff = diff;
-  m.color_by = f.color_by;
+  m.color_by = f.color_by.empty() ? usecases::default_colour(rules) : f.color_by;
   m.x = parse_axis("--x", f.x, rules);
   m.y = parse_axis("--y", f.y, rules);
   if (m.x.name == m.y.name) throw UsageError{messages::map_same_axis(m.x.name)};
@@ -119,8 +119,8 @@ ExitCode map_command(const MapFlags& f, const Streams& io) {
     throw UsageError{gap->kind == usecases::MapGap::Kind::undeclared_input
                          ? messages::map_unknown_axis("--input", gap->input, gap->file)
                          : messages::map_input_required(gap->input)};
-  if (!usecases::can_colour_by(rules, f.color_by))
-    throw UsageError{messages::map_unknown_field(f.color_by, rules.file_name())};
+  if (!usecases::can_colour_by(rules, m.color_by))
+    throw UsageError{messages::map_unknown_field(m.color_by, rules.file_name())};
 
   usecases::evaluate_map(m, files);
   io.out << render::render_map(m, format);
@@ -155,7 +155,8 @@ Command setup_map(CLI::App& app) {
             ->type_name("FILE");
         command
             .add_option("--color-by", f.color_by,
-                        "mode, rule (the fired rule path) or a record field")
+                        "mode, rule (the fired rule path), a record field, or FIELD,FIELD,... "
+                        "(their values together); default: mode, else the record's first field")
             ->type_name("FIELD");
         add_format_option(command, f.format, render::Output::map);
       },
