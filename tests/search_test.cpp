@@ -641,6 +641,33 @@ TEST_SUITE("planning rules") {
     for (const json& change : report["changes"]) CHECK(change["example"]["world_size"] == 8);
   }
 
+  TEST_CASE("without a corpus, refusals that differ only in their numbers are one group, and the diff says to give one") {
+    std::ifstream in(std::string(SNNPLAN_RULES_DIR) + "/snn_llm_planning.yaml");
+    std::stringstream text;
+    text << in.rdbuf();
+    const TempFile edited_file("edited_planning.yaml", edited(text.str(), "full_activation_split_by_tp: \"24\"",
+                                                              "full_activation_split_by_tp: \"26\""));
+    const std::string rules = std::string(SNNPLAN_RULES_DIR) + "/snn_llm_planning.yaml";
+    const CliRun run = run_cli({"diff", rules, edited_file.path(), "--sample", "500", "--seed", "3"});
+    CHECK(run.code == 1);
+    // Drawn from the declared types alone, nearly every request is one nothing fits; its smallest
+    // estimate changes: one group of them all, not one group per input.
+    const std::string group =
+        "error: \"No topology fits the memory budget: budget=# bytes, smallest estimate=# bytes.\" with other numbers";
+    CHECK(run.out.find(group) != std::string::npos);
+    CHECK(run.out.find(group, run.out.find(group) + 1) == std::string::npos);
+    CHECK(run.out.find("give --corpus FILE with requests like yours") != std::string::npos);
+    const json report = json::parse(
+        run_cli({"diff", rules, edited_file.path(), "--sample", "500", "--seed", "3", "--format", "json"}).out);
+    CHECK(report["changed_inputs"].get<int>() > 10);
+    CHECK(report["changed_between_errors"] == report["changed_inputs"]);
+    CHECK(report["changes"].size() == 1);
+    // With the corpus, plans change too, and the advice is not given.
+    const CliRun with_corpus = run_cli({"diff", rules, edited_file.path(), "--corpus",
+                                        std::string(SNNPLAN_TEST_DATA) + "/planning/corpus.jsonl", "--sample", "100"});
+    CHECK(with_corpus.out.find("give --corpus") == std::string::npos);
+  }
+
   TEST_CASE("the sampled diff compares at each threshold of either file, where no draw lands") {
     // `device_memory_bytes > 0` made `>= 0`: only a request with no device memory tells the two
     // apart, and neither the corpus nor a draw has one; a corpus request moved onto the

@@ -45,6 +45,14 @@ inline std::string sampled_group(std::size_t count) {
 inline std::string sampled_floats(std::string_view fields) {
   return fmt::format("    and the value of {}\n", fields);
 }
+inline std::string sampled_numbers_changed(std::string_view field, std::string_view masked) {
+  return fmt::format("{}: {} with other numbers (# marks them)", field, masked);
+}
+inline std::string sampled_errors_only() {
+  return "every input that changed is one both files refuse: inputs drawn from the declared types alone "
+         "are seldom ones the rules can answer; give --corpus FILE with requests like yours (JSON Lines) "
+         "to compare answers\n";
+}
 inline std::string sampled_example(std::string_view example) {
   return fmt::format("    e.g. {}\n", example);
 }

@@ -62,6 +62,23 @@ bool has_search(const detail::CompiledRules& rules) {
   return std::any_of(rules.used.begin(), rules.used.end(), [](const auto& used) { return has_search(*used); });
 }
 
+// `text` with each number (a run of digits, with its decimal point) as '#': two error messages
+// that say the same with other numbers (a budget, an estimate) are one kind of change.
+std::string numbers_masked(const std::string& text) {
+  std::string out;
+  for (std::size_t k = 0; k < text.size();) {
+    if (text[k] < '0' || text[k] > '9') {
+      out += text[k++];
+      continue;
+    }
+    while (k < text.size() && ((text[k] >= '0' && text[k] <= '9') ||
+                               (text[k] == '.' && k + 1 < text.size() && text[k + 1] >= '0' && text[k + 1] <= '9')))
+      ++k;
+    out += '#';
+  }
+  return out;
+}
+
 }  // namespace
 
 bool needs_sampling(const RuleSet& before, const RuleSet& after) {
@@ -102,6 +119,7 @@ SampledDiff sampled_diff(const RuleSet& old_rules, const RuleSet& new_rules, con
     ++out.compared;
     if (before == after) continue;
     ++out.changed;
+    if (before.count("error") != 0 && after.count("error") != 0) ++out.changed_between_errors;
     SampledChange change;
     std::set<std::string> names;
     for (const auto& [name, value] : before) names.insert(name);
@@ -115,6 +133,8 @@ SampledDiff sampled_diff(const RuleSet& old_rules, const RuleSet& new_rules, con
       if (x == y) continue;
       if (x.is_float() && y.is_float())
         change.float_fields.push_back(name);
+      else if (x.is_string() && y.is_string() && numbers_masked(x.as_string()) == numbers_masked(y.as_string()))
+        change.fields.push_back(messages::sampled_numbers_changed(name, value_json(Value(numbers_masked(x.as_string()))).dump()));
       else
         change.fields.push_back(fmt::format("{}: {} -> {}", name, value_json(x).dump(), value_json(y).dump()));
     }
@@ -145,6 +165,10 @@ std::string render_sampled_diff(const SampledDiff& diff) {
       out += messages::sampled_floats(fmt::format("{}", fmt::join(change.float_fields, ", ")));
     out += messages::sampled_example(change.example);
   }
+  // Drawn from the types alone, most requests are ones nothing can plan (a budget of a few
+  // bytes): say how to compare plans rather than leave the operator with errors only.
+  if (diff.from_corpus == 0 && diff.changed != 0 && diff.changed_between_errors == diff.changed)
+    out += messages::sampled_errors_only();
   return out;
 }
 
@@ -161,6 +185,7 @@ std::string sampled_diff_json(const SampledDiff& diff) {
                     {"at_thresholds", diff.at_thresholds},
                     {"seed", diff.seed},
                     {"changed_inputs", diff.changed},
+                    {"changed_between_errors", diff.changed_between_errors},
                     {"changes", std::move(changes)}};
   return out.dump(2) + "\n";
 }

@@ -34,6 +34,7 @@ struct SampledDiff {
   std::size_t from_corpus = 0;  ///< of which the corpus's lines
   std::size_t at_thresholds = 0;  ///< and inputs moved onto an integer threshold of either file
   std::size_t changed = 0;
+  std::size_t changed_between_errors = 0;  ///< of the changed, those both files refused
   std::uint64_t seed = 0;
   std::vector<SampledChange> changes;  ///< the largest group first
 };
