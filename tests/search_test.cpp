@@ -201,6 +201,102 @@ TEST_SUITE("search") {
     CHECK_MESSAGE(chosen.find("the smallest key [1, 2, 24] of 2 that fit") != std::string::npos, chosen);
   }
 
+  TEST_CASE("each tier's summary counts its own candidates, a prefix removed on tp counting all below it") {
+    // 8 GPUs: 10 candidates (tp, pp) in each tier; 3 layers, a budget of 5 units. Plain: pp=2,
+    // 4 and 8 do not split 3 layers (6 candidates), tp=1..8 with pp=1 need 48, 24, 12, 6: none
+    // fits. Squeezed: squeeze-needs-tp removes the prefix tp=1, its 4 candidates (pp=1, 2, 4,
+    // 8) at once; pp=2 and 4 under tp=2 and pp=2 under tp=4 do not split the layers; tp=2, 4,
+    // 8 with pp=1 need 20, 10, 5: one fits.
+    const snnplan::Explanation e = layout_rules().explain(layout_inputs(8, 3, 5, 40));
+    REQUIRE(e.result.ok());
+    CHECK(e.result.record().find("tier")->as_string() == "squeezed");
+    std::vector<std::string> summaries;
+    for (const TraceStep& step : e.steps)
+      if (step.kind == TraceStep::Kind::search_summary) summaries.push_back(step.rule + " | " + step.detail);
+    REQUIRE(summaries.size() == 2);
+    CHECK(summaries[0] == "plain | 10 candidates in this tier: 6 removed (6 by pp-splits-layers), "
+                          "4 tested against fits, 0 fit");
+    CHECK(summaries[1] == "squeezed | 10 candidates in this tier: 7 removed (3 by pp-splits-layers, "
+                          "4 by squeeze-needs-tp), 3 tested against fits, 1 fit");
+  }
+
+  TEST_CASE("a prefix removed two enumerations above the innermost counts every candidate under it") {
+    // 8 GPUs over (tp, pp, cp): 20 candidates. tp-at-most-two removes the prefixes tp=4 (pp=1
+    // with cp=1 or 2, pp=2 with cp=1: 3 candidates) and tp=8 (1); the other 16 are tested.
+    const RuleSet rules = RuleSet::from_string(R"yaml(snnplan: 2
+inputs:
+  world_size: {type: int}
+let:
+  layout:
+    search:
+      for:
+        tp: "divisors(world_size)"
+        pp: "divisors(world_size // tp)"
+        cp: "divisors(world_size // (tp * pp))"
+      require:
+        - {name: tp-at-most-two, holds: "tp <= 2"}
+      minimize: "[tp, pp, cp]"
+record:
+  tp: {type: int, default: 0}
+start: plan
+tables:
+  plan:
+    - name: chosen
+      set: {tp: = layout.tp}
+)yaml",
+                                               "three.yaml");
+    const snnplan::Explanation e = rules.explain({{"world_size", Value(std::int64_t{8})}});
+    REQUIRE(e.result.ok());
+    std::vector<std::string> removed;
+    std::vector<std::string> summaries;
+    for (const TraceStep& step : e.steps) {
+      if (step.kind == TraceStep::Kind::candidate_removed) removed.push_back(step.detail);
+      if (step.kind == TraceStep::Kind::search_summary) summaries.push_back(step.detail);
+    }
+    // One step per removed prefix, as before; the count is of the candidates.
+    CHECK(removed == std::vector<std::string>{"tp=4", "tp=8"});
+    REQUIRE(summaries.size() == 1);
+    CHECK(summaries[0] == "20 candidates in this tier: 4 removed (4 by tp-at-most-two), 16 tested against fits, 16 fit");
+  }
+
+  TEST_CASE("a removed prefix whose deeper list cannot be evaluated counts as one candidate, and the summary says so") {
+    // Under tp=1 the list of pp divides by zero: the walk never evaluates it (tp-above-one
+    // removes tp=1 first), and the count cannot, so tp=1 counts as one. tp=2 has pp in
+    // divisors(6) and tp=3 in divisors(3), each with cp=1 or 2: 12 tested.
+    const RuleSet rules = RuleSet::from_string(R"yaml(snnplan: 2
+inputs:
+  n: {type: int}
+let:
+  layout:
+    search:
+      for:
+        tp: "[1, 2, 3]"
+        pp: "divisors(n // (tp - 1))"
+        cp: "[1, 2]"
+      require:
+        - {name: tp-above-one, holds: "tp > 1"}
+      minimize: "[tp, pp, cp]"
+record:
+  tp: {type: int, default: 0}
+start: plan
+tables:
+  plan:
+    - name: chosen
+      set: {tp: = layout.tp}
+)yaml",
+                                               "uncounted.yaml");
+    const snnplan::Explanation e = rules.explain({{"n", Value(std::int64_t{6})}});
+    REQUIRE(e.result.ok());
+    CHECK(e.result.record().find("tp")->as_int() == 2);
+    std::vector<std::string> summaries;
+    for (const TraceStep& step : e.steps)
+      if (step.kind == TraceStep::Kind::search_summary) summaries.push_back(step.detail);
+    REQUIRE(summaries.size() == 1);
+    CHECK(summaries[0] == "13 candidates in this tier: 1 removed (1 by tp-above-one), 12 tested against fits, 12 fit; "
+                          "1 removed prefix, whose deeper enumeration's list could not be evaluated, counted as one "
+                          "candidate");
+  }
+
   TEST_CASE("a search reads back from the compiled form with the same answers") {
     const auto& compiled = snnplan::RuleSetAccess::compiled(layout_rules());
     const std::string bytes = snnplan::compile::serialize_rules(compiled);

@@ -597,6 +597,7 @@ class Evaluator {
   bool run_search(const detail::CompiledSearch& search, Frame& frame, RValue& out, std::string& failure);
   void enumerate(SearchRun& run, std::size_t level, Frame& frame);
   bool meets_constraints(SearchRun& run, int level, bool innermost, Frame& frame);
+  [[gnu::cold]] std::size_t candidates_under(SearchRun& run, std::size_t level, Frame& frame);
   void test_candidate(SearchRun& run, Frame& frame);
   std::string describe_candidate(const SearchRun& run, Frame& frame) const;
   std::string describe_fields(const detail::CompiledSearch& search, const RValue* values) const;

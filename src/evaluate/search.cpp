@@ -2,7 +2,8 @@
 // nested enumerations, each removed by the first constraint it breaks (checked as soon as
 // the enumerations it uses are bound), tested against `fits`, and the one with the smallest
 // key kept; the chosen candidate as a record, or the search's error. With a trace, every
-// candidate is a step: what removed it, or how it fared against `fits`.
+// candidate is a step: what removed it, or how it fared against `fits`; and each tier ends with
+// its own counts of complete candidates (a prefix a constraint removes counts all below it).
 
 #include <fmt/format.h>
 
@@ -47,7 +48,12 @@ bool Evaluator::run_search(const detail::CompiledSearch& search, Frame& frame, R
     for (const detail::CompiledSlotValue& value : tier.values) frame.set_input(value.slot, eval(value.value, frame));
     // The candidate's values may use the tier's values: computed anew in each tier.
     for (int slot : search.candidate_slots) frame.forget(slot);
-    if (trace_) note(TraceStep::Kind::search_tier, search.name, tier.name, search.location, "");
+    if (trace_) {
+      run.removed_by.clear();
+      run.tested_before_tier = run.tested;
+      run.uncounted = 0;
+      note(TraceStep::Kind::search_tier, search.name, tier.name, search.location, "");
+    }
     // All candidates at once where the columns hold the tier exactly; else (and traced, where
     // every candidate is a step) one at a time.
     if (trace_ || !decide_tier_by_columns(run, frame)) enumerate(run, 0, frame);
@@ -111,8 +117,8 @@ bool Evaluator::meets_constraints(SearchRun& run, int level, bool innermost, Fra
     if (c.level != level && !(innermost && c.level > level)) return true;
     if (language::truth(value(c.holds, frame), c.holds.location)) return true;
     if (trace_) {  // the counts are the trace's only
-      ++run.removed_by[c.name];
       note_candidate(run, TraceStep::Kind::candidate_removed, c, frame);
+      run.removed_by[c.name] += candidates_under(run, static_cast<std::size_t>(level), frame);
     }
     return false;
   };
@@ -121,6 +127,37 @@ bool Evaluator::meets_constraints(SearchRun& run, int level, bool innermost, Fra
   for (const detail::CompiledConstraint& c : run.tier->constraints)
     if (!check(c)) return false;
   return true;
+}
+
+// Traced, for the counts: the complete candidates under the prefix bound down to enumeration
+// `level` (one at the innermost), from the deeper enumerations' lists under it, checking no
+// constraint. A deeper list that cannot be evaluated under a prefix (an error, or not a list:
+// the walk never evaluates it there) counts that prefix as one, in `run.uncounted`.
+std::size_t Evaluator::candidates_under(SearchRun& run, std::size_t level, Frame& frame) {
+  const auto& enumerations = run.search.enumerations;
+  if (level + 1 >= enumerations.size()) return 1;
+  const detail::CompiledSlotValue& deeper = enumerations[level + 1];
+  RValue list;
+  try {
+    list = value(deeper.value, frame);
+  } catch (const EvaluationFailure&) {
+    list = RValue{};
+  }
+  if (list.kind != Kind::list) {
+    ++run.uncounted;
+    return 1;
+  }
+  if (level + 2 == enumerations.size()) return list.items.size;
+  std::size_t count = 0;
+  const auto& slots = run.search.candidate_slots;
+  const auto& levels = run.search.candidate_levels;
+  for (const RValue& item : list.list()) {
+    frame.set_input(deeper.slot, item);
+    for (std::size_t k = 0; k < slots.size(); ++k)
+      if (levels[k] > static_cast<int>(level)) frame.forget(slots[k]);
+    count += candidates_under(run, level + 1, frame);
+  }
+  return count;
 }
 
 // A candidate that met every constraint: against `fits`, into the aggregates, and kept when
@@ -190,9 +227,17 @@ void Evaluator::note_search_summary(const SearchRun& run) {
     removed += fmt::format("{}{} by {}", removed.empty() ? "" : ", ", count, name);
     total += count;
   }
-  note(TraceStep::Kind::search_summary, run.search.name, run.tier->name, run.search.location,
-       fmt::format("{} removed so far{}{}; {} tested against fits in every tier so far, {} fit in this tier", total,
-                   removed.empty() ? "" : ": ", removed, run.tested, run.fitting));
+  const std::size_t tested = run.tested - run.tested_before_tier;
+  std::string detail = fmt::format("{} candidates in this tier: {} removed{}{}{}, {} tested against fits, {} fit",
+                                   total + tested, total, removed.empty() ? "" : " (", removed,
+                                   removed.empty() ? "" : ")", tested, run.fitting);
+  if (run.uncounted == 1)
+    detail += "; 1 removed prefix, whose deeper enumeration's list could not be evaluated, counted as one candidate";
+  else if (run.uncounted > 1)
+    detail += fmt::format(
+        "; {} removed prefixes, whose deeper enumerations' lists could not be evaluated, counted as one candidate each",
+        run.uncounted);
+  note(TraceStep::Kind::search_summary, run.search.name, run.tier->name, run.search.location, std::move(detail));
 }
 
 }  // namespace snnplan::evaluate::internal

@@ -20,10 +20,17 @@ struct Evaluator::SearchRun {
   std::size_t bound = 0;    // enumerations bound for the current candidate (the trace shows those)
   RValue best_key;
   RValue* best_fields = nullptr;
-  std::size_t tested = 0;   // against `fits`, in every tier
+  std::size_t tested = 0;   // against `fits`, in every tier (count() of none_fits)
   std::size_t fitting = 0;  // in this tier
   std::vector<RValue> aggregates;  // per CompiledAggregate, null until a candidate is tested
-  std::map<std::string, std::size_t> removed_by;  // constraint -> candidates it removed (traced)
+  // The trace's counts, of this tier only (each tier enumerates the same candidates again):
+  // constraint -> complete candidates it removed (a prefix removed above the innermost
+  // enumeration counts every candidate under it), `tested` when the tier started, and the
+  // removed prefixes counted as one candidate because a deeper list could not be evaluated
+  // under them.
+  std::map<std::string, std::size_t> removed_by;
+  std::size_t tested_before_tier = 0;
+  std::size_t uncounted = 0;
   // The tiers' columns (search_columns.cpp): made in the evaluation's store by the first tier
   // that tries them, kept for the next (whose candidates may be the same), destroyed with the run.
   Columns* columns = nullptr;
