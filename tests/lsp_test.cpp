@@ -1,10 +1,15 @@
 // The language server's pieces that the scripted client (lsp_client_test.py) sees only through
-// ASCII files: UTF-16 positions, framing, URIs and roots, several changes in one notification.
+// ASCII files: UTF-16 positions, framing, URIs and roots, several changes in one notification;
+// and hover and completion inside a candidate search (rules/snn_llm_planning.yaml), position by
+// position.
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "frontends/lsp/roots.hpp"
@@ -31,7 +36,8 @@ std::vector<json> written(const std::string& out) {
 
 const std::string kUri = "file:///tmp/snnplan-lsp-test/rules.yaml";
 
-void open_document(snnplan::lsp::Server& server, const std::string& text) {
+void open_document(snnplan::lsp::Server& server, const std::string& text,
+                   const std::string& uri = kUri) {
   server.handle(json{{"jsonrpc", "2.0"},
                      {"id", 1},
                      {"method", "initialize"},
@@ -40,7 +46,7 @@ void open_document(snnplan::lsp::Server& server, const std::string& text) {
   server.handle(
       json{{"jsonrpc", "2.0"},
            {"method", "textDocument/didOpen"},
-           {"params", {{"textDocument", {{"uri", kUri}, {"version", 1}, {"text", text}}}}}}
+           {"params", {{"textDocument", {{"uri", uri}, {"version", 1}, {"text", text}}}}}}
           .dump());
 }
 
@@ -56,6 +62,71 @@ const std::string kRules =
     "  choose:\n"
     "    - name: only\n"
     "      set: {mode: \"\xC3\xA9\xF0\x9D\x84\x9E\", mdoe: x}\n";  // é (2 bytes), 𝄞 (4 bytes)
+
+// The planning rules, open in a server: hover and completion at a place named by the text around it.
+class Planning {
+ public:
+  Planning() : server_(out_, {}) {
+    std::ifstream in(std::string(SNNPLAN_RULES_DIR) + "/snn_llm_planning.yaml");
+    std::ostringstream text;
+    text << in.rdbuf();
+    text_ = text.str();
+    open_document(server_, text_, kPlanningUri);
+  }
+
+  // The position `offset` bytes into the `nth` (from 0) occurrence of `needle`.
+  Position at(const std::string& needle, std::size_t offset, int nth = 0) const {
+    std::size_t found = text_.find(needle);
+    for (int k = 0; k < nth && found != std::string::npos; ++k) found = text_.find(needle, found + 1);
+    REQUIRE_MESSAGE(found != std::string::npos, needle);
+    const std::size_t byte = found + offset;
+    const std::size_t line_start = text_.rfind('\n', byte - 1) + 1;
+    return Position{static_cast<std::size_t>(std::count(text_.begin(), text_.begin() + static_cast<std::ptrdiff_t>(byte), '\n')),
+                    byte - line_start};
+  }
+
+  json request(const std::string& method, Position p) {
+    out_.str({});
+    server_.handle(json{{"jsonrpc", "2.0"},
+                        {"id", 7},
+                        {"method", method},
+                        {"params",
+                         {{"textDocument", {{"uri", kPlanningUri}}},
+                          {"position", {{"line", p.line}, {"character", p.character}}}}}}
+                       .dump());
+    const std::vector<json> messages = written(out_.str());
+    REQUIRE(messages.size() == 1);
+    return messages[0]["result"];
+  }
+
+  // The hover's text, or "null".
+  std::string hover(const std::string& needle, std::size_t offset, int nth = 0) {
+    const json result = request("textDocument/hover", at(needle, offset, nth));
+    return result.is_null() ? "null" : result["contents"]["value"].get<std::string>();
+  }
+
+  std::set<std::string> completion(const std::string& needle, std::size_t offset, int nth = 0) {
+    std::set<std::string> labels;
+    const json result = request("textDocument/completion", at(needle, offset, nth));
+    for (const json& item : result["items"])
+      labels.insert(item["label"].get<std::string>());
+    return labels;
+  }
+
+  static constexpr const char* kPlanningUri = "file:///tmp/snnplan-lsp-test/snn_llm_planning.yaml";
+
+ private:
+  std::ostringstream out_;
+  snnplan::lsp::Server server_;
+  std::string text_;
+};
+
+bool has_all(const std::set<std::string>& labels, std::initializer_list<const char*> names) {
+  return std::all_of(names.begin(), names.end(), [&](const char* n) { return labels.count(n) == 1; });
+}
+bool has_none(const std::set<std::string>& labels, std::initializer_list<const char*> names) {
+  return std::none_of(names.begin(), names.end(), [&](const char* n) { return labels.count(n) == 1; });
+}
 
 }  // namespace
 
@@ -151,5 +222,121 @@ TEST_SUITE("lsp") {
     CHECK(messages[0]["params"]["version"] == 2);
     CHECK(messages[0]["params"]["diagnostics"][0]["message"] ==
           "unknown record field 'modd' (did you mean 'mode'?)");
+  }
+
+  TEST_CASE("hover inside a search's constraint describes an input, an enumeration and a builtin") {
+    Planning p;
+    const std::string holds = "holds: \"num_attention_heads % tp == 0\"";
+    CHECK(p.hover(holds, 10) ==
+          "**input** `num_attention_heads`: `int`\n\nrequired (no default)");
+    CHECK(p.hover(holds, 30) ==
+          "**enumeration** `tp` of search `layout`: each item of `\"divisors(world_size)\"`");
+    CHECK(p.hover("pp: \"divisors(world_size // tp)\"", 6).starts_with("**builtin** `divisors("));
+  }
+
+  TEST_CASE("hover inside a search describes a derived value, a candidate value and a tier value") {
+    Planning p;
+    CHECK(p.hover("holds: \"estimate <= budget\"", 22) ==
+          "**derived value** `budget`\n\n`\"device_memory_bytes * memory_fraction\"`");
+    CHECK(p.hover("holds: \"estimate <= budget\"", 9) ==
+          "**candidate value** `estimate` of search `layout`\n\n"
+          "`\"parameter_bytes + activation_bytes\"`");
+    CHECK(p.hover("(micro_batch_size * dp)\"", 20) ==
+          "**candidate value** `dp` of search `layout`\n\n`\"world_size // (tp * pp * cp)\"`");
+    CHECK(p.hover("activation_bytes: \"(selective_recompute", 22) ==
+          "**tier value** `selective_recompute` of search `layout`\n\n"
+          "`without-recompute`: `\"false\"`, `selective-recompute`: `\"true\"`");
+  }
+
+  TEST_CASE("hover on a folded (>-) candidate value shows its expression on one line") {
+    Planning p;
+    CHECK(p.hover("stage_parameters: >-", 1) ==
+          "**candidate value** `stage_parameters` of search `layout`\n\n"
+          "`pp == 1 ? (share_embeddings_and_output_weights ? single_stage_parameters : "
+          "single_stage_parameters + output_parameters / tp) : layer_parameters + "
+          "max(input_stage_parameters, output_stage_parameters)`");
+  }
+
+  TEST_CASE("hover on a search's let shows its enumerations, tiers and key") {
+    Planning p;
+    const std::string hover = p.hover("  layout:\n", 3);
+    CHECK(hover.starts_with("**derived value** `layout`: the candidate a search chooses, as a record"));
+    CHECK(hover.find("for: `tp`, `pp`, `cp`") != std::string::npos);
+    CHECK(hover.find("tiers: `without-recompute`, `selective-recompute`") != std::string::npos);
+    CHECK(hover.find("minimize: `\"objective == 'throughput' ? [pp, cp, tp, estimate] : "
+                     "[estimate, pp, cp, tp]\"`") != std::string::npos);
+  }
+
+  TEST_CASE("hover in none_fits describes an aggregate and the candidate value it reads") {
+    Planning p;
+    CHECK(p.hover("int(smallest(estimate))", 5) ==
+          "**aggregate** `smallest(value)`: the smallest of a candidate value over the candidates "
+          "tested against `fits`");
+    CHECK(p.hover("int(smallest(estimate))", 15).starts_with(
+        "**candidate value** `estimate` of search `layout`"));
+    CHECK(p.hover("smallest estimate={smallest_estimate}", 20) ==
+          "**value** `smallest_estimate` of `none_fits` in search `layout`\n\n"
+          "`\"int(smallest(estimate))\"`");
+  }
+
+  TEST_CASE("completion in a search's constraint offers facts, the candidate's names and builtins") {
+    Planning p;
+    for (const auto& [needle, offset] :
+         {std::pair<std::string, std::size_t>{"holds: \"num_attention_heads % tp == 0\"", 12},
+          {"holds: \"estimate <= budget\"", 10},
+          {"minimize: \"objective", 12},
+          {"holds: \"fp8 == null\"", 9}}) {
+      CAPTURE(needle);
+      const std::set<std::string> labels = p.completion(needle, offset);
+      CHECK(has_all(labels, {"num_attention_heads", "budget", "tp", "pp", "cp", "dp", "estimate",
+                             "selective_recompute", "divisors", "max"}));
+      CHECK(has_none(labels, {"smallest", "budget_bytes"}));
+    }
+  }
+
+  TEST_CASE("completion in a candidate's value offers the enumerations, the other values and the tier's") {
+    Planning p;
+    const std::set<std::string> labels = p.completion("dp: \"world_size // (tp", 6);
+    CHECK(has_all(labels, {"world_size", "budget", "tp", "pp", "cp", "num_microbatches", "estimate",
+                           "selective_recompute", "divisors"}));
+    CHECK(has_none(labels, {"smallest", "count"}));
+    // A line of a folded (>-) value is in that value too.
+    CHECK(has_all(p.completion("? (share_embeddings_and_output_weights", 5),
+                  {"share_embeddings_and_output_weights", "single_stage_parameters", "tp"}));
+  }
+
+  TEST_CASE("completion in an enumeration offers the enumerations before it only") {
+    Planning p;
+    const std::set<std::string> labels = p.completion("pp: \"divisors(world_size // tp)\"", 16);
+    CHECK(has_all(labels, {"world_size", "tp", "divisors"}));
+    CHECK(has_none(labels, {"pp", "cp", "dp", "selective_recompute"}));
+  }
+
+  TEST_CASE("completion in a tier's value offers facts only") {
+    Planning p;
+    const std::set<std::string> labels = p.completion("let: {selective_recompute: \"false\"}", 29);
+    CHECK(has_all(labels, {"world_size", "budget", "divisors"}));
+    CHECK(has_none(labels, {"tp", "dp", "estimate", "selective_recompute"}));
+  }
+
+  TEST_CASE("completion in none_fits offers the aggregates, and candidate values inside one") {
+    Planning p;
+    const std::set<std::string> outside = p.completion("int(smallest(estimate))", 1);
+    CHECK(has_all(outside, {"smallest", "largest", "count", "budget", "budget_bytes", "int"}));
+    CHECK(has_none(outside, {"estimate", "tp", "smallest_estimate"}));
+    const std::set<std::string> inside = p.completion("int(smallest(estimate))", 16);
+    CHECK(has_all(inside, {"estimate", "tp", "dp", "selective_recompute", "tier"}));
+    CHECK(has_none(inside, {"budget", "world_size", "smallest"}));
+  }
+
+  TEST_CASE("completion of a search's keys follows the part the cursor is in") {
+    Planning p;
+    CHECK(has_all(p.completion("      minimize:", 8),
+                  {"for", "let", "require", "tiers", "fits", "minimize", "none_valid", "none_fits"}));
+    CHECK(has_all(p.completion("        holds: \"estimate", 9), {"name", "holds", "message"}));
+    CHECK(has_all(p.completion("          let: {selective_recompute: \"true\"}", 11),
+                  {"name", "let", "require"}));
+    CHECK(has_all(p.completion("        error: \"No topology fits", 9), {"let", "error"}));
+    CHECK(has_all(p.completion("    search:", 5), {"search"}));
   }
 }

@@ -1,7 +1,9 @@
 // Completion: which names fit where the cursor is, read from the text before it (the line up to
 // the cursor and the keys of the lines above it that enclose it), with the candidates taken from
 // the language's own definitions: the key rows of load/keys.hpp, the matcher and builtin rows
-// of language/, the type names of syntax.hpp, and the document's own declarations.
+// of language/, the type names of syntax.hpp, and the document's own declarations. Inside a
+// search, an expression is offered the search's names its part sees (search_scope(), as the
+// index of names resolves them).
 
 #include <algorithm>
 #include <optional>
@@ -34,6 +36,7 @@ struct Context {
   std::vector<std::string> parents;
   std::optional<std::string> value_of;
   bool expression = false;  // inside a value that starts with '=' (or a `let` value)
+  std::string called;       // the function whose '(' is just before the word: `smallest(`
 };
 
 bool is_blank_or_comment(std::string_view line) {
@@ -74,9 +77,54 @@ void add_block_parents(std::string_view text, std::size_t line_start, std::size_
   }
 }
 
+// The key whose block scalar (`key: >-` and lines indented more) holds the line at
+// `line_start`, with where that key's line starts and its column.
+struct BlockOwner {
+  std::string key;
+  std::size_t line_start = 0;
+  std::size_t column = 0;
+};
+std::optional<BlockOwner> block_scalar_owner(std::string_view text, std::size_t line_start) {
+  std::size_t limit = indentation(line_at(text, line_start));
+  std::size_t end = line_start;
+  while (end > 0) {
+    std::size_t start = 0;
+    const std::string_view line = line_at(text, end - 1, &start);
+    end = start;
+    if (is_blank_or_comment(line) || indentation(line) >= limit) continue;
+    const auto key = line_key(line);
+    if (!key) {  // a line of the same block, less indented than this one
+      limit = indentation(line);
+      continue;
+    }
+    std::string_view value = line.substr(key->second + key->first.size() + 1);
+    while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+    if (value.empty() || (value.front() != '>' && value.front() != '|')) return std::nullopt;
+    return BlockOwner{key->first, start, key->second};
+  }
+  return std::nullopt;
+}
+
+// The name of the call whose '(' precedes byte `at` (spaces between): "smallest" in
+// `smallest(est`.
+std::string called_before(std::string_view text, std::size_t at) {
+  while (at > 0 && text[at - 1] == ' ') --at;
+  if (at == 0 || text[at - 1] != '(') return {};
+  const Extent name = name_at(text, at - 1, false);
+  return name.end == at - 1 ? std::string(text.substr(name.begin, name.end - name.begin)) : std::string();
+}
+
 Context context_at(std::string_view text, std::size_t word_begin) {
   std::size_t line_start = 0;
   const std::string_view line = line_at(text, word_begin, &line_start);
+  // A line of a folded or literal value is in that value.
+  if (const auto owner = block_scalar_owner(text, line_start)) {
+    Context context;
+    context.value_of = owner->key;
+    context.called = called_before(text, word_begin);
+    add_block_parents(text, owner->line_start, owner->column, context.parents);
+    return context;
+  }
   const std::string_view before = line.substr(0, word_begin - line_start);
   // Walk the line: flow collections push the key whose value they are.
   struct Open {
@@ -133,6 +181,7 @@ Context context_at(std::string_view text, std::size_t word_begin) {
   for (auto it = open.rbegin(); it != open.rend(); ++it)
     if (it->bracket == '{') context.parents.push_back(it->key);
   add_block_parents(text, line_start, key_column, context.parents);
+  context.called = called_before(text, word_begin);
   return context;
 }
 
@@ -141,6 +190,20 @@ Json item(std::string label, int kind, std::string detail, std::string documenta
   if (!documentation.empty())
     out["documentation"] = {{"kind", "markdown"}, {"value", std::move(documentation)}};
   return out;
+}
+
+std::string_view role_of(SearchName::Role role) {
+  switch (role) {
+    case SearchName::Role::enumeration:
+      return "enumeration";
+    case SearchName::Role::tier_value:
+      return "tier value";
+    case SearchName::Role::candidate_value:
+      return "candidate value";
+    case SearchName::Role::failure_value:
+      return "failure value";
+  }
+  return {};
 }
 
 class Candidates {
@@ -202,6 +265,22 @@ class Candidates {
                             describe(d_, NameKind::input, name)));
     return true;
   }
+  // Names declared in the search let `search`.
+  void search_names(const std::vector<SearchName>& names, const std::string& search) {
+    for (const SearchName& n : names)
+      items_.push_back(item(n.name->value, kVariable,
+                            messages::detail_search_name(role_of(n.role), search),
+                            describe(d_, NameKind::search_value, qualified_name(search, n))));
+  }
+  void aggregates() {
+    for (const std::string_view name :
+         {syntax::kSmallestAggregate, syntax::kLargestAggregate, syntax::kCountAggregate})
+      items_.push_back(item(std::string(name), kFunction, messages::detail_aggregate(),
+                            messages::hover_aggregate(name)));
+  }
+  void tier_name() {
+    items_.push_back(item(syntax::kTierField, kVariable, messages::detail_tier_name(), {}));
+  }
   Json take() { return std::move(items_); }
 
  private:
@@ -213,7 +292,70 @@ bool has(const std::vector<std::string>& parents, std::string_view key) {
   return std::find(parents.begin(), parents.end(), key) != parents.end();
 }
 
-void complete_value(const Context& c, Candidates& out) {
+// The expression of a search the value being completed is, and the part it is in.
+struct InSearch {
+  const syntax::LetDecl* let = nullptr;
+  SearchPart part = SearchPart::candidate;
+  std::size_t index = 0;
+};
+
+template <typename Entries>
+std::size_t index_of(const Entries& entries, const std::string& name) {
+  const auto found = std::find_if(entries.begin(), entries.end(),
+                                  [&](const auto& e) { return e.name.value == name; });
+  return static_cast<std::size_t>(found - entries.begin());  // the end: a name being typed
+}
+
+std::optional<InSearch> search_part(const Context& c, const Document& d) {
+  const auto& p = c.parents;
+  const auto found = std::find(p.begin(), p.end(), "search");
+  const auto i = static_cast<std::size_t>(found - p.begin());
+  // A search is the value of a let of the file: `let: NAME: search:`.
+  if (found == p.end() || i + 3 != p.size() || p[i + 2] != "let") return std::nullopt;
+  const auto& lets = d.declarations().lets;
+  const auto let = std::find_if(lets.begin(), lets.end(), [&](const syntax::LetDecl& l) {
+    return l.name.value == p[i + 1] && l.search;
+  });
+  if (let == lets.end()) return std::nullopt;
+  const syntax::Search& search = *let->search;
+  const std::string& key = *c.value_of;
+  const std::string part = i > 0 ? p[i - 1] : std::string();  // the search's key holding it
+  const auto in = [&](SearchPart where, std::size_t index = 0) {
+    return std::optional<InSearch>(InSearch{&*let, where, index});
+  };
+  if (i == 0) return key == "minimize" ? in(SearchPart::candidate) : std::nullopt;
+  if (i == 1 && part == "for") return in(SearchPart::enumeration, index_of(search.enumerations, key));
+  if (i == 1 && part == "let") return in(SearchPart::candidate);
+  if (i == 1 && (part == "require" || part == "fits"))
+    return key == "holds" ? in(SearchPart::candidate) : std::nullopt;
+  if (i == 2 && part == "tiers" && p[0] == "let") return in(SearchPart::tier_value);
+  if (i == 2 && part == "tiers" && p[0] == "require" && key == "holds") return in(SearchPart::candidate);
+  if (i == 2 && p[0] == "let" && part == "none_valid" && search.none_valid)
+    return in(SearchPart::none_valid, index_of(search.none_valid->lets, key));
+  if (i == 2 && p[0] == "let" && part == "none_fits" && search.none_fits)
+    return in(SearchPart::none_fits, index_of(search.none_fits->lets, key));
+  return std::nullopt;
+}
+
+// An expression of a search: facts, builtins and the search's names its part sees; in
+// none_fits the aggregates, and inside smallest( or largest( the candidates' names they read.
+void complete_in_search(const Context& c, const InSearch& in, Candidates& out) {
+  const syntax::Search& search = *in.let->search;
+  const std::string& name = in.let->name.value;
+  if (in.part == SearchPart::none_fits &&
+      (c.called == syntax::kSmallestAggregate || c.called == syntax::kLargestAggregate)) {
+    out.search_names(aggregated_names(search), name);
+    return out.tier_name();
+  }
+  out.inputs();
+  out.lets();
+  out.search_names(search_scope(search, in.part, in.index), name);
+  out.builtins();
+  if (in.part == SearchPart::none_fits) out.aggregates();
+}
+
+void complete_value(const Document& d, const Context& c, Candidates& out) {
+  if (const auto in = search_part(c, d)) return complete_in_search(c, *in, out);
   const std::string& key = *c.value_of;
   const std::string parent = c.parents.empty() ? std::string() : c.parents.front();
   const bool in_let = !c.parents.empty() && c.parents.front() == "let";
@@ -270,7 +412,7 @@ Json completion(const Document& document, std::size_t at) {
   const Context context = context_at(document.text(), word.begin);
   Candidates out(document);
   if (context.value_of)
-    complete_value(context, out);
+    complete_value(document, context, out);
   else
     complete_key(context, out);
   return Json{{"isIncomplete", false}, {"items", out.take()}};

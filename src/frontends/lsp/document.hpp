@@ -1,14 +1,20 @@
 #pragma once
 // One open rule file as the server knows it: its text, what `snnplan check` says of it, and
 // the names in it (every definition and use of a table, rule, input, derived value, record
-// field and `uses:` entry, with its place), which hover, definition, references, completion
-// and code actions read. Rebuilt from the text at each change.
+// field, `uses:` entry and name of a search, with its place), which hover, definition,
+// references, completion and code actions read. Rebuilt from the text at each change.
+//
+// A search's names (its enumerations, candidate values, tier values and failure values) are
+// in scope inside it only, and each part of it sees some of them (search_scope(), the
+// checker's rules): a use is resolved against the names of the part it is written in.
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "language/syntax.hpp"
@@ -19,18 +25,54 @@
 
 namespace snnplan::lsp {
 
-enum class NameKind { input, let, field, table, rule, use, use_file, builtin };
+/// `search_value`: a name declared inside a search; `aggregate`: smallest, largest or count in
+/// a search's `none_fits`.
+enum class NameKind { input, let, field, table, rule, use, use_file, builtin, search_value, aggregate };
 
 /// A name where it is written.
 struct Occurrence {
   NameKind kind = NameKind::input;
-  std::string name;  ///< for rules "table/rule"
+  std::string name;  ///< for rules "table/rule", for a search's names "let/name"
   Extent extent;     ///< bytes of the document's text
   bool definition = false;
 };
 
 /// Whether a rule fires for some input: a witness from the analysis or "never".
 using Reach = usecases::Reach;
+
+/// The part of a search an expression is written in, which decides the search's names it sees.
+enum class SearchPart : std::uint8_t {
+  enumeration,  ///< an entry of `for`: the enumerations before it
+  tier_value,   ///< a tier's `let`: none (facts only)
+  candidate,    ///< a candidate's `let`, a `require` or `fits` (and their messages), `minimize`:
+                ///< every enumeration, tier value and candidate value
+  none_valid,   ///< `none_valid`'s `let` and `error`: its own values before
+  none_fits,    ///< `none_fits`'s: its own values before; the aggregates read candidate names
+};
+
+/// What a name declared in a search is.
+struct SearchName {
+  enum class Role : std::uint8_t { enumeration, tier_value, candidate_value, failure_value };
+  Role role = Role::enumeration;
+  const syntax::Located<std::string>* name = nullptr;  ///< its (first) declaration
+  const syntax::Expr* value = nullptr;                 ///< its (first) expression
+  bool none_fits = false;                              ///< a failure value of none_fits
+};
+
+/// The names of `search` an expression of `part` may use besides the file's inputs and
+/// derived values. `index` is the entry the expression belongs to: the enumeration of `for`,
+/// the value of a failure's `let` (its `error`: the number of values).
+std::vector<SearchName> search_scope(const syntax::Search& search, SearchPart part,
+                                     std::size_t index);
+/// The names of a search's candidates that none_fits' smallest() and largest() read: its
+/// enumerations, tier values and candidate values (and `tier`, the tier's name, beside them).
+std::vector<SearchName> aggregated_names(const syntax::Search& search);
+/// The name of a search's name `n` in occurrences, for the search let `search`: "layout/tp";
+/// a failure's values are apart ("layout/none_fits/budget_bytes"), since none_valid and
+/// none_fits may both declare one.
+std::string qualified_name(const std::string& search, const SearchName& n);
+/// Whether `name` is one of the aggregates of a search's `none_fits`.
+bool is_aggregate(std::string_view name);
 
 class Document {
  public:
@@ -68,23 +110,36 @@ class Document {
   [[nodiscard]] const syntax::LetDecl* let(const std::string& name) const;
   [[nodiscard]] const syntax::FieldDecl* field(const std::string& name) const;
   [[nodiscard]] const syntax::Table* table(const std::string& name) const;
+  /// The name a search declares, `qualified` as "let/name"; nullopt when there is none.
+  [[nodiscard]] std::optional<SearchName> search_name(const std::string& qualified) const;
 
   /// The text of the value written at `at` (a scalar, quoted or not, or a flow collection), for
   /// showing what a rule sets.
   [[nodiscard]] std::string value_text_at(const SourceLocation& at) const;
-  /// The text of the value of the key written at `key` (`key: value`), as value_text_at.
+  /// The text of the value of the key written at `key` (`key: value`), as value_text_at; a
+  /// block scalar (`key: >-` and more-indented lines) is its lines joined by spaces.
   [[nodiscard]] std::string value_of_key(const syntax::Located<std::string>& key) const;
   /// The declarations completion offers: this text's, or while it does not parse (a half-typed
   /// line), those of the last text that did.
   [[nodiscard]] const syntax::RuleFile& declarations() const { return *declarations_; }
 
  private:
+  // The names a use may mean where it is written: record fields too (in `ensure`), the
+  // names of the search `search` it is written in, and inside none_fits' aggregates those
+  // they read.
+  struct Scope {
+    bool fields = false;
+    std::string search{};
+    std::vector<SearchName> locals{};
+    std::vector<SearchName> aggregated{};
+  };
   void index_names();
+  void index_search(const syntax::LetDecl& let);
   void add(NameKind kind, std::string name, const SourceLocation& at, bool definition);
-  void add_reference(const std::string& name, const SourceLocation& at, bool fields_too);
-  void add_expression(const syntax::Expr& expr, bool fields_too);
-  void add_template(const syntax::Template& text, bool fields_too);
-  void add_matchers(const std::vector<syntax::Matcher>& when, bool fields_too);
+  void add_reference(const std::string& name, const SourceLocation& at, const Scope& scope);
+  void add_expression(const syntax::Expr& expr, const Scope& scope);
+  void add_template(const syntax::Template& text, const Scope& scope);
+  void add_matchers(const std::vector<syntax::Matcher>& when, const Scope& scope);
 
   std::string path_;
   std::string text_;

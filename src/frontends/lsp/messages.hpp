@@ -83,6 +83,48 @@ inline std::string hover_let(std::string_view name) {
 inline std::string hover_let_call(std::string_view name, std::string_view rules) {
   return fmt::format("**derived value** `{}`: the record of rule set `{}`", name, rules);
 }
+inline std::string hover_search(std::string_view name) {
+  return fmt::format("**derived value** `{}`: the candidate a search chooses, as a record", name);
+}
+inline std::string hover_search_for(std::string_view names) {
+  return fmt::format("for: {}", names);
+}
+inline std::string hover_search_values(std::string_view names) {
+  return fmt::format("values: {}", names);
+}
+inline std::string hover_search_tiers(std::string_view names) {
+  return fmt::format("tiers: {}", names);
+}
+inline std::string hover_search_minimize(std::string_view key) {
+  return fmt::format("minimize: `{}`", key);
+}
+inline std::string hover_enumeration(std::string_view name, std::string_view search, std::string_view values) {
+  return fmt::format("**enumeration** `{}` of search `{}`: each item of `{}`", name, search, values);
+}
+inline std::string hover_candidate_value(std::string_view name, std::string_view search) {
+  return fmt::format("**candidate value** `{}` of search `{}`", name, search);
+}
+inline std::string hover_tier_value(std::string_view name, std::string_view search) {
+  return fmt::format("**tier value** `{}` of search `{}`", name, search);
+}
+inline std::string hover_failure_value(std::string_view name, std::string_view failure, std::string_view search) {
+  return fmt::format("**value** `{}` of `{}` in search `{}`", name, failure, search);
+}
+// The aggregates of a search's none_fits (syntax::kSmallestAggregate and its siblings).
+inline std::string hover_aggregate(std::string_view name) {
+  if (name == "count") return "**aggregate** `count()`: how many candidates were tested against `fits`";
+  return fmt::format("**aggregate** `{0}(value)`: the {0} of a candidate value over the candidates "
+                     "tested against `fits`", name);
+}
+inline std::string detail_search_name(std::string_view role, std::string_view search) {
+  return fmt::format("{} of search '{}'", role, search);
+}
+inline std::string detail_aggregate() {
+  return "aggregate of the candidates";
+}
+inline std::string detail_tier_name() {
+  return "the candidate's tier";
+}
 inline std::string hover_field(std::string_view name, std::string_view type) {
   return fmt::format("**record field** `{}`: `{}`", name, type);
 }

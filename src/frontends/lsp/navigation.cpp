@@ -65,17 +65,6 @@ std::string joined(const std::vector<std::string>& parts, std::string_view separ
   return out;
 }
 
-// The text after `name:` on the line where a declaration's name is.
-std::string declared_value(const Document& document, const SourceLocation& name_at) {
-  const std::size_t at = offset_of(document.text(), name_at);
-  const std::string_view line = line_at(document.text(), at);
-  const std::size_t colon = line.find(':');
-  if (colon == std::string_view::npos) return {};
-  std::string_view value = line.substr(colon + 1);
-  while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
-  return std::string(value);
-}
-
 std::string witness_text(const Inputs& inputs) {
   std::vector<std::string> parts;
   for (const auto& [name, value] : inputs) parts.push_back(name + ": " + render::flow_yaml(value));
@@ -154,6 +143,55 @@ std::vector<std::string> hover_of_table(const Document& d, const syntax::Table& 
   return lines;
 }
 
+// A search's let: what it enumerates, its tiers and the key of its choice.
+std::vector<std::string> hover_of_search(const Document& d, const syntax::LetDecl& let) {
+  const syntax::Search& search = *let.search;
+  const auto names = [](const auto& entries) {
+    std::vector<std::string> out;
+    for (const auto& e : entries) out.push_back("`" + e.name.value + "`");
+    return joined(out, ", ");
+  };
+  std::vector<std::string> lines{messages::hover_search(let.name.value)};
+  lines.push_back(messages::hover_search_for(names(search.enumerations)));
+  if (!search.lets.empty()) lines.push_back(messages::hover_search_values(names(search.lets)));
+  if (!search.tiers.empty()) lines.push_back(messages::hover_search_tiers(names(search.tiers)));
+  if (search.minimize.location.known()) {
+    // An expression's location is inside its quotes: the value is from the quote.
+    SourceLocation at = search.minimize.location;
+    const std::size_t offset = offset_of(d.text(), at);
+    if (offset > 0 && at.column > 1 && (d.text()[offset - 1] == '"' || d.text()[offset - 1] == '\''))
+      --at.column;
+    lines.push_back(messages::hover_search_minimize(d.value_text_at(at)));
+  }
+  return lines;
+}
+
+// A name declared in a search: what it is and the expression that gives it (each tier's).
+std::vector<std::string> hover_of_search_name(const Document& d, const std::string& qualified,
+                                              const SearchName& n) {
+  const std::string search = qualified.substr(0, qualified.find('/'));
+  const std::string& name = n.name->value;
+  const std::string value = "`" + d.value_of_key(*n.name) + "`";
+  switch (n.role) {
+    case SearchName::Role::enumeration:
+      return {messages::hover_enumeration(name, search, d.value_of_key(*n.name))};
+    case SearchName::Role::candidate_value:
+      return {messages::hover_candidate_value(name, search), value};
+    case SearchName::Role::failure_value:
+      return {messages::hover_failure_value(name, n.none_fits ? "none_fits" : "none_valid", search),
+              value};
+    case SearchName::Role::tier_value: {
+      std::vector<std::string> tiers;
+      for (const syntax::Tier& tier : d.let(search)->search->tiers)
+        for (const syntax::LetDecl& l : tier.lets)
+          if (l.name.value == name)
+            tiers.push_back("`" + tier.name.value + "`: `" + d.value_of_key(l.name) + "`");
+      return {messages::hover_tier_value(name, search), joined(tiers, ", ")};
+    }
+  }
+  return {};
+}
+
 std::vector<std::string> hover_lines(const Document& d, NameKind kind, const std::string& name) {
   const struct {
     NameKind kind;
@@ -166,9 +204,15 @@ std::vector<std::string> hover_lines(const Document& d, NameKind kind, const std
     case NameKind::let:
       if (const auto* l = d.let(o.name)) {
         if (l->call) return {messages::hover_let_call(o.name, l->call->rules.value)};
-        return {messages::hover_let(o.name), "`" + declared_value(d, l->name.location) + "`"};
+        if (l->search) return hover_of_search(d, *l);
+        return {messages::hover_let(o.name), "`" + d.value_of_key(l->name) + "`"};
       }
       return {};
+    case NameKind::search_value:
+      if (const auto n = d.search_name(o.name)) return hover_of_search_name(d, o.name, *n);
+      return {};
+    case NameKind::aggregate:
+      return {messages::hover_aggregate(o.name)};
     case NameKind::field:
       if (const auto* f = d.field(o.name)) {
         std::vector<std::string> lines{
