@@ -420,6 +420,8 @@ tables:
         {"\"x \\\n\n\n    + nn\"", 8, 7},                 // an escaped break, then two empty lines
         {"x +\n    nn", 6, 5},                             // plain over two lines
         {">\n    x +\n    nn", 7, 5},                      // a folded block
+        {">-\n    x\n      + nn", 7, 9},                   // a folded block's line indented further
+        {">-\n    x\n      + 1\n    + nn", 8, 7},           // and the line after it
         {"|\n    x +\n    nn", 7, 5},                      // a literal block
         {R"("len('\L\P\N\_') + nn")", 5, 25},              // escapes that decode to 2-3 bytes
         {R"("len('\u00e9\x41') + nn")", 5, 27},

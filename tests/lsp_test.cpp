@@ -257,6 +257,15 @@ TEST_SUITE("lsp") {
           "max(input_stage_parameters, output_stage_parameters)`");
   }
 
+  TEST_CASE("hover on a name in a folded value's line indented further finds the name") {
+    // `? (share_...` is indented past the block's first line: its names are where they stand.
+    Planning p;
+    CHECK(p.hover("single_stage_parameters + output_parameters / tp)", 3).starts_with(
+        "**candidate value** `single_stage_parameters` of search `layout`"));
+    CHECK(p.hover(": layer_parameters + max(input_stage_parameters", 4).starts_with(
+        "**candidate value** `layer_parameters` of search `layout`"));
+  }
+
   TEST_CASE("hover on a search's let shows its enumerations, tiers and key") {
     Planning p;
     const std::string hover = p.hover("  layout:\n", 3);

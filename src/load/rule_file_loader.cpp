@@ -224,28 +224,38 @@ std::function<SourceLocation(std::size_t)> Loader::locator(const yaml::Node& nod
     }
   } else {
     // Plain scalar, possibly folded: raw lines trimmed and joined with single spaces; or a
-    // folded block ('>'), which starts on the next line and folds the same way (lines
-    // indented further keep their spaces: that layout is not followed, see the check below).
+    // folded block ('>'), which starts on the next line and folds the same way, except that a
+    // line indented further than the block keeps the spaces past the block's indentation
+    // (and the break before it): its text starts at the block's indentation, not at its first
+    // non-blank.
     std::size_t l = line;
     std::size_t c = column;
+    std::size_t block_indent = std::string_view::npos;  // a '>' block's indentation
+    // Where line `at`'s text starts in the decoded scalar (its end when it is blank).
+    auto text_start = [&](std::size_t at) -> std::size_t {
+      if (at >= lines_.size()) return 0;
+      const std::size_t nonblank = lines_[at].find_first_not_of(' ');
+      if (nonblank == std::string_view::npos) return lines_[at].size();
+      return std::min(nonblank, block_indent);
+    };
     if (first == '>') {
       l = line + 1;
-      c = l < lines_.size() ? lines_[l].find_first_not_of(' ') : 0;
-      if (l < lines_.size() && c == std::string_view::npos) c = lines_[l].size();
+      while (l + 1 < lines_.size() && lines_[l].find_first_not_of(' ') == std::string_view::npos) ++l;
+      if (l < lines_.size()) block_indent = lines_[l].find_first_not_of(' ');
+      l = line + 1;
+      c = text_start(l);
     }
     for (std::size_t k = 0; k < decoded.size(); ++k) {
       while (l < lines_.size() && c >= lines_[l].size()) {  // end of a raw line: the fold
         if (decoded[k] == ' ' || decoded[k] == '\n') break;
         ++l;
-        c = l < lines_.size() ? lines_[l].find_first_not_of(' ') : 0;
-        if (c == std::string_view::npos) c = lines_[l].size();
+        c = text_start(l);
       }
       if (l >= lines_.size()) break;
       if (c >= lines_[l].size()) {  // the fold itself: points at the end of the line
         map.push_back(position(l, c));
         ++l;
-        c = l < lines_.size() ? lines_[l].find_first_not_of(' ') : 0;
-        if (l < lines_.size() && c == std::string_view::npos) c = lines_[l].size();
+        c = text_start(l);
         continue;
       }
       if (lines_[l][c] != decoded[k]) break;  // not the layout we assumed
