@@ -34,8 +34,9 @@ inline std::string format_with_explain(std::string_view format, std::string_view
   return fmt::format("--explain writes the search as {}; --format {} writes a plan only", choices, format);
 }
 inline std::string planning_input_help(std::string_view input, std::string_view type, bool required) {
-  return fmt::format("the request's {} ({}{}; null or none: its default)", input, type,
-                     required ? ", required" : "");
+  // A required input has no default for null to stand for.
+  return required ? fmt::format("the request's {} ({}, required)", input, type)
+                  : fmt::format("the request's {} ({}; null or none: its default)", input, type);
 }
 inline std::string jobs_needs_batch() {
   return "--jobs needs --batch (it answers batch lines on several threads)";
