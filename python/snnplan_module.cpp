@@ -341,8 +341,13 @@ py::dict evaluate(const snnplan::RuleSet& rules, const py::kwargs& kwargs) {
 
 py::list input_infos(const snnplan::RuleSet& rules) {
   py::list out;
-  for (const auto& info : rules.inputs())
-    out.append(cls(classes.input_info)(to_str(info.name), to_str(info.type), info.required));
+  for (const auto& info : rules.inputs()) {
+    py::tuple one_of(info.one_of.size());
+    for (std::size_t k = 0; k < info.one_of.size(); ++k) one_of[k] = to_python(info.one_of[k]);
+    out.append(cls(classes.input_info)(to_str(info.name), to_str(info.type), info.required,
+                                       info.default_value ? to_python(*info.default_value) : py::none(),
+                                       one_of, to_str(info.description)));
+  }
   return out;
 }
 

@@ -228,7 +228,7 @@ TEST_SUITE("lsp") {
     Planning p;
     const std::string holds = "holds: \"num_attention_heads % tp == 0\"";
     CHECK(p.hover(holds, 10) ==
-          "**input** `num_attention_heads`: `int`\n\nrequired (no default)");
+          "**input** `num_attention_heads`: `int`\n\nattention heads\n\nrequired (no default)");
     CHECK(p.hover(holds, 30) ==
           "**enumeration** `tp` of search `layout`: each item of `\"divisors(world_size)\"`");
     CHECK(p.hover("pp: \"divisors(world_size // tp)\"", 6).starts_with("**builtin** `divisors("));

@@ -298,6 +298,38 @@ TEST_SUITE("cache") {
     }
   }
 
+  TEST_CASE("a rule set read back from its bytes describes its inputs as the one compiled from YAML") {
+    const RuleSet rules = RuleSet::from_string(R"(snnplan: 2
+inputs:
+  world: {type: int, description: "GPUs in the run"}
+  goal: {type: string, lower: true, default: Speed, one_of: [speed, memory]}
+  groups: {type: "int?", default: null}
+let:
+  doubled: "world * 2"
+record:
+  n: {type: int, default: 0}
+start: t
+tables:
+  t:
+    - name: only
+      set: {n: "= doubled"}
+)", "inputs.yaml");
+    const RuleSet back = round_trip(rules);
+    for (const RuleSet* r : {&rules, &back}) {
+      const auto& inputs = r->inputs();
+      REQUIRE(inputs.size() == 3);
+      CHECK(inputs[0].description == "GPUs in the run");
+      CHECK(inputs[0].required);
+      CHECK_FALSE(inputs[0].default_value.has_value());
+      CHECK(inputs[1].description.empty());
+      CHECK(inputs[1].default_value == Value("speed"));  // lowered, as a given value would be
+      CHECK(inputs[1].one_of == std::vector<Value>{Value("speed"), Value("memory")});
+      REQUIRE(inputs[2].default_value.has_value());
+      CHECK(inputs[2].default_value->is_null());
+      CHECK_FALSE(inputs[2].required);
+    }
+  }
+
   TEST_CASE("a rule set loaded from YAML or read back from its bytes keeps one copy of its file name") {
     const std::string file = std::string(SNNPLAN_RULES_DIR) + "/snn_distributed.yaml";
     const RuleSet loaded = RuleSet::from_file(file);

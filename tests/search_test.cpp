@@ -794,6 +794,18 @@ TEST_SUITE("planning rules") {
     return cases;
   }
 
+  TEST_CASE("plan-training's help describes each request flag from the planning rules, with its default") {
+    const CliRun help = run_cli({"plan-training", "--help"});
+    REQUIRE(help.code == 0);
+    CHECK(help.out.find("--world-size INT            GPUs in the run (ranks across every node); int, required") !=
+          std::string::npos);
+    CHECK(help.out.find("the share of device memory a plan may use (0 < fraction <= 1); float, default 0.9") !=
+          std::string::npos);
+    CHECK(help.out.find("key/value groups (grouped-query attention); null: one per head; int, default null") !=
+          std::string::npos);
+    CHECK(help.out.find("A request flag given null or none takes the input's default.") != std::string::npos);
+  }
+
   TEST_CASE("plan-training answers as upstream's plan_training() on the committed cases") {
     const std::vector<json> cases = golden_cases();
     REQUIRE(cases.size() > 400);

@@ -107,6 +107,9 @@ class InputInfo:
     name: str
     type: str
     required: bool
+    default: Union[None, bool, int, float, str, List[Any]] = ...
+    one_of: Tuple[Union[bool, int, float, str], ...] = ...
+    description: str = ...
 
 class RuleLoadError(ValueError):
     diagnostics: List[Diagnostic]

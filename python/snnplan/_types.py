@@ -46,10 +46,15 @@ class Diagnostic:
 
 @_dataclasses.dataclass(frozen=True)
 class InputInfo:
-    """An input a rule file declares: its name, type ("int", "string", ...) and whether it is required."""
+    """An input a rule file declares: its name, type ("int", "string", ...), whether it is
+    required, its default (None when it has none or it is null), the values allowed (empty:
+    any of the type) and the rule file's description ("" when it has none)."""
     name: str
     type: str
     required: bool
+    default: object = None
+    one_of: tuple = ()
+    description: str = ""
 
 
 class RuleLoadError(ValueError):

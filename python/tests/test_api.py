@@ -279,6 +279,18 @@ class RuleSetTest(unittest.TestCase):
         self.assertIn(("world_size", "int", True), names)
         self.assertIn(("backend", "string", False), names)
         self.assertEqual(builtin.warnings, [])
+        info = {i.name: i for i in builtin.inputs}
+        self.assertEqual((info["prefer"].default, info["prefer"].one_of), (None, ("speed", "memory", "capacity")))
+        self.assertEqual((info["backend"].default, info["backend"].one_of), ("inductor", ()))
+
+    def test_inputs_carry_description_default_and_allowed_values(self):
+        planning = {i.name: i for i in snnplan.RuleSet.builtin("snn_llm_planning.yaml").inputs}
+        self.assertEqual(planning["world_size"],
+                         snnplan.InputInfo("world_size", "int", True, None, (), "GPUs in the run (ranks across every node)"))
+        self.assertEqual(planning["memory_fraction"].default, 0.9)
+        self.assertEqual(planning["pipeline_dtype"].one_of, ("float32", "bfloat16", "float16"))
+        self.assertIsNone(planning["pipeline_dtype"].default)
+        self.assertFalse(planning["pipeline_dtype"].required)
 
     def test_from_string(self):
         rules = snnplan.RuleSet.from_string(SMALL_RULES, name="small.yaml")

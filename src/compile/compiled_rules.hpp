@@ -123,7 +123,12 @@ struct CompiledInput {
   std::optional<CompiledTemplate> error;
   SourceLocation location;         // of its name
   SourceLocation one_of_location;  // of its one_of list, when it has one
+  std::string description;         // the rule file's, or empty
 };
+
+/// What a caller learns of an input (RuleSet::inputs): derived from the compiled input, so a
+/// rule set read back from the cache describes its inputs as the compiled one does.
+InputInfo input_info(const CompiledInput& input);
 
 struct CompiledMatcher {
   int slot = -1;

@@ -37,13 +37,8 @@ class Compiler {
       slots_[input.name.value] = static_cast<int>(out_.inputs.size());
       out_.inputs.push_back({input.name.value, detail::NameKey::of(input.name.value), input.type.value, std::nullopt,
                              input.lower, {}, std::nullopt, input.name.location,
-                             input.one_of ? input.one_of->location : SourceLocation{}});
-      const KindSet kinds = input.type.value.kinds;
-      std::string type = kinds & kList ? (input.type.value.element_kinds & kString ? "list[string]" : "list[int]")
-                         : kinds & kString ? "string"
-                         : kinds & kBool ? "bool"
-                         : kinds & kFloat ? "float" : "int";
-      out_.input_info.push_back({input.name.value, type, !input.default_value});
+                             input.one_of ? input.one_of->location : SourceLocation{},
+                             input.description ? input.description->value : std::string{}});
     }
     for (const LetDecl& let : file_.lets) {
       slots_[let.name.value] = static_cast<int>(out_.inputs.size() + out_.let_names.size());
@@ -64,6 +59,7 @@ class Compiler {
         for (const Value& option : input.one_of->value) compiled.one_of.push_back(constant(option));
       if (input.error) compiled.error = text(*input.error);
       if (!compiled.one_of.empty()) out_.restricted_inputs.push_back(static_cast<int>(k));
+      out_.input_info.push_back(detail::input_info(compiled));
     }
     // Known before any expression is compiled, so `rec.field` resolves wherever it appears.
     for (const LetDecl& let : file_.lets)
@@ -410,3 +406,24 @@ std::shared_ptr<detail::CompiledRules> compile_rules(
 }
 
 }  // namespace snnplan::compile
+
+namespace snnplan::detail {
+
+InputInfo input_info(const CompiledInput& input) {
+  using namespace syntax;
+  const KindSet kinds = input.type.kinds;
+  InputInfo info;
+  info.name = input.name;
+  info.type = kinds & kList     ? (input.type.element_kinds & kString ? "list[string]" : "list[int]")
+              : kinds & kString ? "string"
+              : kinds & kBool   ? "bool"
+              : kinds & kFloat  ? "float"
+                                : "int";
+  info.required = !input.default_value;
+  if (input.default_value) info.default_value = to_public(*input.default_value);
+  for (const RValue& option : input.one_of) info.one_of.push_back(to_public(option));
+  info.description = input.description;
+  return info;
+}
+
+}  // namespace snnplan::detail

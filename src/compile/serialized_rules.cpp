@@ -242,12 +242,7 @@ class Writer {
       optional_text(input.error);
       location(input.location);
       location(input.one_of_location);
-    }
-    size(r.input_info.size());
-    for (const InputInfo& info : r.input_info) {
-      str(info.name);
-      str(info.type);
-      boolean(info.required);
+      str(input.description);
     }
     size(r.lets.size());
     for (std::size_t k = 0; k < r.lets.size(); ++k) {
@@ -424,18 +419,11 @@ class RulesReader {
       if (in_.boolean()) input.error = text();
       input.location = in_.location();
       input.one_of_location = in_.location();
+      input.description = in_.str();
       if (!input.one_of.empty()) r.restricted_inputs.push_back(static_cast<int>(k));
       if (!r.input_slots.emplace(input.name, static_cast<int>(k)).second) throw Malformed{};
+      r.input_info.push_back(detail::input_info(input));
       r.inputs.push_back(std::move(input));
-    }
-    const std::size_t infos = in_.count();
-    r.input_info.reserve(reservable(infos));
-    for (std::size_t k = 0; k < infos; ++k) {
-      InputInfo info;
-      info.name = in_.str();
-      info.type = in_.str();
-      info.required = in_.boolean();
-      r.input_info.push_back(std::move(info));
     }
     // Slots are checked once every count is known (a let may read any later let's slot).
     const std::size_t lets = in_.count();

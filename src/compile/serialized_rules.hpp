@@ -24,7 +24,7 @@
 namespace snnplan::compile {
 
 /// Bump it whenever the payload's layout or the meaning of a compiled field changes.
-inline constexpr std::uint32_t kSerializedFormatVersion = 4;  // 4: a candidate value's level
+inline constexpr std::uint32_t kSerializedFormatVersion = 5;  // 4: a candidate value's level; 5: inputs' descriptions
 inline constexpr std::size_t kSerializedHeaderBytes = 48;
 
 /// The bytes of `rules` (with the rule sets it uses, nested).

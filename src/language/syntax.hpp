@@ -111,6 +111,7 @@ struct InputDecl {
   bool lower = false;
   std::optional<Located<std::vector<Value>>> one_of;
   std::optional<Template> error;
+  std::optional<Located<std::string>> description;  // shown by --help, hover and the outline
   std::optional<Allowance> allow;
 };
 

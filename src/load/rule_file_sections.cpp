@@ -78,6 +78,7 @@ void Loader::read_inputs(const yaml::Node& node) {
       }
     }
     if (auto e = spec["error"]) input.error = template_of(e, "error");
+    if (auto d = spec["description"]) input.description = string_of(d, "description");
     input.allow = read_allowance(spec, where);
     result_.file.inputs.push_back(std::move(input));
   }

@@ -33,11 +33,16 @@ inline std::string explain_with_batch() {
 inline std::string format_with_explain(std::string_view format, std::string_view choices) {
   return fmt::format("--explain writes the search as {}; --format {} writes a plan only", choices, format);
 }
-inline std::string planning_input_help(std::string_view input, std::string_view type, bool required) {
-  // A required input has no default for null to stand for.
-  return required ? fmt::format("the request's {} ({}, required)", input, type)
-                  : fmt::format("the request's {} ({}; null or none: its default)", input, type);
+// `default_value`: the input's default as YAML, none when it is required (null has nothing to
+// stand for then).
+inline std::string planning_input_help(std::string_view input, std::string_view description, std::string_view type,
+                                       const std::optional<std::string>& default_value) {
+  const std::string what = description.empty() ? fmt::format("the request's {}", input) : std::string(description);
+  return default_value ? fmt::format("{}; {}, default {}", what, type, *default_value)
+                       : fmt::format("{}; {}, required", what, type);
 }
+inline constexpr std::string_view kPlanningFlagsFooter =
+    "A request flag given null or none takes the input's default.";
 inline std::string jobs_needs_batch() {
   return "--jobs needs --batch (it answers batch lines on several threads)";
 }

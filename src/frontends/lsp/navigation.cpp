@@ -74,6 +74,7 @@ std::string witness_text(const Inputs& inputs) {
 std::vector<std::string> hover_of_input(const Document& d, const syntax::InputDecl& in) {
   std::vector<std::string> lines{
       messages::hover_input(in.name.value, d.value_text_at(in.type.location))};
+  if (in.description) lines.push_back(in.description->value);
   lines.push_back(in.default_value
                       ? messages::hover_default(d.value_text_at(in.default_value->location))
                       : messages::hover_required());

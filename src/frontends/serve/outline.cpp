@@ -86,22 +86,17 @@ nlohmann::ordered_json outline_tables(const syntax::RuleFile& file, std::string_
               {"tables", std::move(tables)}};
 }
 
-nlohmann::ordered_json outline_inputs(const syntax::RuleFile& file, const RuleSet& rules) {
+nlohmann::ordered_json outline_inputs(const RuleSet& rules) {
   json inputs = json::array();
   for (const InputInfo& info : rules.inputs()) {
     json input{{"name", info.name}, {"type", info.type}, {"required", info.required},
-               {"default", nullptr}, {"one_of", nullptr}};
-    const auto declared =
-        std::find_if(file.inputs.begin(), file.inputs.end(),
-                     [&](const syntax::InputDecl& d) { return d.name.value == info.name; });
-    if (declared != file.inputs.end()) {
-      if (declared->default_value && declared->default_value->kind == syntax::ExprKind::literal)
-        input["default"] = render::to_json(declared->default_value->literal);
-      if (declared->one_of) {
-        json allowed = json::array();
-        for (const Value& v : declared->one_of->value) allowed.push_back(render::to_json(v));
-        input["one_of"] = std::move(allowed);
-      }
+               {"default", info.default_value ? render::to_json(*info.default_value) : json(nullptr)},
+               {"one_of", nullptr},
+               {"description", info.description.empty() ? json(nullptr) : json(info.description)}};
+    if (!info.one_of.empty()) {
+      json allowed = json::array();
+      for (const Value& v : info.one_of) allowed.push_back(render::to_json(v));
+      input["one_of"] = std::move(allowed);
     }
     inputs.push_back(std::move(input));
   }

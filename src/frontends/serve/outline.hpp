@@ -18,9 +18,9 @@ namespace snnplan::serve {
 /// is the text `file` was parsed from (the written values are quoted from it).
 nlohmann::ordered_json outline_tables(const syntax::RuleFile& file, std::string_view text);
 
-/// [{"name", "type", "required", "default", "one_of"}] of the inputs `rules` declares, in
-/// their order; defaults and allowed values from `file` (the text `rules` was loaded from).
-nlohmann::ordered_json outline_inputs(const syntax::RuleFile& file, const RuleSet& rules);
+/// [{"name", "type", "required", "default", "one_of", "description"}] of the inputs `rules`
+/// declares, in their order (null where an input has no default, one_of or description).
+nlohmann::ordered_json outline_inputs(const RuleSet& rules);
 
 /// The text of the value written at `at` in `text`: a scalar (quoted or not) or a flow
 /// collection, up to the comma, brace or end of line that ends it.

@@ -182,7 +182,7 @@ Reply Workbench::check(const std::string& text) {
   body["stale"] = !loaded.rules;
   // A text that does not load keeps the last good decision table on the page.
   body["outline"] = last_good_ ? last_good_outline_ : outline_tables(tree.file, text);
-  body["inputs"] = last_good_ ? outline_inputs(tree.file, *last_good_) : json::array();
+  body["inputs"] = last_good_ ? outline_inputs(*last_good_) : json::array();
   return Reply{200, std::move(body)};
 }
 

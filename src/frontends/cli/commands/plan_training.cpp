@@ -15,6 +15,7 @@
 #include "frontends/cli/input_flags.hpp"
 #include "frontends/cli/messages.hpp"
 #include "frontends/cli/rule_files.hpp"
+#include "render/flow_yaml.hpp"
 #include "render/format.hpp"
 #include "snnplan/decision_log.hpp"
 #include "snnplan/explain.hpp"
@@ -115,9 +116,13 @@ Command setup_plan_training(CLI::App& app) {
           k.flag = flag_of(info.name);
           k.option = command
                          .add_option(k.flag, k.value,
-                                     messages::planning_input_help(info.name, info.type, info.required))
+                                     messages::planning_input_help(
+                                         info.name, info.description, info.type,
+                                         info.default_value ? std::optional(render::flow_yaml(*info.default_value))
+                                                            : std::nullopt))
                          ->type_name(placeholder(info.type));
         }
+        command.footer(std::string(messages::kPlanningFlagsFooter));
         f.rules_option = add_rules_option(
             command, f.rules, "planning rule file (default: the built-in rules/snn_llm_planning.yaml)");
         add_rules_root_option(command, f.rule_roots);
