@@ -687,8 +687,9 @@ TEST_SUITE("planning rules") {
         rules, rules, [](const RuleSet&) { return std::variant<Inputs, std::string>(Inputs{}); });
     REQUIRE(compared.sampled);
     CHECK(compared.sampled->at_thresholds > 0);
-    CHECK(compared.sampled->compared ==
-          snnplan::usecases::SampleOptions{}.samples + compared.sampled->at_thresholds);
+    CHECK(compared.sampled->from_corpus == 21);  // the rule tests beside the file
+    CHECK(compared.sampled->compared == snnplan::usecases::SampleOptions{}.samples + compared.sampled->at_thresholds +
+                                            compared.sampled->from_corpus);
     CHECK(compared.sampled->changed == 0);
     CHECK_FALSE(compared.changed());
     CHECK_FALSE(snnplan::usecases::needs_sampling(RuleSet::builtin(), RuleSet::builtin()));
@@ -743,7 +744,9 @@ TEST_SUITE("planning rules") {
     text << in.rdbuf();
     const TempFile edited_file("edited_planning.yaml", edited(text.str(), "full_activation_split_by_tp: \"24\"",
                                                               "full_activation_split_by_tp: \"26\""));
-    const std::string rules = std::string(SNNPLAN_RULES_DIR) + "/snn_llm_planning.yaml";
+    // A copy with no rule tests beside it (plain_planning.test.yaml): nothing to start from.
+    const TempFile plain("plain_planning.yaml", text.str());
+    const std::string rules = plain.path();
     const CliRun run = run_cli({"diff", rules, edited_file.path(), "--sample", "500", "--seed", "3"});
     CHECK(run.code == 1);
     // Drawn from the declared types alone, nearly every request is one nothing fits; its smallest
@@ -762,6 +765,38 @@ TEST_SUITE("planning rules") {
     const CliRun with_corpus = run_cli({"diff", rules, edited_file.path(), "--corpus",
                                         std::string(SNNPLAN_TEST_DATA) + "/planning/corpus.jsonl", "--sample", "100"});
     CHECK(with_corpus.out.find("give --corpus") == std::string::npos);
+  }
+
+  TEST_CASE("without a corpus, the diff starts from the old file's rule tests and finds the changed plans") {
+    std::ifstream in(std::string(SNNPLAN_RULES_DIR) + "/snn_llm_planning.yaml");
+    std::stringstream text;
+    text << in.rdbuf();
+    const TempFile edited_file("coefficient_planning.yaml", edited(text.str(), "full_activation_split_by_tp: \"24\"",
+                                                                   "full_activation_split_by_tp: \"26\""));
+    const std::string rules = std::string(SNNPLAN_RULES_DIR) + "/snn_llm_planning.yaml";
+    const CliRun run = run_cli({"diff", rules, edited_file.path(), "--sample", "500", "--seed", "3"});
+    CHECK(run.code == 1);
+    CHECK(run.out.find("the corpus is the 21 requests of the old file's rule tests (" + std::string(SNNPLAN_RULES_DIR) +
+                       "/snn_llm_planning.test.yaml)") != std::string::npos);
+    CHECK(run.out.find("give --corpus FILE with requests like yours") == std::string::npos);
+    const json report = json::parse(
+        run_cli({"diff", rules, edited_file.path(), "--sample", "500", "--seed", "3", "--format", "json"}).out);
+    CHECK(report["from_corpus"] == 21);
+    CHECK(report["corpus_from_tests"] == std::string(SNNPLAN_RULES_DIR) + "/snn_llm_planning.test.yaml");
+    // Plans change, not only refusals: the requests the tests wrote are ones the rules answer.
+    CHECK(report["changed_inputs"].get<int>() > report["changed_between_errors"].get<int>());
+    bool a_plan_changed = false;
+    for (const json& change : report["changes"])
+      for (const json& field : change["fields"])
+        a_plan_changed = a_plan_changed || field.get<std::string>().starts_with("context_parallel_size: 1 -> 2") ||
+                         field.get<std::string>().starts_with("tier: \"without-recompute\" -> \"selective-recompute\"");
+    CHECK(a_plan_changed);
+    // A corpus given replaces the tests.
+    const json given = json::parse(run_cli({"diff", rules, edited_file.path(), "--corpus",
+                                            std::string(SNNPLAN_TEST_DATA) + "/planning/corpus.jsonl", "--sample",
+                                            "100", "--format", "json"})
+                                       .out);
+    CHECK(given["corpus_from_tests"].is_null());
   }
 
   TEST_CASE("the sampled diff compares at each threshold of either file, where no draw lands") {

@@ -163,8 +163,9 @@ TEST_SUITE("serve") {
     REQUIRE(changed.status == 200);
     CHECK(changed.body["sampled"] == true);
     CHECK(changed.body["changed"] == true);
+    CHECK(changed.body["corpus_from_tests"] == (s.dir / "rules.test.yaml").string());  // the saved file's tests
     CHECK(changed.body["changed_inputs"].get<int>() > 0);
-    CHECK(changed.body["text"].get<std::string>().find("sampled, not every input: 2008 inputs compared") == 0);
+    CHECK(changed.body["text"].get<std::string>().find("sampled, not every input: 2029 inputs compared (21 from the corpus") == 0);
   }
 
   TEST_CASE("the rule tests run against the edited text with pass, fail and coverage") {

@@ -3,6 +3,7 @@
 #include "usecases/sampled_diff.hpp"
 
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -30,6 +31,8 @@ ComparedRuleSets compare_rule_sets(const RuleSet& before, const RuleSet& after,
   if (sample || needs_sampling(before, after)) {
     SampleOptions options = sample.value_or(SampleOptions{});
     options.fixed = std::move(std::get<Inputs>(given));
+    if (options.corpus.empty() && options.test_corpus.empty())
+      std::tie(options.test_corpus, options.test_corpus_file) = rule_tests_corpus(before);
     try {
       out.sampled = sampled_diff(before, after, options);
     } catch (const std::invalid_argument& e) {

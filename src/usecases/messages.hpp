@@ -48,6 +48,10 @@ inline std::string sampled_floats(std::string_view fields) {
 inline std::string sampled_numbers_changed(std::string_view field, std::string_view masked) {
   return fmt::format("{}: {} with other numbers (# marks them)", field, masked);
 }
+inline std::string sampled_corpus_from_tests(std::size_t requests, std::string_view file) {
+  return fmt::format("the corpus is the {} requests of the old file's rule tests ({}); give --corpus FILE for others\n",
+                     requests, file);
+}
 inline std::string sampled_errors_only() {
   return "every input that changed is one both files refuse: inputs drawn from the declared types alone "
          "are seldom ones the rules can answer; give --corpus FILE with requests like yours (JSON Lines) "

@@ -4,12 +4,16 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <stdexcept>
 
 #include "analyse/coverage.hpp"
 #include "analyse/sampling.hpp"
+#include "load/rule_tests.hpp"
 #include "render/json.hpp"
 #include "request/json_inputs.hpp"
 #include "api/rule_set_access.hpp"
@@ -85,6 +89,21 @@ bool needs_sampling(const RuleSet& before, const RuleSet& after) {
   return has_search(RuleSetAccess::compiled(before)) || has_search(RuleSetAccess::compiled(after));
 }
 
+std::pair<std::vector<Inputs>, std::string> rule_tests_corpus(const RuleSet& rules) {
+  const std::filesystem::path rule_file(rules.file_name());
+  if (rule_file.extension() != ".yaml") return {};
+  std::filesystem::path tests = rule_file;
+  tests.replace_extension(".test.yaml");
+  std::ifstream in(tests, std::ios::binary);
+  if (!in) return {};
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<Diagnostic> problems;
+  std::vector<Inputs> out;
+  for (const load::RuleTestCase& test : load::load_rule_tests(text, tests.string(), problems))
+    out.push_back(test.inputs());
+  return {std::move(out), tests.string()};
+}
+
 std::vector<Inputs> corpus_inputs(const std::vector<std::string>& lines, const RuleSet& rules) {
   std::vector<Inputs> out;
   for (std::size_t k = 0; k < lines.size(); ++k) {
@@ -100,7 +119,9 @@ std::vector<Inputs> corpus_inputs(const std::vector<std::string>& lines, const R
 SampledDiff sampled_diff(const RuleSet& old_rules, const RuleSet& new_rules, const SampleOptions& options) {
   SampledDiff out;
   out.seed = options.seed;
-  const std::vector<Inputs> corpus = corpus_inputs(options.corpus, old_rules);
+  const bool from_tests = options.corpus.empty() && !options.test_corpus.empty();
+  const std::vector<Inputs> corpus = from_tests ? options.test_corpus : corpus_inputs(options.corpus, old_rules);
+  if (from_tests) out.corpus_from_tests = options.test_corpus_file;
   std::vector<Inputs> cases = corpus;
   out.from_corpus = corpus.size();
   std::vector<Inputs> drawn = analyse::draw_inputs(old_rules.inputs(), corpus, options.samples, options.seed);
@@ -158,6 +179,7 @@ SampledDiff sampled_diff(const RuleSet& old_rules, const RuleSet& new_rules, con
 std::string render_sampled_diff(const SampledDiff& diff) {
   std::string out =
       messages::sampled_summary(diff.compared, diff.from_corpus, diff.at_thresholds, diff.seed, diff.changed);
+  if (!diff.corpus_from_tests.empty()) out += messages::sampled_corpus_from_tests(diff.from_corpus, diff.corpus_from_tests);
   for (const SampledChange& change : diff.changes) {
     out += messages::sampled_group(change.count);
     for (const std::string& field : change.fields) out += fmt::format("    {}\n", field);
@@ -182,6 +204,7 @@ std::string sampled_diff_json(const SampledDiff& diff) {
   const json out = {{"sampled", true},
                     {"compared", diff.compared},
                     {"from_corpus", diff.from_corpus},
+                    {"corpus_from_tests", diff.corpus_from_tests.empty() ? json(nullptr) : json(diff.corpus_from_tests)},
                     {"at_thresholds", diff.at_thresholds},
                     {"seed", diff.seed},
                     {"changed_inputs", diff.changed},

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "snnplan/rule_set.hpp"
@@ -17,6 +18,10 @@ struct SampleOptions {
   std::size_t samples = 2000;      ///< drawn inputs besides the corpus
   std::uint64_t seed = 1;
   std::vector<std::string> corpus;  ///< JSON Lines of requests (lines, as read)
+  /// Requests of the old file's rule tests (rule_tests_corpus), the corpus when `corpus` is
+  /// empty, and the file they came from.
+  std::vector<Inputs> test_corpus;
+  std::string test_corpus_file;
   Inputs fixed;  ///< inputs every compared input takes at this value (a corpus line's too)
 };
 
@@ -36,6 +41,7 @@ struct SampledDiff {
   std::size_t changed = 0;
   std::size_t changed_between_errors = 0;  ///< of the changed, those both files refused
   std::uint64_t seed = 0;
+  std::string corpus_from_tests;  ///< the rule-test file the corpus came from, or empty
   std::vector<SampledChange> changes;  ///< the largest group first
 };
 
@@ -47,6 +53,12 @@ struct SampledDiff {
 /// offer), or from the declared types alone without a corpus. A corpus line that is not a
 /// request throws std::invalid_argument naming its line.
 SampledDiff sampled_diff(const RuleSet& old_rules, const RuleSet& new_rules, const SampleOptions& options);
+
+/// The requests of the rule tests beside `rules`' file (`NAME.test.yaml` for `NAME.yaml`, the
+/// convention of rules/), with that file's name; none when there is no such file or it does not
+/// read. Requests a rule-file author wrote are ones the rules can answer, which a draw from
+/// the declared types alone seldom is (a budget of a few bytes).
+std::pair<std::vector<Inputs>, std::string> rule_tests_corpus(const RuleSet& rules);
 
 /// The requests of a corpus (JSON Lines, as read; empty lines skipped) as inputs of `rules`.
 /// A line that is not a request throws std::invalid_argument naming its line.
