@@ -67,11 +67,29 @@ const std::string kRules =
 class Planning {
  public:
   Planning() : server_(out_, {}) {
+    text_ = planning_text();
+    open_document(server_, text_, kPlanningUri);
+  }
+
+  static std::string planning_text() {
     std::ifstream in(std::string(SNNPLAN_RULES_DIR) + "/snn_llm_planning.yaml");
     std::ostringstream text;
     text << in.rdbuf();
-    text_ = text.str();
-    open_document(server_, text_, kPlanningUri);
+    return text.str();
+  }
+
+  // The text with `from` replaced by `to` (which must be there), sent as a full-text change:
+  // the document before it parsed, so a text that does not parse keeps its declarations.
+  void change(const std::string& from, const std::string& to) {
+    const std::size_t at = text_.find(from);
+    REQUIRE_MESSAGE(at != std::string::npos, from);
+    text_.replace(at, from.size(), to);
+    server_.handle(json{{"jsonrpc", "2.0"},
+                        {"method", "textDocument/didChange"},
+                        {"params",
+                         {{"textDocument", {{"uri", kPlanningUri}, {"version", ++version_}}},
+                          {"contentChanges", json::array({{{"text", text_}}})}}}}
+                       .dump());
   }
 
   // The position `offset` bytes into the `nth` (from 0) occurrence of `needle`.
@@ -119,6 +137,7 @@ class Planning {
   std::ostringstream out_;
   snnplan::lsp::Server server_;
   std::string text_;
+  int version_ = 1;
 };
 
 bool has_all(const std::set<std::string>& labels, std::initializer_list<const char*> names) {
@@ -347,5 +366,66 @@ TEST_SUITE("lsp") {
                   {"name", "let", "require"}));
     CHECK(has_all(p.completion("        error: \"No topology fits", 9), {"let", "error"}));
     CHECK(has_all(p.completion("    search:", 5), {"search"}));
+  }
+
+  // ---- review reproducers ---------------------------------------------------------------------
+
+  TEST_CASE("completion in a flow-style constraint of a list offers the candidate's names") {
+    Planning p;
+    p.change("        - name: tp-splits-heads\n"
+             "          holds: \"num_attention_heads % tp == 0\"\n"
+             "          message: \"{num_attention_heads} attention heads do not split over tp={tp}\"\n",
+             "        - {name: tp-splits-heads, holds: \"num_attention_heads % tp == 0\"}\n");
+    CHECK(has_all(p.completion("% tp == 0\"}", 2), {"tp", "dp", "estimate", "num_attention_heads"}));
+  }
+
+  TEST_CASE("a new enumeration typed before another does not see it") {
+    Planning p;
+    p.change("        pp: \"divisors(world_size // tp)\"\n",
+             "        xx: \"divisors(\n        pp: \"divisors(world_size // tp)\"\n");  // does not parse
+    const std::set<std::string> labels = p.completion("xx: \"divisors(", 14);
+    CHECK(has_all(labels, {"world_size", "tp"}));
+    CHECK(has_none(labels, {"pp", "cp"}));
+  }
+
+  TEST_CASE("a key after a list item's '- key: >-' block is a key, not a line of the block") {
+    Planning p;
+    p.change("        - name: tp-splits-heads\n          holds: \"num_attention_heads % tp == 0\"\n",
+             "        - holds: >-\n            num_attention_heads % tp == 0\n          na\n");
+    CHECK(has_all(p.completion("          na\n", 12), {"name", "holds", "message"}));
+  }
+
+  TEST_CASE("a line of a folded '= expression' in set completes as an expression") {
+    Planning p;
+    p.change("        pipeline_dtype: \"= layout.pp > 1 ? params_dtype : pipeline_dtype\"\n",
+             "        pipeline_dtype: >-\n          = layout.pp > 1\n            ? params_dtype : pipeline_dtype\n");
+    const std::set<std::string> labels = p.completion("? params_dtype", 3);
+    CHECK(has_all(labels, {"params_dtype", "layout", "world_size"}));
+    CHECK(has_none(labels, {"float32"}));
+  }
+
+  TEST_CASE("the argument of smallest() is a candidate's value only (the checker's rule)") {
+    Planning p;
+    p.change("int(smallest(estimate))", "int(smallest(world_size))");
+    CHECK(p.hover("smallest(world_size)", 10) == "null");  // check: unknown candidate value
+  }
+
+  TEST_CASE("a name only a later tier gives is not offered (the checker declares the first tier's)") {
+    Planning p;
+    p.change("let: {selective_recompute: \"true\"}", "let: {selective_recompute: \"true\", squeeze: \"2\"}");
+    CHECK(has_none(p.completion("dp: \"world_size // (tp", 6), {"squeeze"}));
+  }
+
+  TEST_CASE("the search's hover shows its minimize key as written") {
+    Planning p;
+    p.change("      minimize: \"objective == 'throughput' ? [pp, cp, tp, estimate] : [estimate, pp, cp, tp]\"\n",
+             "      minimize: \"(estimate)\"\n");
+    CHECK(p.hover("  layout:\n", 3).find("minimize: `\"(estimate)\"`") != std::string::npos);
+  }
+
+  TEST_CASE("an enumeration written as a block list shows its items") {
+    Planning p;
+    p.change("        tp: \"divisors(world_size)\"\n", "        tp:\n          - 1\n          - 2\n");
+    CHECK(p.hover("        tp:\n", 9).find("each item of ``") == std::string::npos);
   }
 }

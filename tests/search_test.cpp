@@ -338,6 +338,24 @@ TEST_SUITE("search checks") {
     const auto errors = load_errors(edited(kLayoutRules, "minimize: \"[pp, tp, per_gpu]\"", "minimize: \"[pp, tp > 1]\""));
     CHECK(mentions(errors, "an item of the key of `minimize` must be int, float or string, but it is bool"));
   }
+  TEST_CASE("an aggregate in none_valid is refused, since no candidate was tested there") {
+    // Once accepted by the checker and compiled as a call of no function: a crash at evaluation.
+    const auto errors = load_errors(edited(kLayoutRules, "none_valid: {error: \"No split",
+                                           "none_valid: {let: {n: \"count()\"}, error: \"{n} No split"));
+    CHECK_MESSAGE(mentions(errors, "unknown-name: unknown builtin 'count'"), errors.size());
+  }
+  TEST_CASE("a minimize key written as a YAML list orders by its expressions, as the quoted list does") {
+    const RuleSet listed = RuleSet::from_string(
+        edited(kLayoutRules, "minimize: \"[pp, tp, per_gpu]\"", "minimize: [-tp, -pp]"), "listed.yaml");
+    const RuleSet quoted = RuleSet::from_string(
+        edited(kLayoutRules, "minimize: \"[pp, tp, per_gpu]\"", "minimize: \"[-tp, -pp]\""), "quoted.yaml");
+    // Before, the list was the strings "-tp" and "-pp": a key the same for every candidate, so the
+    // first candidate (tp=1) won.
+    const auto result = listed.evaluate(layout_inputs(8, 8, 1000, 100));
+    REQUIRE(result.ok());
+    CHECK(field_int(result, "tp") == 8);
+    CHECK(result.record().values() == quoted.evaluate(layout_inputs(8, 8, 1000, 100)).record().values());
+  }
   TEST_CASE("tiers that do not give the same values are refused") {
     const auto errors = load_errors(edited(kLayoutRules, "let: {overhead: \"1.0\"}", "let: {overheads: \"1.0\"}"));
     CHECK(mentions(errors, "tier 'squeezed' does not give 'overhead'"));

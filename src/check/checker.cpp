@@ -187,7 +187,7 @@ class Checker {
         error(name.location, "duplicate-name", messages::duplicate_name(kind, name.value, to_string(it->second)));
     };
     // The failure when every candidate breaks a constraint sees the facts only.
-    if (search.none_valid) check_failure(*search.none_valid, {});
+    if (search.none_valid) check_failure(*search.none_valid, nullptr);  // no candidate was tested: no aggregates
     // Tier values are computed from facts when the tier starts, before any enumeration.
     // Every tier gives the same names (a candidate's values may read them); their kinds join.
     std::map<std::string, KindSet> tier_kinds;
@@ -246,7 +246,7 @@ class Checker {
     for (const auto& [name, kinds] : record.fields) candidate_values[name] = kinds;
     facts_ = outer_facts;
     declared_at_ = outer_declared;
-    if (search.none_fits) check_failure(*search.none_fits, candidate_values);
+    if (search.none_fits) check_failure(*search.none_fits, &candidate_values);
     record_of_[let.name.value] = &record;
     return kRecord;
   }
@@ -263,12 +263,12 @@ class Checker {
     return items ? items : KindSet{kAny};
   }
 
-  // A failure's own values (with the aggregates of `candidate_values` when it has them), then
+  // A failure's own values (with aggregates over `candidate_values` when given: none_fits), then
   // its message.
-  void check_failure(const SearchFailure& failure, const std::map<std::string, KindSet>& candidate_values) {
+  void check_failure(const SearchFailure& failure, const std::map<std::string, KindSet>* candidate_values) {
     const auto outer_facts = facts_;
     const auto outer_declared = declared_at_;
-    aggregated_ = &candidate_values;
+    aggregated_ = candidate_values;
     for (const LetDecl& value : failure.lets) {
       const KindSet k = infer(value.expr);
       if (auto it = declared_at_.find(value.name.value); it != declared_at_.end()) {

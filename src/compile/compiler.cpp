@@ -348,6 +348,8 @@ class Compiler {
         if (aggregated_ && (e.name == kSmallestAggregate || e.name == kLargestAggregate || e.name == kCountAggregate))
           return aggregate(e);
         n.builtin = language::find_builtin(e.name);
+        // The checker refuses an unknown function; a call left without one would crash here.
+        if (!n.builtin) throw std::logic_error("compile: a call of unknown function '" + e.name + "'");
         break;
       case ExprKind::member:
         // Resolve the field index now when the record comes from a known call.

@@ -241,6 +241,7 @@ struct Search {
   std::vector<Tier> tiers;  // none written: one tier without values or constraints
   std::optional<Constraint> fits;
   Expr minimize;
+  SourceLocation minimize_key;  // where `minimize:` is written (hover quotes its value)
   std::optional<SearchFailure> none_valid;
   std::optional<SearchFailure> none_fits;
 };

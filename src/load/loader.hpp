@@ -76,7 +76,8 @@ class Loader {
   // ---- values and expressions -------------------------------------------------------------
   std::optional<Value> literal_of(const yaml::Node& node);
   std::optional<Expr> parse_expr_text(const std::string& raw, const std::function<SourceLocation(std::size_t)>& locate);
-  std::optional<Expr> value_of(const yaml::Node& node, const What& what, bool expression_by_default = false);
+  std::optional<Expr> value_of(const yaml::Node& node, const What& what, bool expression_by_default = false,
+                               bool items_too = false);
   std::optional<syntax::Template> template_of(const yaml::Node& node, const What& what);
 
   // ---- sections -----------------------------------------------------------------------------

@@ -371,15 +371,17 @@ std::optional<Expr> Loader::parse_expr_text(const std::string& raw, const std::f
 }
 
 // A value position: a string starting with '=' is an expression; other scalars are
-// literals; a list is a list literal of values.
-std::optional<Expr> Loader::value_of(const yaml::Node& node, const What& what, bool expression_by_default) {
+// literals (or expressions, `expression_by_default`); a list is a list literal of values (of
+// expressions by default too, `items_too`).
+std::optional<Expr> Loader::value_of(const yaml::Node& node, const What& what, bool expression_by_default,
+                                     bool items_too) {
   if (node.IsSequence()) {
     Expr list;
     list.kind = ExprKind::list;
     list.location = at(node);
     bool ok = true;
     for (const auto& item : node.items()) {
-      auto e = value_of(item, what);
+      auto e = value_of(item, what, expression_by_default && items_too, items_too);
       if (e) list.children.push_back(std::move(*e));
       else ok = false;
     }

@@ -108,7 +108,12 @@ std::shared_ptr<const syntax::Search> Loader::read_search(const yaml::Node& node
   }
   if (auto f = node["fits"]) search->fits = read_constraint(f, "fits", /*named=*/false);
   if (auto m = node["minimize"]) {
-    if (auto e = value_of(m, "minimize", /*expression_by_default=*/true)) search->minimize = std::move(*e);
+    // `minimize: [pp, tp]` written as a YAML list is a key of expressions, as the quoted
+    // "[pp, tp]" is: a list of the strings "pp" and "tp" would order no candidate before another.
+    if (auto e = value_of(m, "minimize", /*expression_by_default=*/true, /*items_too=*/true))
+      search->minimize = std::move(*e);
+    for (const auto& kv : node.entries())
+      if (kv.first.Scalar() == "minimize") search->minimize_key = at(kv.first);
   } else {
     error(at(node), "missing-key", messages::missing_key("minimize", where.text()));
   }

@@ -37,6 +37,7 @@ struct Context {
   std::optional<std::string> value_of;
   bool expression = false;  // inside a value that starts with '=' (or a `let` value)
   std::string called;       // the function whose '(' is just before the word: `smallest(`
+  std::size_t at = 0;       // where the word starts
 };
 
 bool is_blank_or_comment(std::string_view line) {
@@ -97,12 +98,24 @@ std::optional<BlockOwner> block_scalar_owner(std::string_view text, std::size_t 
       limit = indentation(line);
       continue;
     }
+    if (key->second >= limit) return std::nullopt;  // `- key: >-` and a sibling of `key`
     std::string_view value = line.substr(key->second + key->first.size() + 1);
     while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
     if (value.empty() || (value.front() != '>' && value.front() != '|')) return std::nullopt;
     return BlockOwner{key->first, start, key->second};
   }
   return std::nullopt;
+}
+
+// Whether the first non-blank line after the key line at `key_line_start` starts with '='.
+bool block_starts_with_equals(std::string_view text, std::size_t key_line_start) {
+  for (std::size_t at = text.find('\n', key_line_start); at != std::string_view::npos && at + 1 < text.size();
+       at = text.find('\n', at + 1)) {
+    const std::string_view line = line_at(text, at + 1);
+    if (is_blank_or_comment(line)) continue;
+    return line.substr(indentation(line)).starts_with("=");
+  }
+  return false;
 }
 
 // The name of the call whose '(' precedes byte `at` (spaces between): "smallest" in
@@ -120,7 +133,9 @@ Context context_at(std::string_view text, std::size_t word_begin) {
   // A line of a folded or literal value is in that value.
   if (const auto owner = block_scalar_owner(text, line_start)) {
     Context context;
+    context.at = word_begin;
     context.value_of = owner->key;
+    context.expression = block_starts_with_equals(text, owner->line_start);
     context.called = called_before(text, word_begin);
     add_block_parents(text, owner->line_start, owner->column, context.parents);
     return context;
@@ -174,6 +189,7 @@ Context context_at(std::string_view text, std::size_t word_begin) {
     token.clear();
   }
   Context context;
+  context.at = word_begin;
   if (in_value) {
     context.value_of = !open.empty() && open.back().bracket == '[' ? open.back().key : last_key;
     context.expression = expression;
@@ -299,15 +315,20 @@ struct InSearch {
   std::size_t index = 0;
 };
 
+// How many of `entries` are written on the lines above the one holding byte `at`: those keep
+// their places even in the declarations of an earlier text (the edit is at the cursor).
 template <typename Entries>
-std::size_t index_of(const Entries& entries, const std::string& name) {
-  const auto found = std::find_if(entries.begin(), entries.end(),
-                                  [&](const auto& e) { return e.name.value == name; });
-  return static_cast<std::size_t>(found - entries.begin());  // the end: a name being typed
+std::size_t index_of(const Entries& entries, std::string_view text, std::size_t at) {
+  std::size_t line_start = 0;
+  line_at(text, at, &line_start);
+  return static_cast<std::size_t>(std::count_if(entries.begin(), entries.end(), [&](const auto& e) {
+    return e.name.location.known() && offset_of(text, e.name.location) < line_start;
+  }));
 }
 
 std::optional<InSearch> search_part(const Context& c, const Document& d) {
-  const auto& p = c.parents;
+  std::vector<std::string> p = c.parents;
+  std::erase(p, std::string());  // `- {name: x, holds: ...}`: the item of a list
   const auto found = std::find(p.begin(), p.end(), "search");
   const auto i = static_cast<std::size_t>(found - p.begin());
   // A search is the value of a let of the file: `let: NAME: search:`.
@@ -324,16 +345,16 @@ std::optional<InSearch> search_part(const Context& c, const Document& d) {
     return std::optional<InSearch>(InSearch{&*let, where, index});
   };
   if (i == 0) return key == "minimize" ? in(SearchPart::candidate) : std::nullopt;
-  if (i == 1 && part == "for") return in(SearchPart::enumeration, index_of(search.enumerations, key));
+  if (i == 1 && part == "for") return in(SearchPart::enumeration, index_of(search.enumerations, d.text(), c.at));
   if (i == 1 && part == "let") return in(SearchPart::candidate);
   if (i == 1 && (part == "require" || part == "fits"))
     return key == "holds" ? in(SearchPart::candidate) : std::nullopt;
   if (i == 2 && part == "tiers" && p[0] == "let") return in(SearchPart::tier_value);
   if (i == 2 && part == "tiers" && p[0] == "require" && key == "holds") return in(SearchPart::candidate);
   if (i == 2 && p[0] == "let" && part == "none_valid" && search.none_valid)
-    return in(SearchPart::none_valid, index_of(search.none_valid->lets, key));
+    return in(SearchPart::none_valid, index_of(search.none_valid->lets, d.text(), c.at));
   if (i == 2 && p[0] == "let" && part == "none_fits" && search.none_fits)
-    return in(SearchPart::none_fits, index_of(search.none_fits->lets, key));
+    return in(SearchPart::none_fits, index_of(search.none_fits->lets, d.text(), c.at));
   return std::nullopt;
 }
 

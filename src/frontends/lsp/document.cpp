@@ -42,12 +42,10 @@ std::vector<SearchName> aggregated_names(const syntax::Search& search) {
   std::vector<SearchName> out;
   for (const syntax::Enumeration& e : search.enumerations)
     out.push_back({.role = SearchName::Role::enumeration, .name = &e.name, .value = &e.values});
-  // Every tier gives the same names (the checker holds them to it): the first one's each.
-  for (const syntax::Tier& tier : search.tiers)
-    for (const syntax::LetDecl& value : tier.lets)
-      if (std::none_of(out.begin(), out.end(),
-                       [&](const SearchName& n) { return n.name->value == value.name.value; }))
-        out.push_back({.role = SearchName::Role::tier_value, .name = &value.name, .value = &value.expr});
+  // The first tier's values, as the checker declares them (it holds the other tiers to them).
+  if (!search.tiers.empty())
+    for (const syntax::LetDecl& value : search.tiers.front().lets)
+      out.push_back({.role = SearchName::Role::tier_value, .name = &value.name, .value = &value.expr});
   for (const syntax::LetDecl& value : search.lets)
     out.push_back({.role = SearchName::Role::candidate_value, .name = &value.name, .value = &value.expr});
   return out;
@@ -127,6 +125,7 @@ void Document::add_reference(const std::string& name, const SourceLocation& at,
                              const Scope& scope) {
   for (const SearchName& local : scope.locals)
     if (local.name->value == name) return add(NameKind::search_value, qualified_name(scope.search, local), at, false);
+  if (!scope.facts) return;
   if (input(name))
     add(NameKind::input, name, at, false);
   else if (let(name))
@@ -140,7 +139,7 @@ void Document::add_expression(const syntax::Expr& expr, const Scope& scope) {
   if (expr.kind == syntax::ExprKind::call && !scope.aggregated.empty() && is_aggregate(expr.name)) {
     // smallest(estimate): the argument is a value of the candidates, not of the failure.
     add(NameKind::aggregate, expr.name, expr.location, false);
-    const Scope inside{.search = scope.search, .locals = scope.aggregated};
+    const Scope inside{.facts = false, .search = scope.search, .locals = scope.aggregated};
     for (const syntax::Expr& child : expr.children) add_expression(child, inside);
     return;
   }
@@ -366,8 +365,9 @@ std::string Document::value_of_key(const syntax::Located<std::string>& key) cons
   ++at;
   while (at < text_.size() && text_[at] == ' ') ++at;
   std::string value = value_text_from(at);
-  if (value.empty() || (value[0] != '>' && value[0] != '|')) return value;
-  // A block scalar: the lines below indented more than the key.
+  if (!value.empty() && value[0] != '>' && value[0] != '|') return value;
+  // A block scalar, or a value on the lines below (a block list): those indented more than the
+  // key, joined.
   std::size_t key_line_start = 0;
   line_at(text_, extent->begin, &key_line_start);
   const std::size_t key_column = extent->begin - key_line_start;

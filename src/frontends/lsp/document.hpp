@@ -129,6 +129,7 @@ class Document {
   // they read.
   struct Scope {
     bool fields = false;
+    bool facts = true;  // false in smallest()/largest(): a candidate's value only
     std::string search{};
     std::vector<SearchName> locals{};
     std::vector<SearchName> aggregated{};

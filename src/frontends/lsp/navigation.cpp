@@ -156,14 +156,8 @@ std::vector<std::string> hover_of_search(const Document& d, const syntax::LetDec
   lines.push_back(messages::hover_search_for(names(search.enumerations)));
   if (!search.lets.empty()) lines.push_back(messages::hover_search_values(names(search.lets)));
   if (!search.tiers.empty()) lines.push_back(messages::hover_search_tiers(names(search.tiers)));
-  if (search.minimize.location.known()) {
-    // An expression's location is inside its quotes: the value is from the quote.
-    SourceLocation at = search.minimize.location;
-    const std::size_t offset = offset_of(d.text(), at);
-    if (offset > 0 && at.column > 1 && (d.text()[offset - 1] == '"' || d.text()[offset - 1] == '\''))
-      --at.column;
-    lines.push_back(messages::hover_search_minimize(d.value_text_at(at)));
-  }
+  if (search.minimize_key.known())
+    lines.push_back(messages::hover_search_minimize(d.value_of_key({"minimize", search.minimize_key})));
   return lines;
 }
 
