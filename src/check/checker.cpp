@@ -909,7 +909,7 @@ class Checker {
   }
 
   KindSet infer_call(const Expr& e) {
-    if (aggregated_ && (e.name == kSmallestAggregate || e.name == kLargestAggregate || e.name == kCountAggregate))
+    if (aggregated_ && is_aggregate(e.name))
       return infer_aggregate(e);
     std::vector<KindSet> args;
     for (const Expr& arg : e.children) args.push_back(infer(arg));

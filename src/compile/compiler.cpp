@@ -345,7 +345,7 @@ class Compiler {
         n.slot = slots_.at(e.name);
         return n;
       case ExprKind::call:
-        if (aggregated_ && (e.name == kSmallestAggregate || e.name == kLargestAggregate || e.name == kCountAggregate))
+        if (aggregated_ && is_aggregate(e.name))
           return aggregate(e);
         n.builtin = language::find_builtin(e.name);
         // The checker refuses an unknown function; a call left without one would crash here.

@@ -254,6 +254,12 @@ inline constexpr const char* kTierField = "tier";
 inline constexpr std::string_view kSmallestAggregate = "smallest";
 inline constexpr std::string_view kLargestAggregate = "largest";
 inline constexpr std::string_view kCountAggregate = "count";
+inline constexpr std::string_view kAggregates[] = {kSmallestAggregate, kLargestAggregate, kCountAggregate};
+[[nodiscard]] constexpr bool is_aggregate(std::string_view name) {
+  for (const std::string_view a : kAggregates)
+    if (name == a) return true;
+  return false;
+}
 
 struct RuleFile {
   std::string file_name;

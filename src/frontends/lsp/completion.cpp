@@ -289,8 +289,7 @@ class Candidates {
                             describe(d_, NameKind::search_value, qualified_name(search, n))));
   }
   void aggregates() {
-    for (const std::string_view name :
-         {syntax::kSmallestAggregate, syntax::kLargestAggregate, syntax::kCountAggregate})
+    for (const std::string_view name : syntax::kAggregates)
       items_.push_back(item(std::string(name), kFunction, messages::detail_aggregate(),
                             messages::hover_aggregate(name)));
   }

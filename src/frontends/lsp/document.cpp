@@ -33,10 +33,6 @@ std::string qualified_name(const std::string& search, const SearchName& n) {
   return search + (n.none_fits ? "/none_fits/" : "/none_valid/") + n.name->value;
 }
 
-bool is_aggregate(std::string_view name) {
-  return name == syntax::kSmallestAggregate || name == syntax::kLargestAggregate ||
-         name == syntax::kCountAggregate;
-}
 
 std::vector<SearchName> aggregated_names(const syntax::Search& search) {
   std::vector<SearchName> out;
@@ -136,7 +132,7 @@ void Document::add_reference(const std::string& name, const SourceLocation& at,
 
 void Document::add_expression(const syntax::Expr& expr, const Scope& scope) {
   if (expr.kind == syntax::ExprKind::name) add_reference(expr.name, expr.location, scope);
-  if (expr.kind == syntax::ExprKind::call && !scope.aggregated.empty() && is_aggregate(expr.name)) {
+  if (expr.kind == syntax::ExprKind::call && !scope.aggregated.empty() && syntax::is_aggregate(expr.name)) {
     // smallest(estimate): the argument is a value of the candidates, not of the failure.
     add(NameKind::aggregate, expr.name, expr.location, false);
     const Scope inside{.facts = false, .search = scope.search, .locals = scope.aggregated};

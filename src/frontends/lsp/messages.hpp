@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "language/syntax.hpp"
+
 namespace snnplan::lsp::messages {
 
 // ---- protocol errors (JSON-RPC 2.0 and LSP error codes) ----------------------------------------
@@ -112,7 +114,7 @@ inline std::string hover_failure_value(std::string_view name, std::string_view f
 }
 // The aggregates of a search's none_fits (syntax::kSmallestAggregate and its siblings).
 inline std::string hover_aggregate(std::string_view name) {
-  if (name == "count") return "**aggregate** `count()`: how many candidates were tested against `fits`";
+  if (name == syntax::kCountAggregate) return "**aggregate** `count()`: how many candidates were tested against `fits`";
   return fmt::format("**aggregate** `{0}(value)`: the {0} of a candidate value over the candidates "
                      "tested against `fits`", name);
 }
