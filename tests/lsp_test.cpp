@@ -368,7 +368,7 @@ TEST_SUITE("lsp") {
     CHECK(has_all(p.completion("    search:", 5), {"search"}));
   }
 
-  // ---- review reproducers ---------------------------------------------------------------------
+  // ---- where completion once disagreed with the checker -------------------------------------------
 
   TEST_CASE("completion in a flow-style constraint of a list offers the candidate's names") {
     Planning p;
@@ -377,6 +377,13 @@ TEST_SUITE("lsp") {
              "          message: \"{num_attention_heads} attention heads do not split over tp={tp}\"\n",
              "        - {name: tp-splits-heads, holds: \"num_attention_heads % tp == 0\"}\n");
     CHECK(has_all(p.completion("% tp == 0\"}", 2), {"tp", "dp", "estimate", "num_attention_heads"}));
+  }
+
+  TEST_CASE("completion inside a search does not offer the search's own let, which would be a cycle") {
+    Planning p;
+    const std::set<std::string> labels = p.completion("% tp == 0\"", 2);
+    CHECK(has_all(labels, {"tp", "budget", "num_attention_heads"}));
+    CHECK(has_none(labels, {"layout"}));
   }
 
   TEST_CASE("a new enumeration typed before another does not see it") {

@@ -238,10 +238,12 @@ class Candidates {
                             messages::detail_input(d_.value_text_at(in.type.location)),
                             describe(d_, NameKind::input, in.name.value)));
   }
-  void lets() {
+  // `except`: the let being written (a search's own let, read inside it, is a let-cycle).
+  void lets(std::string_view except = {}) {
     for (const auto& l : d_.declarations().lets)
-      items_.push_back(item(l.name.value, kConstant, messages::detail_let(),
-                            describe(d_, NameKind::let, l.name.value)));
+      if (l.name.value != except)
+        items_.push_back(item(l.name.value, kConstant, messages::detail_let(),
+                              describe(d_, NameKind::let, l.name.value)));
   }
   void fields() {
     for (const auto& f : d_.declarations().fields)
@@ -368,7 +370,7 @@ void complete_in_search(const Context& c, const InSearch& in, Candidates& out) {
     return out.tier_name();
   }
   out.inputs();
-  out.lets();
+  out.lets(name);
   out.search_names(search_scope(search, in.part, in.index), name);
   out.builtins();
   if (in.part == SearchPart::none_fits) out.aggregates();
