@@ -33,7 +33,6 @@ std::string qualified_name(const std::string& search, const SearchName& n) {
   return search + (n.none_fits ? "/none_fits/" : "/none_valid/") + n.name->value;
 }
 
-
 std::vector<SearchName> aggregated_names(const syntax::Search& search) {
   std::vector<SearchName> out;
   for (const syntax::Enumeration& e : search.enumerations)
